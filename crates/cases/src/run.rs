@@ -1,0 +1,279 @@
+//! Runs one case: builds the position, adjudicates the orders, and compares the result
+//! with the expected sections.
+
+use chancery_engine::adjudicate::adjudicate;
+use chancery_engine::parse::parse_order_line;
+use chancery_engine::state::{Dislodged, GameState, Phase, PhaseKind, Unit};
+use chancery_engine::suggest::distance;
+use chancery_engine::variant_file::parse_season;
+use chancery_engine::{Location, Order, OrderKind, PowerId, Variant};
+
+use crate::format::{Case, CaseUnit};
+
+#[derive(Clone, Debug)]
+pub struct CaseReport {
+    pub name: String,
+    pub line: usize,
+    /// Empty when the case passed.
+    pub differences: Vec<String>,
+}
+
+impl CaseReport {
+    pub fn passed(&self) -> bool {
+        self.differences.is_empty()
+    }
+}
+
+/// A power by name, forgiving one slip of the keyboard (the reference DATC file has
+/// "Germnay").
+fn power(v: &Variant, name: &str) -> Option<PowerId> {
+    v.find_power(name).or_else(|| {
+        v.powers
+            .iter()
+            .position(|p| distance(&p.name, name.trim()) <= 2)
+            .map(|i| i as PowerId)
+    })
+}
+
+fn split_power<'a>(v: &Variant, text: &'a str) -> Result<(PowerId, &'a str), String> {
+    if let Some((name, rest)) = text.split_once(':') {
+        let p = power(v, name).ok_or_else(|| format!("unknown power `{}`", name.trim()))?;
+        return Ok((p, rest.trim()));
+    }
+    // Tolerate a forgotten colon: `Italy F gol`.
+    let (name, rest) = text
+        .split_once(char::is_whitespace)
+        .ok_or_else(|| format!("`{text}` does not start with `Power:`"))?;
+    let p = power(v, name).ok_or_else(|| format!("`{text}` does not start with `Power:`"))?;
+    Ok((p, rest.trim()))
+}
+
+fn parse_unit(v: &Variant, item: &CaseUnit) -> Result<Unit, String> {
+    let (p, rest) = split_power(v, &item.text).map_err(|e| format!("line {}: {e}", item.line))?;
+    let (_, order) = parse_order_line(v, rest).map_err(|e| format!("line {}: {e}", item.line))?;
+    let kind = order
+        .unit
+        .kind
+        .ok_or_else(|| format!("line {}: a unit needs A or F: `{}`", item.line, item.text))?;
+    if order.kind != OrderKind::Hold {
+        return Err(format!("line {}: `{}` is not a unit", item.line, item.text));
+    }
+    Ok(Unit {
+        power: p,
+        kind,
+        location: order.unit.location,
+    })
+}
+
+fn parse_phase(text: &str) -> Result<Phase, String> {
+    let cleaned = text.replace(',', " ");
+    let words: Vec<&str> = cleaned.split_whitespace().collect();
+    if words.len() != 3 {
+        return Err(format!("phase `{text}` is not `Season Year, Kind`"));
+    }
+    let kind = match words[2].to_ascii_lowercase().as_str() {
+        "movement" | "move" | "moves" => PhaseKind::Movement,
+        "retreat" | "retreats" => PhaseKind::Retreat,
+        "adjustment" | "adjustments" | "build" | "builds" => PhaseKind::Adjustment,
+        other => return Err(format!("unknown phase kind `{other}`")),
+    };
+    let season = match words[0].to_ascii_lowercase().as_str() {
+        "winter" => chancery_engine::Season::Fall,
+        w => parse_season(w).ok_or_else(|| format!("unknown season `{}`", words[0]))?,
+    };
+    let year = words[1].parse().map_err(|_| format!("`{}` is not a year", words[1]))?;
+    Ok(Phase::new(season, year, kind))
+}
+
+fn describe(v: &Variant, u: &Unit) -> String {
+    format!(
+        "{}: {} {}",
+        v.power(u.power).name,
+        u.kind.letter(),
+        v.location_name(u.location)
+    )
+}
+
+/// Same unit, where an expected location without a coast matches any coast.
+fn same(expected: &Unit, actual: &Unit) -> bool {
+    expected.power == actual.power
+        && expected.kind == actual.kind
+        && expected.location.province == actual.location.province
+        && (expected.location.coast == 0 || expected.location.coast == actual.location.coast)
+}
+
+fn compare(v: &Variant, what: &str, expected: &[Unit], actual: &[Unit], out: &mut Vec<String>) {
+    let mut left: Vec<Unit> = actual.to_vec();
+    let mut missing = Vec::new();
+    for e in expected {
+        match left.iter().position(|a| same(e, a)) {
+            Some(i) => {
+                left.remove(i);
+            }
+            None => missing.push(describe(v, e)),
+        }
+    }
+    if !missing.is_empty() {
+        out.push(format!("{what}: expected but missing: {}", missing.join(", ")));
+    }
+    if !left.is_empty() {
+        let extra: Vec<String> = left.iter().map(|u| describe(v, u)).collect();
+        out.push(format!("{what}: present but not expected: {}", extra.join(", ")));
+    }
+}
+
+fn owners_from(v: &Variant, items: &[CaseUnit]) -> Result<Vec<Option<PowerId>>, String> {
+    let mut owners = vec![None; v.provinces.len()];
+    for item in items {
+        let (p, rest) = split_power(v, &item.text).map_err(|e| format!("line {}: {e}", item.line))?;
+        let (_, order) = parse_order_line(v, rest).map_err(|e| format!("line {}: {e}", item.line))?;
+        owners[order.unit.location.province as usize] = Some(p);
+    }
+    Ok(owners)
+}
+
+/// Runs a case against its variant.
+pub fn run_case(case: &Case, v: &Variant) -> CaseReport {
+    let mut report = CaseReport {
+        name: case.name.clone(),
+        line: case.line,
+        differences: Vec::new(),
+    };
+    if let Err(e) = run_inner(case, v, &mut report.differences) {
+        report.differences.push(format!("cannot run: {e}"));
+    }
+    report
+}
+
+fn run_inner(case: &Case, v: &Variant, diffs: &mut Vec<String>) -> Result<(), String> {
+    let phase = match &case.phase {
+        Some((line, text)) => parse_phase(text).map_err(|e| format!("line {line}: {e}"))?,
+        None => Phase::new(v.start.0, v.start.1, PhaseKind::Movement),
+    };
+    let mut state = GameState::empty(v, phase);
+    if let Some(owners) = &case.owners {
+        state.owners = owners_from(v, owners)?;
+    }
+    for item in &case.units {
+        state.units.push(parse_unit(v, item)?);
+    }
+    for item in &case.dislodged {
+        let unit = parse_unit(v, item)?;
+        state.dislodged.push(Dislodged {
+            unit,
+            attacker_from: None,
+        });
+    }
+    // What the previous movement phase tells a retreat: who came from where, and
+    // which empty spaces saw a bounce.
+    let mut failed_into = Vec::new();
+    for r in &case.results {
+        let (p, rest) = split_power(v, &r.order).map_err(|e| format!("line {}: {e}", r.line))?;
+        let Ok((_, order)) = parse_order_line(v, rest) else {
+            continue;
+        };
+        let _ = p;
+        if let OrderKind::Move { to, via_convoy } = order.kind {
+            let dest = to.province;
+            if r.success {
+                let from = order.unit.location;
+                let by_land = !via_convoy
+                    && order.unit.kind.is_none_or(|k| {
+                        v.can_reach_province(k, from, dest)
+                            || v.can_reach_province(k, Location::province(from.province), dest)
+                    });
+                for d in state.dislodged.iter_mut().filter(|d| d.unit.location.province == dest) {
+                    d.attacker_from = by_land.then_some(from.province);
+                }
+            } else {
+                failed_into.push(dest);
+            }
+        }
+    }
+    // A standoff needs two moves that failed into a space left empty; a single failed
+    // move into an empty space lost a head-to-head battle or its convoy.
+    for &dest in &failed_into {
+        let empty = !state.units.iter().any(|u| u.location.province == dest)
+            && !state.dislodged.iter().any(|d| d.unit.location.province == dest);
+        if empty && failed_into.iter().filter(|&&p| p == dest).count() >= 2 && !state.standoffs.contains(&dest) {
+            state.standoffs.push(dest);
+        }
+    }
+
+    let mut orders: Vec<Order> = Vec::new();
+    for item in &case.orders {
+        let (p, rest) = match split_power(v, &item.text) {
+            Ok(x) => x,
+            Err(e) => return Err(format!("line {}: {e}", item.line)),
+        };
+        // An order the parser cannot read is an order not given: the unit holds, as a
+        // judge would treat an unreadable order.
+        if let Ok((_, order)) = parse_order_line(v, rest) {
+            orders.push(Order { power: p, ..order });
+        }
+    }
+
+    let result = adjudicate(v, &state, &orders);
+
+    let (actual_units, actual_dislodged): (Vec<Unit>, Vec<Unit>) = match phase.kind {
+        PhaseKind::Movement => {
+            let mut stay = Vec::new();
+            let mut gone = Vec::new();
+            for r in &result.results {
+                if r.dislodged_by.is_some() {
+                    gone.push(r.unit);
+                } else {
+                    let to = match r.order.map(|o| o.kind) {
+                        Some(OrderKind::Move { to, .. }) if r.outcome.succeeded() => to,
+                        _ => r.unit.location,
+                    };
+                    stay.push(Unit { location: to, ..r.unit });
+                }
+            }
+            (stay, gone)
+        }
+        _ => (result.next.units.clone(), Vec::new()),
+    };
+
+    let expected_units: Vec<Unit> = if case.post_same {
+        state.units.clone()
+    } else if let Some(items) = &case.post_units {
+        items.iter().map(|i| parse_unit(v, i)).collect::<Result<_, _>>()?
+    } else {
+        return Err("the case has neither POSTSTATE nor POSTSTATE_SAME".into());
+    };
+    compare(v, "units", &expected_units, &actual_units, diffs);
+    if case.post_same {
+        compare(v, "dislodged", &[], &actual_dislodged, diffs);
+    } else if let Some(items) = &case.post_dislodged {
+        let expected: Vec<Unit> = items.iter().map(|i| parse_unit(v, i)).collect::<Result<_, _>>()?;
+        // The jDip files leave out dislodged units that have nowhere to go (they are
+        // destroyed at once); the oracle lists them. Both forms are accepted.
+        let must_list: Vec<Unit> = actual_dislodged
+            .iter()
+            .copied()
+            .filter(|u| {
+                expected.iter().any(|e| same(e, u))
+                    || result.results.iter().any(|r| r.unit == *u && !r.retreats.is_empty())
+            })
+            .collect();
+        compare(v, "dislodged", &expected, &must_list, diffs);
+    }
+    if let Some(items) = &case.post_owners {
+        let expected = owners_from(v, items)?;
+        let mut next = result.next.clone();
+        chancery_engine::adjudicate::update_owners(v, &mut next);
+        for (p, (e, a)) in expected.iter().zip(next.owners.iter()).enumerate() {
+            if e.is_some() && e != a {
+                let name = |o: &Option<PowerId>| o.map_or("nobody".to_string(), |p| v.power(p).name.clone());
+                diffs.push(format!(
+                    "owner of {}: expected {}, got {}",
+                    v.provinces[p].abbr,
+                    name(e),
+                    name(a)
+                ));
+            }
+        }
+    }
+    Ok(())
+}

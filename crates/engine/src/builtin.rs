@@ -1,0 +1,29 @@
+//! The variants that ship with Chancery, compiled in so that a fresh install needs no
+//! data files. A path to a `.var` file works wherever a name does.
+
+use crate::variant::Variant;
+use crate::variant_file::{load_variant, LoadError};
+
+/// (id, file name, text) of every built-in variant.
+pub const BUILTIN: &[(&str, &str, &str)] = &[(
+    "standard",
+    "variants/standard.var",
+    include_str!("../../../variants/standard.var"),
+)];
+
+/// The text of a built-in variant, by id (any case).
+pub fn builtin_text(id: &str) -> Option<(&'static str, &'static str)> {
+    BUILTIN
+        .iter()
+        .find(|(name, _, _)| name.eq_ignore_ascii_case(id))
+        .map(|(_, file, text)| (*file, *text))
+}
+
+/// Loads a built-in variant by id.
+pub fn builtin(id: &str) -> Option<Result<Variant, LoadError>> {
+    builtin_text(id).map(|(file, text)| load_variant(file, text))
+}
+
+pub fn builtin_names() -> impl Iterator<Item = &'static str> {
+    BUILTIN.iter().map(|(name, _, _)| *name)
+}

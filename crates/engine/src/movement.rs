@@ -1,0 +1,672 @@
+//! Movement adjudication by the decision model of DATC chapter 5: every move, support
+//! and convoy is a boolean decision defined by strengths and paths; `resolve` finds a
+//! consistent assignment with the guess algorithm of DATC 5.F and applies the backup
+//! rule (circular movement succeeds; Szykman for convoy paradoxes) when a cycle of
+//! decisions has no single answer.
+//!
+//! The resolver keeps its buffers between phases, so adjudicating a phase allocates
+//! nothing once the buffers have grown to the board's size.
+
+use crate::state::Unit;
+use crate::variant::{Location, PowerId, ProvinceId, Terrain, UnitKind, Variant};
+
+const NONE: u16 = u16::MAX;
+
+/// A unit's order as the resolver sees it: validated, with units instead of places.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    Hold,
+    Move {
+        to: Location,
+        via_convoy: bool,
+    },
+    SupportHold {
+        target: ProvinceId,
+    },
+    /// `to_coast` is 0 unless the support named a coast, which must then match.
+    SupportMove {
+        target: ProvinceId,
+        to: ProvinceId,
+        to_coast: u8,
+    },
+    Convoy {
+        from: ProvinceId,
+        to: ProvinceId,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    Unresolved,
+    Visited,
+    Resolved,
+}
+
+/// What the backup rule decided, for the reasons shown to players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backup {
+    None,
+    CircularMovement,
+    ConvoyParadox,
+    OtherParadox,
+}
+
+/// Reusable movement resolver. Call `load`, then `run`, then read the results.
+#[derive(Default)]
+pub struct Resolver {
+    n: usize,
+    // Per unit.
+    cmd: Vec<Command>,
+    origin: Vec<ProvinceId>,
+    power: Vec<PowerId>,
+    kind: Vec<UnitKind>,
+    location: Vec<Location>,
+    /// The move goes by sea (DATC 4.A.3: ordered via convoy, not adjacent, or a fleet
+    /// of its own power ordered to convoy it).
+    by_convoy: Vec<bool>,
+    /// Index of the opposing unit in a head-to-head battle, or NONE.
+    opponent: Vec<u16>,
+    /// Supports: whether the supported unit's order matches.
+    support_matches: Vec<bool>,
+    status: Vec<Status>,
+    resolution: Vec<bool>,
+    in_cycle: Vec<bool>,
+    backup: Vec<Backup>,
+    // Per province.
+    occupant: Vec<u16>,
+    // Compressed lists: moves into each province, supports for each unit, convoys for
+    // each move.
+    moves_into_start: Vec<u32>,
+    moves_into: Vec<u16>,
+    supports_start: Vec<u32>,
+    supports: Vec<u16>,
+    convoys_start: Vec<u32>,
+    convoys: Vec<u16>,
+    scratch: Vec<u16>,
+    // Guess algorithm state.
+    cycle: Vec<u16>,
+    guess_based: bool,
+    recursion_hits: u32,
+}
+
+fn build_lists(
+    start: &mut Vec<u32>,
+    items: &mut Vec<u16>,
+    buckets: usize,
+    pairs: impl Iterator<Item = (usize, u16)> + Clone,
+) {
+    start.clear();
+    start.resize(buckets + 1, 0);
+    for (b, _) in pairs.clone() {
+        start[b + 1] += 1;
+    }
+    for i in 0..buckets {
+        start[i + 1] += start[i];
+    }
+    items.clear();
+    items.resize(start[buckets] as usize, 0);
+    // Fill using start[b] as the cursor of bucket b, then shift the starts back.
+    for (b, item) in pairs {
+        let pos = start[b] as usize;
+        items[pos] = item;
+        start[b] += 1;
+    }
+    // Restore the starts: each start[b] now holds the end of bucket b.
+    for i in (1..=buckets).rev() {
+        start[i] = start[i - 1];
+    }
+    start[0] = 0;
+}
+
+fn list(start: &[u32], b: usize) -> std::ops::Range<usize> {
+    start[b] as usize..start[b + 1] as usize
+}
+
+impl Resolver {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets up a phase. `commands[i]` is the order of `units[i]`, already validated;
+    /// invalid orders must be given as `Hold`.
+    pub fn load(&mut self, v: &Variant, units: &[Unit], commands: &[Command]) {
+        let n = units.len();
+        self.n = n;
+        self.cmd.clear();
+        self.cmd.extend_from_slice(commands);
+        self.origin.clear();
+        self.origin.extend(units.iter().map(|u| u.location.province));
+        self.power.clear();
+        self.power.extend(units.iter().map(|u| u.power));
+        self.kind.clear();
+        self.kind.extend(units.iter().map(|u| u.kind));
+        self.location.clear();
+        self.location.extend(units.iter().map(|u| u.location));
+        self.status.clear();
+        self.status.resize(n, Status::Unresolved);
+        self.resolution.clear();
+        self.resolution.resize(n, false);
+        self.in_cycle.clear();
+        self.in_cycle.resize(n, false);
+        self.backup.clear();
+        self.backup.resize(n, Backup::None);
+        self.occupant.clear();
+        self.occupant.resize(v.provinces.len(), NONE);
+        for (i, u) in units.iter().enumerate() {
+            self.occupant[u.location.province as usize] = i as u16;
+        }
+        self.cycle.clear();
+        self.guess_based = false;
+        self.recursion_hits = 0;
+
+        // Moves into each province.
+        let cmd = &self.cmd;
+        let moves = cmd.iter().enumerate().filter_map(|(i, c)| match c {
+            Command::Move { to, .. } => Some((to.province as usize, i as u16)),
+            _ => None,
+        });
+        build_lists(
+            &mut self.moves_into_start,
+            &mut self.moves_into,
+            v.provinces.len(),
+            moves,
+        );
+
+        // Convoy orders matching each army move (before deciding the route, since an
+        // own-power convoy order decides it: DATC 4.A.3).
+        let origin = &self.origin;
+        let occupant = &self.occupant;
+        let kind = &self.kind;
+        let convoys = cmd.iter().enumerate().filter_map(|(i, c)| match *c {
+            Command::Convoy { from, to } => {
+                let a = occupant[from as usize];
+                if a == NONE || kind[a as usize] != UnitKind::Army {
+                    return None;
+                }
+                match cmd[a as usize] {
+                    Command::Move { to: t, .. } if t.province == to && origin[a as usize] == from => {
+                        Some((a as usize, i as u16))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        });
+        build_lists(&mut self.convoys_start, &mut self.convoys, n, convoys);
+
+        self.by_convoy.clear();
+        for i in 0..n {
+            let by_sea = match self.cmd[i] {
+                Command::Move { to, via_convoy } if self.kind[i] == UnitKind::Army => {
+                    via_convoy
+                        || !v.can_move(UnitKind::Army, self.location[i], to)
+                        || list(&self.convoys_start, i).any(|k| self.power[self.convoys[k] as usize] == self.power[i])
+                }
+                _ => false,
+            };
+            self.by_convoy.push(by_sea);
+        }
+
+        // Head-to-head battles: two units moving into each other's space over land.
+        self.opponent.clear();
+        for i in 0..n {
+            let mut opp = NONE;
+            if let Command::Move { to, .. } = self.cmd[i] {
+                let o = self.occupant[to.province as usize];
+                if o != NONE && !self.by_convoy[i] && !self.by_convoy[o as usize] {
+                    if let Command::Move { to: back, .. } = self.cmd[o as usize] {
+                        if back.province == self.origin[i] {
+                            opp = o;
+                        }
+                    }
+                }
+            }
+            self.opponent.push(opp);
+        }
+
+        // Supports and whether they match the supported unit's order.
+        self.support_matches.clear();
+        for i in 0..n {
+            let ok = match self.cmd[i] {
+                Command::SupportHold { target } => {
+                    let t = self.occupant[target as usize];
+                    t != NONE && !matches!(self.cmd[t as usize], Command::Move { .. })
+                }
+                Command::SupportMove { target, to, to_coast } => {
+                    let t = self.occupant[target as usize];
+                    t != NONE
+                        && matches!(self.cmd[t as usize], Command::Move { to: d, .. }
+                            if d.province == to && (to_coast == 0 || d.coast == to_coast))
+                }
+                _ => false,
+            };
+            self.support_matches.push(ok);
+        }
+        let matches = &self.support_matches;
+        let occupant = &self.occupant;
+        let supports = self.cmd.iter().enumerate().filter_map(|(i, c)| {
+            if !matches[i] {
+                return None;
+            }
+            match *c {
+                Command::SupportHold { target } | Command::SupportMove { target, .. } => {
+                    Some((occupant[target as usize] as usize, i as u16))
+                }
+                _ => None,
+            }
+        });
+        build_lists(&mut self.supports_start, &mut self.supports, n, supports);
+
+        // Orders that cannot succeed are settled at once: holds (nothing to decide),
+        // supports of an order that was not given, convoys that carry no army.
+        for i in 0..n {
+            if matches!(self.cmd[i], Command::Convoy { .. }) {
+                self.status[i] = Status::Resolved;
+                self.resolution[i] = false;
+            }
+        }
+        for a in 0..n {
+            if self.by_convoy[a] {
+                for k in list(&self.convoys_start, a) {
+                    let f = self.convoys[k] as usize;
+                    self.status[f] = Status::Unresolved;
+                }
+            }
+        }
+        for i in 0..n {
+            match self.cmd[i] {
+                Command::Hold => {
+                    self.status[i] = Status::Resolved;
+                    self.resolution[i] = true;
+                }
+                Command::SupportHold { .. } | Command::SupportMove { .. } if !self.support_matches[i] => {
+                    self.status[i] = Status::Resolved;
+                    self.resolution[i] = false;
+                }
+                Command::Convoy { .. } if v.province(self.origin[i]).terrain != Terrain::Sea => {
+                    self.status[i] = Status::Resolved;
+                    self.resolution[i] = false;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Resolves every order.
+    pub fn run(&mut self, v: &Variant) {
+        for i in 0..self.n {
+            self.resolve(v, i);
+        }
+    }
+
+    pub fn succeeded(&self, i: usize) -> bool {
+        self.resolution[i]
+    }
+
+    pub fn backup(&self, i: usize) -> Backup {
+        self.backup[i]
+    }
+
+    pub fn origin_of(&self, i: usize) -> ProvinceId {
+        self.origin[i]
+    }
+
+    pub fn command(&self, i: usize) -> Command {
+        self.cmd[i]
+    }
+
+    pub fn uses_convoy(&self, i: usize) -> bool {
+        self.by_convoy[i]
+    }
+
+    pub fn support_matches(&self, i: usize) -> bool {
+        self.support_matches[i]
+    }
+
+    pub fn occupant(&self, p: ProvinceId) -> Option<usize> {
+        let o = self.occupant[p as usize];
+        (o != NONE).then_some(o as usize)
+    }
+
+    pub fn moves_into(&self, p: ProvinceId) -> impl Iterator<Item = usize> + '_ {
+        list(&self.moves_into_start, p as usize).map(|k| self.moves_into[k] as usize)
+    }
+
+    pub fn supports_of(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        list(&self.supports_start, i).map(|k| self.supports[k] as usize)
+    }
+
+    pub fn opponent(&self, i: usize) -> Option<usize> {
+        let o = self.opponent[i];
+        (o != NONE).then_some(o as usize)
+    }
+
+    /// The unit that dislodged unit `i`, if any.
+    pub fn dislodged_by(&self, i: usize) -> Option<usize> {
+        if matches!(self.cmd[i], Command::Move { .. }) && self.resolution[i] {
+            return None;
+        }
+        self.moves_into(self.origin[i]).find(|&m| self.resolution[m])
+    }
+
+    /// Whether the move of unit `i` had a route (always, unless it went by sea).
+    /// Only valid after `run`.
+    pub fn route_ok(&mut self, v: &Variant, i: usize) -> bool {
+        self.path(v, i)
+    }
+
+    // ---- strengths, read after `run` for the reasons ----
+
+    pub fn final_attack_strength(&mut self, v: &Variant, i: usize) -> u32 {
+        self.attack_strength(v, i)
+    }
+
+    pub fn final_hold_strength(&mut self, v: &Variant, p: ProvinceId) -> u32 {
+        self.hold_strength(v, p)
+    }
+
+    pub fn final_defend_strength(&mut self, v: &Variant, i: usize) -> u32 {
+        self.defend_strength(v, i)
+    }
+
+    pub fn final_prevent_strength(&mut self, v: &Variant, i: usize) -> u32 {
+        self.prevent_strength(v, i)
+    }
+
+    // ---- the guess algorithm (DATC 5.F, second version) ----
+
+    fn resolve(&mut self, v: &Variant, o: usize) -> bool {
+        if self.status[o] == Status::Resolved {
+            return self.resolution[o];
+        }
+        if self.in_cycle[o] {
+            self.guess_based = true;
+            return self.resolution[o];
+        }
+        if self.status[o] == Status::Visited {
+            self.in_cycle[o] = true;
+            self.cycle.push(o as u16);
+            self.guess_based = true;
+            self.recursion_hits += 1;
+            return self.resolution[o];
+        }
+        self.status[o] = Status::Visited;
+        let old_cycle_len = self.cycle.len();
+        let old_guess_based = self.guess_based;
+        self.guess_based = false;
+        let old_recursion_hits = self.recursion_hits;
+        self.resolution[o] = false;
+        let first = self.adjudicate(v, o);
+
+        if !self.guess_based {
+            self.guess_based = old_guess_based;
+            self.resolution[o] = first;
+            self.status[o] = Status::Resolved;
+            return first;
+        }
+        if self.in_cycle[o] {
+            self.recursion_hits -= 1;
+        }
+        if self.recursion_hits == old_recursion_hits {
+            // This order is the ancestor of the whole cycle: try the other guess.
+            self.clear_cycle(old_cycle_len);
+            self.resolution[o] = true;
+            let second = self.adjudicate(v, o);
+            if first == second {
+                self.clear_cycle(old_cycle_len);
+                self.guess_based = old_guess_based;
+                self.resolution[o] = first;
+                self.status[o] = Status::Resolved;
+                return first;
+            }
+            self.backup_rule(old_cycle_len);
+            self.clear_cycle(old_cycle_len);
+            self.guess_based = old_guess_based;
+            if self.status[o] != Status::Resolved {
+                self.status[o] = Status::Unresolved;
+            }
+            return self.resolve(v, o);
+        }
+        if !self.in_cycle[o] {
+            self.in_cycle[o] = true;
+            self.cycle.push(o as u16);
+        }
+        self.resolution[o] = first;
+        self.status[o] = Status::Unresolved;
+        first
+    }
+
+    fn clear_cycle(&mut self, from: usize) {
+        for k in from..self.cycle.len() {
+            let o = self.cycle[k] as usize;
+            self.in_cycle[o] = false;
+        }
+        self.cycle.truncate(from);
+    }
+
+    /// DATC 5.B.9: a cycle of moves only is circular movement and all succeed; a cycle
+    /// with a convoy is a paradox and, by the Szykman rule, its convoys fail; any other
+    /// cycle (possible only in variants) fails whole.
+    fn backup_rule(&mut self, from: usize) {
+        let members = from..self.cycle.len();
+        let has_convoy = members
+            .clone()
+            .any(|k| matches!(self.cmd[self.cycle[k] as usize], Command::Convoy { .. }));
+        let all_moves = members
+            .clone()
+            .all(|k| matches!(self.cmd[self.cycle[k] as usize], Command::Move { .. }));
+        for k in members {
+            let o = self.cycle[k] as usize;
+            if has_convoy {
+                if matches!(self.cmd[o], Command::Convoy { .. }) {
+                    self.resolution[o] = false;
+                    self.status[o] = Status::Resolved;
+                    self.backup[o] = Backup::ConvoyParadox;
+                }
+            } else if all_moves {
+                self.resolution[o] = true;
+                self.status[o] = Status::Resolved;
+                self.backup[o] = Backup::CircularMovement;
+            } else {
+                self.resolution[o] = false;
+                self.status[o] = Status::Resolved;
+                self.backup[o] = Backup::OtherParadox;
+            }
+        }
+    }
+
+    fn adjudicate(&mut self, v: &Variant, o: usize) -> bool {
+        match self.cmd[o] {
+            Command::Hold => true,
+            Command::Move { .. } => self.adjudicate_move(v, o),
+            Command::SupportHold { .. } | Command::SupportMove { .. } => self.adjudicate_support(v, o),
+            Command::Convoy { .. } => self.adjudicate_convoy(v, o),
+        }
+    }
+
+    fn dest(&self, o: usize) -> ProvinceId {
+        match self.cmd[o] {
+            Command::Move { to, .. } => to.province,
+            _ => self.origin[o],
+        }
+    }
+
+    fn adjudicate_move(&mut self, v: &Variant, o: usize) -> bool {
+        if !self.path(v, o) {
+            return false;
+        }
+        let attack = self.attack_strength(v, o);
+        let to = self.dest(o);
+        let opp = self.opponent[o];
+        if opp != NONE {
+            if attack <= self.defend_strength(v, opp as usize) {
+                return false;
+            }
+        } else if attack <= self.hold_strength(v, to) {
+            return false;
+        }
+        for k in list(&self.moves_into_start, to as usize) {
+            let m = self.moves_into[k] as usize;
+            if m != o && attack <= self.prevent_strength(v, m) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn adjudicate_support(&mut self, v: &Variant, o: usize) -> bool {
+        let here = self.origin[o];
+        let into = match self.cmd[o] {
+            Command::SupportMove { to, .. } => to,
+            _ => ProvinceId::MAX,
+        };
+        for k in list(&self.moves_into_start, here as usize) {
+            let m = self.moves_into[k] as usize;
+            if self.power[m] == self.power[o] {
+                continue;
+            }
+            if self.origin[m] == into {
+                // An attack from where the support goes cuts only by dislodging.
+                if self.resolve(v, m) {
+                    return false;
+                }
+            } else if self.path(v, m) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn adjudicate_convoy(&mut self, v: &Variant, o: usize) -> bool {
+        let here = self.origin[o];
+        // DATC 5.D: adjudicate (not resolve) the attackers, so that paradox cycles stay
+        // clean single cycles.
+        let (start, end) = (
+            self.moves_into_start[here as usize] as usize,
+            self.moves_into_start[here as usize + 1] as usize,
+        );
+        for k in start..end {
+            let m = self.moves_into[k] as usize;
+            if self.power[m] != self.power[o] && self.adjudicate_move(v, m) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn path(&mut self, v: &Variant, o: usize) -> bool {
+        if !self.by_convoy[o] {
+            return true;
+        }
+        let from = self.origin[o];
+        let to = self.dest(o);
+        let base = self.scratch.len();
+        let (start, end) = (self.convoys_start[o] as usize, self.convoys_start[o + 1] as usize);
+        for k in start..end {
+            let f = self.convoys[k] as usize;
+            if self.resolve(v, f) {
+                self.scratch.push(f as u16);
+            }
+        }
+        // Breadth-first over the fleets whose convoys succeed: [base, reached) is the
+        // set reached so far.
+        let mut reached = base;
+        for i in base..self.scratch.len() {
+            let f = self.scratch[i] as usize;
+            if touches(v, self.location[f], from) {
+                self.scratch.swap(i, reached);
+                reached += 1;
+            }
+        }
+        let mut found = false;
+        let mut next = base;
+        while next < reached {
+            let f = self.scratch[next] as usize;
+            if touches(v, self.location[f], to) {
+                found = true;
+                break;
+            }
+            // Elements in [reached, j) were checked and do not touch f; a swap only
+            // moves one of them behind j.
+            let mut j = reached;
+            while j < self.scratch.len() {
+                let g = self.scratch[j] as usize;
+                if touches(v, self.location[f], self.origin[g]) {
+                    self.scratch.swap(j, reached);
+                    reached += 1;
+                }
+                j += 1;
+            }
+            next += 1;
+        }
+        self.scratch.truncate(base);
+        found
+    }
+
+    fn support_count(&mut self, v: &Variant, o: usize, not_power: Option<PowerId>) -> u32 {
+        let (start, end) = (self.supports_start[o] as usize, self.supports_start[o + 1] as usize);
+        let mut count = 0;
+        for k in start..end {
+            let s = self.supports[k] as usize;
+            if not_power == Some(self.power[s]) {
+                continue;
+            }
+            if self.resolve(v, s) {
+                count += 1;
+            }
+        }
+        count
+    }
+
+    fn attack_strength(&mut self, v: &Variant, o: usize) -> u32 {
+        if !self.path(v, o) {
+            return 0;
+        }
+        let to = self.dest(o);
+        let occ = self.occupant[to as usize];
+        let vacated = occ == NONE
+            || (self.opponent[o] == NONE
+                && matches!(self.cmd[occ as usize], Command::Move { .. })
+                && self.resolve(v, occ as usize));
+        if vacated {
+            return 1 + self.support_count(v, o, None);
+        }
+        let defender = self.power[occ as usize];
+        if defender == self.power[o] {
+            return 0;
+        }
+        1 + self.support_count(v, o, Some(defender))
+    }
+
+    fn hold_strength(&mut self, v: &Variant, p: ProvinceId) -> u32 {
+        let occ = self.occupant[p as usize];
+        if occ == NONE {
+            return 0;
+        }
+        let occ = occ as usize;
+        if matches!(self.cmd[occ], Command::Move { .. }) {
+            return if self.resolve(v, occ) { 0 } else { 1 };
+        }
+        1 + self.support_count(v, occ, None)
+    }
+
+    fn defend_strength(&mut self, v: &Variant, o: usize) -> u32 {
+        1 + self.support_count(v, o, None)
+    }
+
+    fn prevent_strength(&mut self, v: &Variant, o: usize) -> u32 {
+        if !self.path(v, o) {
+            return 0;
+        }
+        let opp = self.opponent[o];
+        if opp != NONE && self.resolve(v, opp as usize) {
+            return 0;
+        }
+        1 + self.support_count(v, o, None)
+    }
+}
+
+/// Whether a fleet at `fleet` borders any part of `province`.
+fn touches(v: &Variant, fleet: Location, province: ProvinceId) -> bool {
+    v.fleet_neighbours(fleet).iter().any(|l| l.province == province)
+}

@@ -1,0 +1,138 @@
+//! What happened to each order, and why, in words a player reads.
+
+use crate::order::{Order, OrderError};
+use crate::state::Unit;
+use crate::variant::{Location, ProvinceId, Variant};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Held (or had no order) and kept its place.
+    Held,
+    Moved,
+    /// The move failed against an equal or greater strength. `by` is the space of the
+    /// unit whose strength stopped it (the defender, or a rival mover's origin).
+    Bounced {
+        attack: u32,
+        against: u32,
+        by: ProvinceId,
+    },
+    /// The move needed a convoy and no complete chain of convoying fleets carried it.
+    NoConvoy,
+    /// The move would have dislodged a unit of the mover's own power.
+    OwnUnit {
+        at: ProvinceId,
+    },
+    Supported,
+    SupportCut {
+        by: ProvinceId,
+    },
+    /// The supported unit did not give the order the support was for.
+    SupportUnmatched,
+    Convoyed,
+    /// No army made the move this convoy was for.
+    ConvoyUnmatched,
+    /// The convoy was part of a paradox; by the Szykman rule it does nothing.
+    ConvoyParadox,
+    /// A move that succeeded as part of circular movement.
+    CircularMove,
+    /// The order was refused; the unit held (or, in a retreat, disbanded).
+    Void(OrderError),
+    Retreated,
+    /// Disbanded in a retreat phase: ordered to, no order, or a clash.
+    Disbanded {
+        why: DisbandReason,
+    },
+    Built,
+    Removed,
+    /// Removed by the civil-disorder rule because removals were missing.
+    RemovedInDisorder,
+    Waived,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DisbandReason {
+    Ordered,
+    NoOrder,
+    NoRetreat,
+    /// Two or more units retreated to the same space.
+    Clash,
+}
+
+impl Outcome {
+    pub fn succeeded(&self) -> bool {
+        matches!(
+            self,
+            Outcome::Held
+                | Outcome::Moved
+                | Outcome::Supported
+                | Outcome::Convoyed
+                | Outcome::CircularMove
+                | Outcome::Retreated
+                | Outcome::Built
+                | Outcome::Removed
+                | Outcome::RemovedInDisorder
+                | Outcome::Waived
+                | Outcome::Disbanded {
+                    why: DisbandReason::Ordered
+                }
+        )
+    }
+}
+
+/// One unit's (or one adjustment order's) result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrderResult {
+    pub unit: Unit,
+    /// The order as adjudicated (normalised), or None when the unit had no order.
+    pub order: Option<Order>,
+    /// The order as received, when it was refused.
+    pub given: Option<Order>,
+    pub outcome: Outcome,
+    /// Where the unit that dislodged this one came from.
+    pub dislodged_by: Option<ProvinceId>,
+    /// Where a dislodged unit may retreat.
+    pub retreats: Vec<Location>,
+}
+
+impl OrderResult {
+    /// "bounced: 1 against 2 from Munich", "dislodged by the army from Bohemia".
+    pub fn reason(&self, v: &Variant) -> String {
+        let n = |p: ProvinceId| v.province(p).name.clone();
+        let mut text = match &self.outcome {
+            Outcome::Held => "held".to_string(),
+            Outcome::Moved => "moved".to_string(),
+            Outcome::CircularMove => "moved (circular movement)".to_string(),
+            Outcome::Bounced { attack, against, by } => {
+                if *by == self.unit.location.province {
+                    format!("bounced: strength {attack} could not beat {against}")
+                } else {
+                    format!("bounced: strength {attack} against {against} from {}", n(*by))
+                }
+            }
+            Outcome::NoConvoy => "failed: no complete convoy carried the army".to_string(),
+            Outcome::OwnUnit { at } => format!("failed: cannot dislodge its own power's unit in {}", n(*at)),
+            Outcome::Supported => "support given".to_string(),
+            Outcome::SupportCut { by } => format!("support cut by the attack from {}", n(*by)),
+            Outcome::SupportUnmatched => "support void: the supported unit did not make that order".to_string(),
+            Outcome::Convoyed => "convoyed".to_string(),
+            Outcome::ConvoyUnmatched => "convoy void: no army made that move".to_string(),
+            Outcome::ConvoyParadox => "convoy failed: paradox, resolved by the Szykman rule".to_string(),
+            Outcome::Void(e) => format!("void: {e}"),
+            Outcome::Retreated => "retreated".to_string(),
+            Outcome::Disbanded { why } => match why {
+                DisbandReason::Ordered => "disbanded".to_string(),
+                DisbandReason::NoOrder => "disbanded: no retreat order".to_string(),
+                DisbandReason::NoRetreat => "disbanded: nowhere to retreat".to_string(),
+                DisbandReason::Clash => "disbanded: another unit retreated to the same space".to_string(),
+            },
+            Outcome::Built => "built".to_string(),
+            Outcome::Removed => "removed".to_string(),
+            Outcome::RemovedInDisorder => "removed by the civil-disorder rule (removals were missing)".to_string(),
+            Outcome::Waived => "build waived".to_string(),
+        };
+        if let Some(by) = self.dislodged_by {
+            text.push_str(&format!("; dislodged by the unit from {}", n(by)));
+        }
+        text
+    }
+}

@@ -1,0 +1,139 @@
+//! The position between phases: units, centre owners, and what a retreat phase needs.
+
+use crate::variant::{Location, PowerId, ProvinceId, Season, UnitKind, Variant};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub enum PhaseKind {
+    Movement,
+    Retreat,
+    Adjustment,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Phase {
+    pub season: Season,
+    pub year: i32,
+    pub kind: PhaseKind,
+}
+
+impl Phase {
+    pub fn new(season: Season, year: i32, kind: PhaseKind) -> Self {
+        Phase { season, year, kind }
+    }
+
+    /// Spring movement → Spring retreat → Fall movement → Fall retreat → Winter adjustment.
+    pub fn next(self) -> Phase {
+        use PhaseKind::*;
+        use Season::*;
+        match (self.season, self.kind) {
+            (Spring, Movement) => Phase::new(Spring, self.year, Retreat),
+            (Spring, Retreat) => Phase::new(Fall, self.year, Movement),
+            (Spring, Adjustment) => Phase::new(Spring, self.year, Movement),
+            (Fall, Movement) => Phase::new(Fall, self.year, Retreat),
+            (Fall, Retreat) => Phase::new(Fall, self.year, Adjustment),
+            (Fall, Adjustment) => Phase::new(Spring, self.year + 1, Movement),
+        }
+    }
+
+    /// Short code as webDiplomacy and DPjudge write it: S1901M, F1901R, W1901A.
+    pub fn code(self) -> String {
+        let s = match (self.season, self.kind) {
+            (_, PhaseKind::Adjustment) => 'W',
+            (Season::Spring, _) => 'S',
+            (Season::Fall, _) => 'F',
+        };
+        let k = match self.kind {
+            PhaseKind::Movement => 'M',
+            PhaseKind::Retreat => 'R',
+            PhaseKind::Adjustment => 'A',
+        };
+        format!("{s}{}{k}", self.year)
+    }
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.kind {
+            PhaseKind::Movement => write!(f, "{} {} movement", self.season.as_str(), self.year),
+            PhaseKind::Retreat => write!(f, "{} {} retreats", self.season.as_str(), self.year),
+            PhaseKind::Adjustment => write!(f, "Winter {} adjustments", self.year),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Unit {
+    pub power: PowerId,
+    pub kind: UnitKind,
+    pub location: Location,
+}
+
+/// A unit waiting to retreat, with what its retreat depends on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dislodged {
+    pub unit: Unit,
+    /// Where the dislodging unit came from, when it came over land; a unit may not
+    /// retreat there. `None` when it came by convoy (DATC 4.A.5: then it may).
+    pub attacker_from: Option<ProvinceId>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameState {
+    pub phase: Phase,
+    pub units: Vec<Unit>,
+    /// Owner of each space's centre (None for non-centres and unowned centres).
+    pub owners: Vec<Option<PowerId>>,
+    /// Retreat phase only: the units that must retreat or disband.
+    pub dislodged: Vec<Dislodged>,
+    /// Retreat phase only: spaces left empty by a standoff, closed to retreats.
+    pub standoffs: Vec<ProvinceId>,
+}
+
+impl GameState {
+    /// The variant's starting position.
+    pub fn initial(variant: &Variant) -> GameState {
+        let (season, year) = variant.start;
+        GameState {
+            phase: Phase::new(season, year, PhaseKind::Movement),
+            units: variant
+                .units
+                .iter()
+                .map(|u| Unit {
+                    power: u.power,
+                    kind: u.kind,
+                    location: u.location,
+                })
+                .collect(),
+            owners: variant.provinces.iter().map(|p| p.owner).collect(),
+            dislodged: Vec::new(),
+            standoffs: Vec::new(),
+        }
+    }
+
+    /// An empty board at a phase, owners as at the variant's start.
+    pub fn empty(variant: &Variant, phase: Phase) -> GameState {
+        GameState {
+            phase,
+            units: Vec::new(),
+            owners: variant.provinces.iter().map(|p| p.owner).collect(),
+            dislodged: Vec::new(),
+            standoffs: Vec::new(),
+        }
+    }
+
+    pub fn unit_at(&self, province: ProvinceId) -> Option<&Unit> {
+        self.units.iter().find(|u| u.location.province == province)
+    }
+
+    pub fn unit_index_at(&self, province: ProvinceId) -> Option<usize> {
+        self.units.iter().position(|u| u.location.province == province)
+    }
+
+    pub fn centre_count(&self, power: PowerId) -> usize {
+        self.owners.iter().filter(|o| **o == Some(power)).count()
+    }
+
+    pub fn unit_count(&self, power: PowerId) -> usize {
+        self.units.iter().filter(|u| u.power == power).count()
+    }
+}

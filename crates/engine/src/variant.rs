@@ -1,0 +1,319 @@
+//! The loaded map and rule parameters of one variant.
+//!
+//! A `Variant` is immutable once loaded: adjudication only reads it, so one instance is
+//! shared by every game on that map.
+
+use std::collections::HashMap;
+
+/// Index of a space in `Variant::provinces`.
+pub type ProvinceId = u16;
+/// Index of a power in `Variant::powers`.
+pub type PowerId = u8;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub enum UnitKind {
+    Army,
+    Fleet,
+}
+
+impl UnitKind {
+    pub fn letter(self) -> char {
+        match self {
+            UnitKind::Army => 'A',
+            UnitKind::Fleet => 'F',
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Terrain {
+    Land,
+    Coast,
+    Sea,
+    Impassable,
+}
+
+impl Terrain {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Terrain::Land => "land",
+            Terrain::Coast => "coast",
+            Terrain::Sea => "sea",
+            Terrain::Impassable => "impassable",
+        }
+    }
+}
+
+/// Where a unit stands: a space and, for a fleet on a multi-coast space, which coast.
+/// `coast` is 0 for "no particular coast" and otherwise one more than the index into
+/// the space's `coasts`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Location {
+    pub province: ProvinceId,
+    pub coast: u8,
+}
+
+impl Location {
+    pub const fn new(province: ProvinceId, coast: u8) -> Self {
+        Location { province, coast }
+    }
+    pub const fn province(province: ProvinceId) -> Self {
+        Location { province, coast: 0 }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PowerKind {
+    Great,
+    Minor,
+    Faction,
+}
+
+#[derive(Clone, Debug)]
+pub struct Power {
+    pub name: String,
+    pub kind: PowerKind,
+    pub colour: Option<String>,
+    pub adjective: Option<String>,
+    /// For a faction: the great power whose player orders it.
+    pub player: Option<PowerId>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Province {
+    pub abbr: String,
+    pub name: String,
+    pub terrain: Terrain,
+    pub sc: bool,
+    pub homes: Vec<PowerId>,
+    pub owner: Option<PowerId>,
+    pub coasts: Vec<String>,
+    pub at: Option<(f64, f64)>,
+    pub aliases: Vec<String>,
+    pub canal: bool,
+    pub landing: bool,
+    pub capital: Option<PowerId>,
+    pub naval_base: Option<(PowerId, u8)>,
+}
+
+impl Province {
+    pub fn is_sea(&self) -> bool {
+        self.terrain == Terrain::Sea
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Victory {
+    Centres(u32),
+    Units(u32),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub enum Season {
+    Spring,
+    Fall,
+}
+
+impl Season {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Season::Spring => "Spring",
+            Season::Fall => "Fall",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct StartUnit {
+    pub power: PowerId,
+    pub kind: UnitKind,
+    pub location: Location,
+}
+
+/// A `rule KEY VALUE…` line, kept as written for the mechanism that reads it.
+#[derive(Clone, Debug)]
+pub struct RuleParam {
+    pub key: String,
+    pub values: Vec<String>,
+    pub line: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct Variant {
+    pub id: String,
+    pub title: String,
+    pub start: (Season, i32),
+    pub victory: Victory,
+    pub powers: Vec<Power>,
+    pub provinces: Vec<Province>,
+    /// Army neighbours of each space, as written in the file.
+    pub army_adjacency: Vec<Vec<ProvinceId>>,
+    /// Fleet neighbours of each location, indexed by `location_index`.
+    pub fleet_adjacency: Vec<Vec<Location>>,
+    /// First location index of each space; its coasts follow it.
+    pub(crate) location_base: Vec<u32>,
+    pub units: Vec<StartUnit>,
+    pub clients: Vec<(PowerId, Vec<PowerId>)>,
+    pub build_sites: Vec<(PowerId, ProvinceId)>,
+    pub rules: Vec<RuleParam>,
+    /// Lowercased abbreviations, full names and aliases to spaces.
+    pub(crate) names: HashMap<String, ProvinceId>,
+    pub(crate) power_names: HashMap<String, PowerId>,
+}
+
+impl Variant {
+    pub fn province(&self, id: ProvinceId) -> &Province {
+        &self.provinces[id as usize]
+    }
+
+    pub fn power(&self, id: PowerId) -> &Power {
+        &self.powers[id as usize]
+    }
+
+    pub fn location_index(&self, loc: Location) -> usize {
+        self.location_base[loc.province as usize] as usize + loc.coast as usize
+    }
+
+    pub fn location_count(&self) -> usize {
+        self.fleet_adjacency.len()
+    }
+
+    /// Finds a space by abbreviation, full name or alias, ignoring case.
+    pub fn find_province(&self, name: &str) -> Option<ProvinceId> {
+        let key = normalise_name(name);
+        self.names.get(&key).copied()
+    }
+
+    pub fn find_power(&self, name: &str) -> Option<PowerId> {
+        self.power_names.get(&normalise_name(name)).copied()
+    }
+
+    /// The coast index (1-based) of `name` on `province`, if it has that coast.
+    pub fn find_coast(&self, province: ProvinceId, name: &str) -> Option<u8> {
+        let name = name.trim().to_ascii_lowercase();
+        let full = coast_abbreviation(&name).unwrap_or(&name);
+        self.province(province)
+            .coasts
+            .iter()
+            .position(|c| c.eq_ignore_ascii_case(full))
+            .map(|i| i as u8 + 1)
+    }
+
+    /// Every name a player may type, for "did you mean" suggestions.
+    pub fn all_names(&self) -> impl Iterator<Item = (&str, ProvinceId)> {
+        self.names.iter().map(|(k, v)| (k.as_str(), *v))
+    }
+
+    pub fn coast_name(&self, loc: Location) -> Option<&str> {
+        if loc.coast == 0 {
+            None
+        } else {
+            self.province(loc.province)
+                .coasts
+                .get(loc.coast as usize - 1)
+                .map(String::as_str)
+        }
+    }
+
+    /// `stp/sc` style name of a location, lowercase.
+    pub fn location_name(&self, loc: Location) -> String {
+        let abbr = self.province(loc.province).abbr.to_ascii_lowercase();
+        match self.coast_name(loc) {
+            Some(c) => format!("{abbr}/{c}"),
+            None => abbr,
+        }
+    }
+
+    pub fn army_neighbours(&self, p: ProvinceId) -> &[ProvinceId] {
+        &self.army_adjacency[p as usize]
+    }
+
+    pub fn fleet_neighbours(&self, loc: Location) -> &[Location] {
+        &self.fleet_adjacency[self.location_index(loc)]
+    }
+
+    /// Whether a unit of `kind` at `from` may move to `to` in one step. For fleets the
+    /// coast of `to` must match; a coast of 0 on `to` matches only single-coast spaces.
+    pub fn can_move(&self, kind: UnitKind, from: Location, to: Location) -> bool {
+        match kind {
+            UnitKind::Army => self.army_adjacency[from.province as usize].contains(&to.province),
+            UnitKind::Fleet => self.fleet_neighbours(from).contains(&to),
+        }
+    }
+
+    /// Whether a unit of `kind` at `from` could move into some part of `to`. Supports
+    /// need only this (DATC 6.B.4: support to an unreachable coast is allowed).
+    pub fn can_reach_province(&self, kind: UnitKind, from: Location, to: ProvinceId) -> bool {
+        match kind {
+            UnitKind::Army => self.army_adjacency[from.province as usize].contains(&to),
+            UnitKind::Fleet => self.fleet_neighbours(from).iter().any(|l| l.province == to),
+        }
+    }
+
+    /// Whether armies may stand in the space (land, coast, or a sea with land in it).
+    pub fn army_can_stand(&self, p: ProvinceId) -> bool {
+        let prov = self.province(p);
+        match prov.terrain {
+            Terrain::Land | Terrain::Coast => true,
+            Terrain::Sea => prov.landing,
+            Terrain::Impassable => false,
+        }
+    }
+
+    pub fn fleet_can_stand(&self, p: ProvinceId) -> bool {
+        matches!(self.province(p).terrain, Terrain::Coast | Terrain::Sea)
+    }
+
+    pub fn is_home_of(&self, p: ProvinceId, power: PowerId) -> bool {
+        self.province(p).homes.contains(&power)
+    }
+
+    pub fn rule(&self, key: &str) -> impl Iterator<Item = &RuleParam> {
+        let key = key.to_string();
+        self.rules.iter().filter(move |r| r.key == key)
+    }
+
+    pub fn great_powers(&self) -> impl Iterator<Item = PowerId> + '_ {
+        (0..self.powers.len() as PowerId).filter(|&p| self.power(p).kind == PowerKind::Great)
+    }
+
+    pub fn centre_count(&self) -> usize {
+        self.provinces.iter().filter(|p| p.sc).count()
+    }
+}
+
+/// Folds case, dots and the spacing/hyphen differences people type.
+pub fn normalise_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut last_space = true;
+    for c in name.trim().chars() {
+        let c = c.to_ascii_lowercase();
+        if c == '.' || c == '\'' {
+            continue;
+        }
+        if c.is_whitespace() || c == '-' || c == '_' {
+            if !last_space {
+                out.push(' ');
+                last_space = true;
+            }
+        } else {
+            out.push(c);
+            last_space = false;
+        }
+    }
+    while out.ends_with(' ') {
+        out.pop();
+    }
+    out
+}
+
+/// The two-letter coast for a spelled-out coast ("north coast" → "nc").
+pub fn coast_abbreviation(name: &str) -> Option<&'static str> {
+    match name.trim() {
+        "nc" | "north" | "north coast" | "n" | "northern coast" => Some("nc"),
+        "sc" | "south" | "south coast" | "s" | "southern coast" => Some("sc"),
+        "ec" | "east" | "east coast" | "e" | "eastern coast" => Some("ec"),
+        "wc" | "west" | "west coast" | "w" | "western coast" => Some("wc"),
+        _ => None,
+    }
+}
