@@ -11,6 +11,7 @@
 pub mod adjudicate;
 pub mod adjust;
 pub mod builtin;
+pub mod json;
 pub mod lint;
 pub mod movement;
 pub mod order;

@@ -1,0 +1,258 @@
+//! The JSON form of positions and results, with names instead of indices, shared by
+//! `chancery adjudicate`, the server's storage and its API. docs/adjudicate-json.md
+//! describes it.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::adjudicate::Adjudication;
+use crate::order::Order;
+use crate::outcome::Outcome;
+use crate::parse::parse_order_line;
+use crate::state::{Dislodged, GameState, Phase, PhaseKind, Unit};
+use crate::variant::{Location, PowerId, Season, UnitKind, Variant};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnitJson {
+    pub power: String,
+    /// "A" or "F".
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Lowercase abbreviation, with the coast for a fleet on a split coast: "stp/sc".
+    pub location: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DislodgedJson {
+    #[serde(flatten)]
+    pub unit: UnitJson,
+    /// Where the dislodging unit came from over land (no retreat there); absent when it
+    /// came by convoy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attacker_from: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StateJson {
+    /// Phase code: S1901M, S1901R, F1901M, F1901R, W1901A.
+    pub phase: String,
+    pub units: Vec<UnitJson>,
+    /// Centre → owner. Centres not listed are unowned.
+    pub owners: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dislodged: Vec<DislodgedJson>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub standoffs: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResultJson {
+    pub power: String,
+    pub unit: String,
+    /// The order as adjudicated, in canonical notation; absent when the unit had none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<String>,
+    /// A short machine word: held, moved, bounced, no_convoy, own_unit, supported,
+    /// cut, unmatched, convoyed, paradox, void, retreated, disbanded, built, removed,
+    /// removed_in_disorder, waived.
+    pub outcome: String,
+    pub succeeded: bool,
+    /// The reason in words.
+    pub reason: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dislodged_by: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub retreats: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RefusedJson {
+    pub power: String,
+    pub order: String,
+    pub error: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AdjudicationJson {
+    pub phase: String,
+    pub results: Vec<ResultJson>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refused: Vec<RefusedJson>,
+    pub next: StateJson,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<String>,
+}
+
+pub fn unit_json(v: &Variant, u: &Unit) -> UnitJson {
+    UnitJson {
+        power: v.power(u.power).name.clone(),
+        kind: u.kind.letter().to_string(),
+        location: v.location_name(u.location),
+    }
+}
+
+/// "F stp/sc" style text of a unit.
+pub fn unit_text(v: &Variant, u: &Unit) -> String {
+    format!("{} {}", u.kind.letter(), v.location_name(u.location))
+}
+
+pub fn state_to_json(v: &Variant, s: &GameState) -> StateJson {
+    StateJson {
+        phase: s.phase.code(),
+        units: s.units.iter().map(|u| unit_json(v, u)).collect(),
+        owners: s
+            .owners
+            .iter()
+            .enumerate()
+            .filter_map(|(p, o)| o.map(|o| (v.provinces[p].abbr.to_ascii_lowercase(), v.power(o).name.clone())))
+            .collect(),
+        dislodged: s
+            .dislodged
+            .iter()
+            .map(|d| DislodgedJson {
+                unit: unit_json(v, &d.unit),
+                attacker_from: d
+                    .attacker_from
+                    .map(|p| v.provinces[p as usize].abbr.to_ascii_lowercase()),
+            })
+            .collect(),
+        standoffs: s
+            .standoffs
+            .iter()
+            .map(|p| v.provinces[*p as usize].abbr.to_ascii_lowercase())
+            .collect(),
+    }
+}
+
+/// Reads a phase code such as `S1901M`, `F1905R` or `W1910A`.
+pub fn parse_phase_code(code: &str) -> Result<Phase, String> {
+    let code = code.trim();
+    let bad = || format!("`{code}` is not a phase code like S1901M, F1901R or W1901A");
+    if code.len() < 3 || !code.is_ascii() {
+        return Err(bad());
+    }
+    let (first, rest) = code.split_at(1);
+    let (year, last) = rest.split_at(rest.len() - 1);
+    let year: i32 = year.parse().map_err(|_| bad())?;
+    let (season, kind) = match (first.to_ascii_uppercase().as_str(), last.to_ascii_uppercase().as_str()) {
+        ("S", "M") => (Season::Spring, PhaseKind::Movement),
+        ("S", "R") => (Season::Spring, PhaseKind::Retreat),
+        ("F", "M") => (Season::Fall, PhaseKind::Movement),
+        ("F", "R") => (Season::Fall, PhaseKind::Retreat),
+        ("W", "A") | ("F", "A") => (Season::Fall, PhaseKind::Adjustment),
+        _ => return Err(bad()),
+    };
+    Ok(Phase::new(season, year, kind))
+}
+
+fn power_by_name(v: &Variant, name: &str) -> Result<PowerId, String> {
+    v.find_power(name).ok_or_else(|| format!("unknown power `{name}`"))
+}
+
+pub fn unit_from_json(v: &Variant, u: &UnitJson) -> Result<Unit, String> {
+    let power = power_by_name(v, &u.power)?;
+    let kind = match u.kind.to_ascii_uppercase().as_str() {
+        "A" | "ARMY" => UnitKind::Army,
+        "F" | "FLEET" => UnitKind::Fleet,
+        other => return Err(format!("unit type `{other}` is not A or F")),
+    };
+    let location = location_from_text(v, &u.location)?;
+    Ok(Unit { power, kind, location })
+}
+
+/// `stp/sc`, `stp`, `St Petersburg (sc)`.
+pub fn location_from_text(v: &Variant, text: &str) -> Result<Location, String> {
+    let (_, order) = parse_order_line(v, text).map_err(|e| e.to_string())?;
+    Ok(order.unit.location)
+}
+
+pub fn state_from_json(v: &Variant, s: &StateJson) -> Result<GameState, String> {
+    let phase = parse_phase_code(&s.phase)?;
+    let mut state = GameState::empty(v, phase);
+    state.owners = vec![None; v.provinces.len()];
+    for (prov, owner) in &s.owners {
+        let p = v
+            .find_province(prov)
+            .ok_or_else(|| format!("unknown province `{prov}` in owners"))?;
+        state.owners[p as usize] = Some(power_by_name(v, owner)?);
+    }
+    for u in &s.units {
+        state.units.push(unit_from_json(v, u)?);
+    }
+    for d in &s.dislodged {
+        let attacker_from = match &d.attacker_from {
+            Some(p) => Some(v.find_province(p).ok_or_else(|| format!("unknown province `{p}`"))?),
+            None => None,
+        };
+        state.dislodged.push(Dislodged {
+            unit: unit_from_json(v, &d.unit)?,
+            attacker_from,
+        });
+    }
+    for p in &s.standoffs {
+        state
+            .standoffs
+            .push(v.find_province(p).ok_or_else(|| format!("unknown province `{p}`"))?);
+    }
+    Ok(state)
+}
+
+pub fn outcome_word(o: &Outcome) -> &'static str {
+    match o {
+        Outcome::Held => "held",
+        Outcome::Moved | Outcome::CircularMove => "moved",
+        Outcome::Bounced { .. } => "bounced",
+        Outcome::NoConvoy => "no_convoy",
+        Outcome::OwnUnit { .. } => "own_unit",
+        Outcome::Supported => "supported",
+        Outcome::SupportCut { .. } => "cut",
+        Outcome::SupportUnmatched | Outcome::ConvoyUnmatched => "unmatched",
+        Outcome::Convoyed => "convoyed",
+        Outcome::ConvoyParadox => "paradox",
+        Outcome::Void(_) => "void",
+        Outcome::Retreated => "retreated",
+        Outcome::Disbanded { .. } => "disbanded",
+        Outcome::Built => "built",
+        Outcome::Removed => "removed",
+        Outcome::RemovedInDisorder => "removed_in_disorder",
+        Outcome::Waived => "waived",
+    }
+}
+
+pub fn order_text(v: &Variant, o: &Order) -> String {
+    o.display(v).to_string()
+}
+
+pub fn adjudication_json(v: &Variant, a: &Adjudication) -> AdjudicationJson {
+    AdjudicationJson {
+        phase: a.phase.code(),
+        results: a
+            .results
+            .iter()
+            .map(|r| ResultJson {
+                power: v.power(r.unit.power).name.clone(),
+                unit: unit_text(v, &r.unit),
+                order: r.order.as_ref().or(r.given.as_ref()).map(|o| order_text(v, o)),
+                outcome: outcome_word(&r.outcome).to_string(),
+                succeeded: r.outcome.succeeded(),
+                reason: r.reason(v),
+                dislodged_by: r
+                    .dislodged_by
+                    .map(|p| v.provinces[p as usize].abbr.to_ascii_lowercase()),
+                retreats: r.retreats.iter().map(|l| v.location_name(*l)).collect(),
+            })
+            .collect(),
+        refused: a
+            .refused
+            .iter()
+            .map(|(o, e)| RefusedJson {
+                power: v.power(o.power).name.clone(),
+                order: order_text(v, o),
+                error: e.to_string(),
+            })
+            .collect(),
+        next: state_to_json(v, &a.next),
+        winner: a.winner.map(|p| v.power(p).name.clone()),
+    }
+}
