@@ -6,7 +6,7 @@ use chancery_engine::parse::parse_order_line;
 use chancery_engine::state::{Dislodged, GameState, Phase, PhaseKind, Unit};
 use chancery_engine::suggest::distance;
 use chancery_engine::variant_file::parse_season;
-use chancery_engine::{Location, Order, OrderKind, PowerId, Variant};
+use chancery_engine::{Location, Order, OrderKind, Outcome, PowerId, Variant};
 
 use crate::format::{Case, CaseUnit};
 
@@ -223,8 +223,9 @@ fn run_inner(case: &Case, v: &Variant, diffs: &mut Vec<String>) -> Result<(), St
                 if r.dislodged_by.is_some() {
                     gone.push(r.unit);
                 } else {
+                    let moved = matches!(r.outcome, Outcome::Moved | Outcome::CircularMove);
                     let to = match r.order.map(|o| o.kind) {
-                        Some(OrderKind::Move { to, .. }) if r.outcome.succeeded() => to,
+                        Some(OrderKind::Move { to, .. }) if moved => to,
                         _ => r.unit.location,
                     };
                     stay.push(Unit { location: to, ..r.unit });

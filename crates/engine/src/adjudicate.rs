@@ -7,7 +7,7 @@ use crate::order::{Order, OrderError, OrderKind};
 use crate::outcome::{DisbandReason, OrderResult, Outcome};
 use crate::state::{Dislodged, GameState, Phase, PhaseKind, Unit};
 use crate::validate::{retreat_options, validate};
-use crate::variant::{Location, PowerId, ProvinceId, Variant, Victory};
+use crate::variant::{Location, PowerId, PowerKind, ProvinceId, Variant, Victory};
 
 /// The result of adjudicating one phase.
 #[derive(Clone, Debug)]
@@ -142,6 +142,13 @@ fn movement(v: &Variant, state: &GameState, orders: &[Order], r: &mut Resolver) 
         let outcome = match (&void[i], commands[i]) {
             (Some((_, e)), _) => Outcome::Void(e.clone()),
             (None, Command::Hold) => Outcome::Held,
+            (None, Command::Move { to, .. }) if r.is_sortie(i) => {
+                if r.succeeded(i) {
+                    Outcome::SortieSucceeded { target: to.province }
+                } else {
+                    move_failure(v, r, i, to.province)
+                }
+            }
             (None, Command::Move { to, .. }) => {
                 if r.succeeded(i) {
                     if r.backup(i) == Backup::CircularMovement {
@@ -185,11 +192,14 @@ fn movement(v: &Variant, state: &GameState, orders: &[Order], r: &mut Resolver) 
             }
         };
         let moved_to = match commands[i] {
-            Command::Move { to, .. } if r.succeeded(i) => Some(to),
+            Command::Move { to, .. } if r.succeeded(i) && !r.is_sortie(i) => Some(to),
             _ => None,
         };
         let dislodged_by = dislodger.map(|m| units[m].location.province);
-        if let Some(m) = dislodger {
+        let minor = v.power(unit.power).kind == PowerKind::Minor;
+        if dislodger.is_some() && minor {
+            // A minor power's unit never retreats: it is removed at once.
+        } else if let Some(m) = dislodger {
             dislodged.push(Dislodged {
                 unit: *unit,
                 attacker_from: if r.uses_convoy(m) {
@@ -214,12 +224,17 @@ fn movement(v: &Variant, state: &GameState, orders: &[Order], r: &mut Resolver) 
         });
     }
 
-    // A space left empty after a real bounce is closed to retreats.
+    // A space left empty after a real bounce is closed to retreats, and so is the
+    // target of a successful sortie.
     let mut standoffs: Vec<ProvinceId> = Vec::new();
     for (i, c) in commands.iter().enumerate() {
         if let Command::Move { to, .. } = c {
             let p = to.province;
-            if !r.succeeded(i)
+            if r.is_sortie(i) && r.succeeded(i) {
+                if !standoffs.contains(&p) {
+                    standoffs.push(p);
+                }
+            } else if !r.succeeded(i)
                 && !standoffs.contains(&p)
                 && !next_units.iter().any(|u| u.location.province == p)
                 && r.route_ok(v, i)

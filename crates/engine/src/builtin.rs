@@ -5,11 +5,12 @@ use crate::variant::Variant;
 use crate::variant_file::{load_variant, LoadError};
 
 /// (id, file name, text) of every built-in variant.
-pub const BUILTIN: &[(&str, &str, &str)] = &[(
-    "standard",
-    "variants/standard.var",
-    include_str!("../../../variants/standard.var"),
-)];
+pub const BUILTIN: &[(&str, &str, &str)] = &[
+    ("standard", "variants/standard.var", include_str!("../../../variants/standard.var")),
+    ("1936", "variants/1936.var", include_str!("../../../variants/1936.var")),
+    ("1648", "variants/1648.var", include_str!("../../../variants/1648.var")),
+    ("original-1958", "variants/original-1958.var", include_str!("../../../variants/original-1958.var")),
+];
 
 /// The text of a built-in variant, by id (any case).
 pub fn builtin_text(id: &str) -> Option<(&'static str, &'static str)> {

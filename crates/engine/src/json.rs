@@ -202,6 +202,7 @@ pub fn outcome_word(o: &Outcome) -> &'static str {
     match o {
         Outcome::Held => "held",
         Outcome::Moved | Outcome::CircularMove => "moved",
+        Outcome::SortieSucceeded { .. } => "sortie",
         Outcome::Bounced { .. } => "bounced",
         Outcome::NoConvoy => "no_convoy",
         Outcome::OwnUnit { .. } => "own_unit",

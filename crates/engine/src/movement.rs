@@ -8,7 +8,7 @@
 //! nothing once the buffers have grown to the board's size.
 
 use crate::state::Unit;
-use crate::variant::{Location, PowerId, ProvinceId, Terrain, UnitKind, Variant};
+use crate::variant::{Location, PowerId, PowerKind, ProvinceId, Terrain, UnitKind, Variant};
 
 const NONE: u16 = u16::MAX;
 
@@ -66,6 +66,9 @@ pub struct Resolver {
     by_convoy: Vec<bool>,
     /// Index of the opposing unit in a head-to-head battle, or NONE.
     opponent: Vec<u16>,
+    /// The move is a minor power's sortie: it fights as a move but the unit never
+    /// leaves, and a successful sortie dislodges nobody and closes its target.
+    sortie: Vec<bool>,
     /// Supports: whether the supported unit's order matches.
     support_matches: Vec<bool>,
     status: Vec<Status>,
@@ -207,6 +210,12 @@ impl Resolver {
             self.by_convoy.push(by_sea);
         }
 
+        self.sortie.clear();
+        for i in 0..n {
+            let minor = v.power(self.power[i]).kind == PowerKind::Minor;
+            self.sortie.push(minor && matches!(self.cmd[i], Command::Move { .. }));
+        }
+
         // Head-to-head battles: two units moving into each other's space over land.
         self.opponent.clear();
         for i in 0..n {
@@ -343,10 +352,16 @@ impl Resolver {
 
     /// The unit that dislodged unit `i`, if any.
     pub fn dislodged_by(&self, i: usize) -> Option<usize> {
-        if matches!(self.cmd[i], Command::Move { .. }) && self.resolution[i] {
+        if matches!(self.cmd[i], Command::Move { .. }) && self.resolution[i] && !self.sortie[i] {
             return None;
         }
-        self.moves_into(self.origin[i]).find(|&m| self.resolution[m])
+        self.moves_into(self.origin[i])
+            .find(|&m| self.resolution[m] && !self.sortie[m])
+    }
+
+    /// Whether unit `i`'s move is a sortie (a minor power's move that never leaves).
+    pub fn is_sortie(&self, i: usize) -> bool {
+        self.sortie[i]
     }
 
     /// Whether the move of unit `i` had a route (always, unless it went by sea).
@@ -511,6 +526,13 @@ impl Resolver {
                 return false;
             }
         }
+        // A successful sortie closes its target to every other move this turn.
+        for k in list(&self.moves_into_start, to as usize) {
+            let m = self.moves_into[k] as usize;
+            if m != o && self.sortie[m] && self.resolve(v, m) {
+                return false;
+            }
+        }
         true
     }
 
@@ -526,8 +548,9 @@ impl Resolver {
                 continue;
             }
             if self.origin[m] == into {
-                // An attack from where the support goes cuts only by dislodging.
-                if self.resolve(v, m) {
+                // An attack from where the support goes cuts only by dislodging, which
+                // a sortie never does.
+                if !self.sortie[m] && self.resolve(v, m) {
                     return false;
                 }
             } else if self.path(v, m) {
@@ -627,6 +650,7 @@ impl Resolver {
         let vacated = occ == NONE
             || (self.opponent[o] == NONE
                 && matches!(self.cmd[occ as usize], Command::Move { .. })
+                && !self.sortie[occ as usize]
                 && self.resolve(v, occ as usize));
         if vacated {
             return 1 + self.support_count(v, o, None);
@@ -644,6 +668,11 @@ impl Resolver {
             return 0;
         }
         let occ = occ as usize;
+        if self.sortie[occ] {
+            // A sortieing unit stays, but like any unit ordered to move it gets no
+            // support to hold.
+            return 1;
+        }
         if matches!(self.cmd[occ], Command::Move { .. }) {
             return if self.resolve(v, occ) { 0 } else { 1 };
         }

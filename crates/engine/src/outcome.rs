@@ -35,6 +35,11 @@ pub enum Outcome {
     ConvoyParadox,
     /// A move that succeeded as part of circular movement.
     CircularMove,
+    /// A minor power's sortie would have succeeded: the unit stays, the target's unit
+    /// is not dislodged and nothing may enter the target this turn.
+    SortieSucceeded {
+        target: ProvinceId,
+    },
     /// The order was refused; the unit held (or, in a retreat, disbanded).
     Void(OrderError),
     Retreated,
@@ -67,6 +72,7 @@ impl Outcome {
                 | Outcome::Supported
                 | Outcome::Convoyed
                 | Outcome::CircularMove
+                | Outcome::SortieSucceeded { .. }
                 | Outcome::Retreated
                 | Outcome::Built
                 | Outcome::Removed
@@ -102,6 +108,7 @@ impl OrderResult {
             Outcome::Held => "held".to_string(),
             Outcome::Moved => "moved".to_string(),
             Outcome::CircularMove => "moved (circular movement)".to_string(),
+            Outcome::SortieSucceeded { target } => format!("sortie succeeded: {} blocked", n(*target)),
             Outcome::Bounced { attack, against, by } => {
                 if *by == self.unit.location.province {
                     format!("bounced: strength {attack} could not beat {against}")

@@ -333,22 +333,25 @@ pub fn parse_order(v: &Variant, power: PowerId, text: &str) -> Result<Order, Ord
 /// Parses `[Power:] order`. Without a power prefix the order's power is 0 and the
 /// returned power is None.
 pub fn parse_order_line(v: &Variant, text: &str) -> Result<(Option<PowerId>, Order), OrderError> {
-    let mut toks = tokenize(text)?;
-    if toks.is_empty() {
-        return Err(OrderError::Empty);
-    }
     let mut power = None;
-    if let Some(colon) = toks.iter().position(|t| *t == Tok::Colon) {
-        let name: Vec<String> = toks[..colon].iter().map(tok_text).collect();
-        let name = name.join(" ");
-        match v.find_power(&name) {
+    let mut body = text;
+    if let Some((name, rest)) = text.split_once(':') {
+        let name = name.trim();
+        match v.find_power(name) {
             Some(p) => power = Some(p),
             None => {
-                let n = nearest(&name, v.powers.iter().map(|p| p.name.as_str())).map(str::to_string);
-                return Err(OrderError::UnknownPower { name, nearest: n });
+                let n = nearest(name, v.powers.iter().map(|p| p.name.as_str())).map(str::to_string);
+                return Err(OrderError::UnknownPower {
+                    name: name.to_string(),
+                    nearest: n,
+                });
             }
         }
-        toks.drain(..=colon);
+        body = rest;
+    }
+    let toks = tokenize(body)?;
+    if toks.is_empty() {
+        return Err(OrderError::Empty);
     }
     let mut p = Parser { v, toks, pos: 0 };
     if p.at_end() {

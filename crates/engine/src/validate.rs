@@ -4,7 +4,7 @@
 
 use crate::order::{Order, OrderError, OrderKind, UnitRef};
 use crate::state::{GameState, PhaseKind, Unit};
-use crate::variant::{Location, PowerId, ProvinceId, Terrain, UnitKind, Variant};
+use crate::variant::{Location, PowerId, PowerKind, ProvinceId, Terrain, UnitKind, Variant};
 
 fn name(v: &Variant, p: ProvinceId) -> String {
     v.province(p).name.clone()
@@ -211,6 +211,17 @@ fn validate_movement(v: &Variant, state: &GameState, order: &Order) -> Result<Or
                 return Err(OrderError::ConvoyNotArmy {
                     location: name(v, from.province),
                 });
+            }
+            // 1936 Yugoslavia: a minor power's units never attack each other.
+            let own_target = state
+                .units
+                .iter()
+                .any(|u| u.location.province == to.province && u.power == unit.power);
+            if own_target && v.power(unit.power).kind == PowerKind::Minor {
+                return Err(OrderError::Other(format!(
+                    "{}'s units never attack each other",
+                    v.power(unit.power).name
+                )));
             }
             match unit.kind {
                 UnitKind::Fleet => OrderKind::Move {

@@ -468,7 +468,12 @@ fn parse_province(ld: &Loader, line: &Line, powers: &HashMap<String, PowerId>) -
                     prov.sc = true;
                 }
                 "owner" => {
-                    prov.owner = Some(power(v)?);
+                    // `owner=none`: a home centre that starts unowned.
+                    prov.owner = if v.eq_ignore_ascii_case("none") {
+                        None
+                    } else {
+                        Some(power(v)?)
+                    };
                     explicit_owner = true;
                 }
                 "coasts" => {

@@ -1,0 +1,253 @@
+//! Orders as players type them: the notations the parser must read, and for bad input
+//! a message that names the problem (never a panic).
+
+use chancery_engine::builtin::builtin;
+use chancery_engine::order::OrderKind;
+use chancery_engine::parse::{parse_order, parse_order_line};
+use chancery_engine::state::{GameState, Phase, PhaseKind};
+use chancery_engine::validate::validate;
+use chancery_engine::{Season, UnitKind, Variant};
+use proptest::prelude::*;
+
+fn standard() -> Variant {
+    builtin("standard").unwrap().unwrap()
+}
+
+/// Parses and validates `text` for `power` at the Standard opening (or `state`).
+fn check(v: &Variant, state: &GameState, power: &str, text: &str) -> Result<String, String> {
+    let p = v.find_power(power).unwrap();
+    let order = parse_order(v, p, text).map_err(|e| e.to_string())?;
+    let order = validate(v, state, &order).map_err(|e| e.to_string())?;
+    Ok(order.display(v).to_string())
+}
+
+#[test]
+fn notations_players_type_are_read() {
+    let v = standard();
+    let s = GameState::initial(&v);
+    let good = [
+        ("Austria", "A bud - ser", "A bud - ser"),
+        ("Austria", "a BUD-ser", "A bud - ser"),
+        ("Austria", "A Budapest -> Serbia", "A bud - ser"),
+        ("Austria", "Army Budapest moves to Serbia", "A bud - ser"),
+        ("Austria", "A bud to ser", "A bud - ser"),
+        ("Austria", "bud - ser", "A bud - ser"),
+        ("Russia", "F STP/SC - BOT", "F stp/sc - bot"),
+        ("Russia", "F stp(sc) - bot", "F stp/sc - bot"),
+        (
+            "Russia",
+            "F St Petersburg south coast - Gulf of Bothnia",
+            "F stp/sc - bot",
+        ),
+        ("Russia", "F St. Petersburg (sc) -> bot", "F stp/sc - bot"),
+        ("Russia", "F sev H", "F sev H"),
+        ("Russia", "F sev holds", "F sev H"),
+        ("Russia", "A war S A mos - ukr", "A war S A mos - ukr"),
+        ("Russia", "A war supports A mos", "A war S A mos"),
+        ("Russia", "Russia: A war S A mos", "A war S A mos"),
+        ("England", "F lon - eng", "F lon - eng"),
+        ("England", "F London - English Channel", "F lon - eng"),
+        ("France", "F bre - mid", "F bre - mao"),
+        ("Germany", "A mun - Tyrol", "A mun - tyr"),
+    ];
+    for (power, text, want) in good {
+        assert_eq!(check(&v, &s, power, text).as_deref(), Ok(want), "{text}");
+    }
+}
+
+#[test]
+fn adjustment_and_retreat_orders_parse() {
+    let v = standard();
+    let p = |t: &str| parse_order_line(&v, t).map(|(_, o)| o.kind);
+    assert!(matches!(
+        p("Build A mos"),
+        Ok(OrderKind::Build {
+            kind: Some(UnitKind::Army)
+        })
+    ));
+    assert!(matches!(
+        p("B F stp/nc"),
+        Ok(OrderKind::Build {
+            kind: Some(UnitKind::Fleet)
+        })
+    ));
+    assert!(matches!(p("Remove A par"), Ok(OrderKind::Remove)));
+    assert!(matches!(p("Disband F nth"), Ok(OrderKind::Disband)));
+    assert!(matches!(p("A hol D"), Ok(OrderKind::Disband)));
+    assert!(matches!(p("Waive"), Ok(OrderKind::Waive)));
+    assert!(matches!(p("A hol R bel"), Ok(OrderKind::Retreat { .. })));
+    assert!(matches!(
+        p("A lon - bel via convoy"),
+        Ok(OrderKind::Move { via_convoy: true, .. })
+    ));
+    assert!(matches!(p("F nth C A lon - bel"), Ok(OrderKind::Convoy { .. })));
+    assert!(matches!(p("F nth convoys A lon to bel"), Ok(OrderKind::Convoy { .. })));
+}
+
+/// At least twenty distinct bad inputs, each with the message a player sees. Each
+/// message must name the problem (the rule it breaks or the unknown name).
+#[test]
+fn bad_orders_get_precise_messages() {
+    let v = standard();
+    let opening = GameState::initial(&v);
+    let mut retreat = GameState::initial(&v);
+    retreat.phase = Phase::new(Season::Spring, 1901, PhaseKind::Retreat);
+    let mut winter = GameState::initial(&v);
+    winter.phase = Phase::new(Season::Fall, 1901, PhaseKind::Adjustment);
+    let munich = v.find_province("mun").unwrap();
+    winter.units.retain(|u| u.location.province != munich);
+    let mut atlantic = GameState::initial(&v);
+    atlantic.units.push(chancery_engine::Unit {
+        power: v.find_power("France").unwrap(),
+        kind: UnitKind::Fleet,
+        location: chancery_engine::Location::province(v.find_province("mao").unwrap()),
+    });
+    let cases: &[(&GameState, &str, &str, &str)] = &[
+        (&opening, "England", "", "empty"),
+        (
+            &opening,
+            "England",
+            "F nrth - eng",
+            "unknown province `nrth`; did you mean `nth",
+        ),
+        (
+            &opening,
+            "Austria",
+            "A Veinna - Galicia",
+            "unknown province `veinna`; did you mean `vie (Vienna)`",
+        ),
+        (&opening, "England", "F lon - xyz", "unknown province `xyz`"),
+        (&opening, "England", "F lon - nth - eng", "unexpected `-`"),
+        (&opening, "England", "F lon jumps eng", "`jumps` is not an order"),
+        (&opening, "England", "F lon - eng $", "unexpected character `$`"),
+        (
+            &opening,
+            "England",
+            "F lon - ",
+            "the order stops where a province was expected",
+        ),
+        (
+            &opening,
+            "Russia",
+            "F stp/xc - bot",
+            "has no coast `xc`; its coasts are nc, sc",
+        ),
+        (&opening, "England", "A yor - lon", "there is no unit in Yorkshire"),
+        (&opening, "England", "F lvp - iri", "an army"),
+        (
+            &opening,
+            "England",
+            "A lvp - iri",
+            "an army cannot move to Irish Sea, which is sea",
+        ),
+        (
+            &opening,
+            "Germany",
+            "F kie - mun",
+            "a fleet cannot move to Munich, which is inland",
+        ),
+        (
+            &opening,
+            "England",
+            "F edi - lon",
+            "is not adjacent to Edinburgh for fleets",
+        ),
+        (
+            &opening,
+            "Germany",
+            "A mun - par",
+            "is not adjacent to Munich for armies",
+        ),
+        (&opening, "Germany", "F lon - nth", "belongs to England, not to you"),
+        (&opening, "Germany", "F kie - kie", "cannot move to the space it is in"),
+        (&opening, "Germany", "A mun S A mun", "cannot support itself"),
+        (
+            &opening,
+            "Germany",
+            "F kie S A mun - boh",
+            "could not move to Bohemia itself",
+        ),
+        (
+            &opening,
+            "England",
+            "F lon C A lvp - bel",
+            "only a fleet at sea can convoy",
+        ),
+        (
+            &opening,
+            "England",
+            "A lvp - bel",
+            "no sea route can carry an army there",
+        ),
+        (&opening, "France", "F bre - spa", "not adjacent"),
+        (
+            &atlantic,
+            "France",
+            "F mao - spa",
+            "more than one coast the fleet can reach; say which (nc or sc)",
+        ),
+        (
+            &opening,
+            "Turkey",
+            "Build A con",
+            "build orders are not allowed in Spring 1901 movement",
+        ),
+        (&retreat, "England", "F lon - nth", "was not dislodged"),
+        (&winter, "Germany", "Build A par", "not one of your home centres"),
+        (&winter, "Germany", "Build A ber", "occupied"),
+        (
+            &winter,
+            "Germany",
+            "Build F mun",
+            "cannot be built in Munich, which is inland",
+        ),
+        (
+            &winter,
+            "Germany",
+            "F kie - den",
+            "move orders are not allowed in Winter 1901 adjustments",
+        ),
+        (
+            &opening,
+            "England",
+            "Engalnd: F lon - nth",
+            "unknown power `Engalnd`; did you mean `England`",
+        ),
+    ];
+    assert!(cases.len() >= 20);
+    for (state, power, text, want) in cases {
+        match check(&v, state, power, text) {
+            Ok(o) => panic!("`{text}` was accepted as `{o}`"),
+            Err(e) => assert!(e.contains(want), "`{text}`: message `{e}` should contain `{want}`"),
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// No input may panic the parser or the validator.
+    #[test]
+    fn random_text_never_panics(text in "\\PC{0,60}") {
+        let v = standard();
+        let s = GameState::initial(&v);
+        if let Ok((_, order)) = parse_order_line(&v, &text) {
+            let _ = validate(&v, &s, &order);
+        }
+    }
+
+    /// Random sequences of order-like words: still no panic.
+    #[test]
+    fn random_order_words_never_panic(words in proptest::collection::vec(
+        proptest::sample::select(vec!["A", "F", "-", "S", "C", "H", "via", "convoy", "/", "(", ")", "sc", "nc", "stp",
+            "bul", "spa", "lon", "nth", "Build", "Remove", "Waive", "D", "R", "to", "St", "Petersburg", "south", "coast",
+            ":", "England"]),
+        0..12)) {
+        let v = standard();
+        let s = GameState::initial(&v);
+        let text = words.join(" ");
+        if let Ok((_, order)) = parse_order_line(&v, &text) {
+            let _ = validate(&v, &s, &order);
+        }
+    }
+}
