@@ -92,24 +92,20 @@ pub fn destination(v: &Variant, kind: UnitKind, from: Location, to: Location) ->
                     to: name(v, to.province),
                 });
             }
-            let reachable: Vec<Location> = v
-                .fleet_neighbours(from)
-                .iter()
-                .copied()
-                .filter(|l| l.province == to.province)
-                .collect();
-            if reachable.is_empty() {
+            let mut reachable = v.fleet_neighbours(from).iter().copied().filter(|l| l.province == to.province);
+            let Some(first) = reachable.next() else {
                 return Err(OrderError::NotAdjacent {
                     from: loc_name(v, from),
                     to: name(v, to.province),
                     kind: "fleets",
                 });
-            }
+            };
+            let more = reachable.next().is_some();
             if tp.coasts.is_empty() {
                 return Ok(Location::province(to.province));
             }
             if to.coast != 0 {
-                if reachable.contains(&to) {
+                if v.can_move(UnitKind::Fleet, from, to) {
                     return Ok(to);
                 }
                 return Err(OrderError::CoastUnreachable {
@@ -117,10 +113,12 @@ pub fn destination(v: &Variant, kind: UnitKind, from: Location, to: Location) ->
                     to: loc_name(v, to),
                 });
             }
-            if reachable.len() == 1 {
+            if !more {
                 // DATC 6.B.2: the only reachable coast is meant.
-                return Ok(reachable[0]);
+                return Ok(first);
             }
+            let reachable: Vec<Location> =
+                v.fleet_neighbours(from).iter().copied().filter(|l| l.province == to.province).collect();
             Err(OrderError::CoastNeeded {
                 to: tp.name.clone(),
                 coasts: reachable
@@ -448,6 +446,13 @@ fn validate_adjustment(v: &Variant, state: &GameState, order: &Order) -> Result<
                 return Err(OrderError::BuildNotHome {
                     location: prov.name.clone(),
                 });
+            }
+            if crate::adjust::build_restricted(v, power, p) {
+                return Err(OrderError::Other(format!(
+                    "{} may never build in {} (a rule of this variant)",
+                    v.power(power).name,
+                    prov.name
+                )));
             }
             if state.owners[p as usize] != Some(power) {
                 return Err(OrderError::BuildNotOwned {
