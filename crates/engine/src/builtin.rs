@@ -6,10 +6,18 @@ use crate::variant_file::{load_variant, LoadError};
 
 /// (id, file name, text) of every built-in variant.
 pub const BUILTIN: &[(&str, &str, &str)] = &[
-    ("standard", "variants/standard.var", include_str!("../../../variants/standard.var")),
+    (
+        "standard",
+        "variants/standard.var",
+        include_str!("../../../variants/standard.var"),
+    ),
     ("1936", "variants/1936.var", include_str!("../../../variants/1936.var")),
     ("1648", "variants/1648.var", include_str!("../../../variants/1648.var")),
-    ("original-1958", "variants/original-1958.var", include_str!("../../../variants/original-1958.var")),
+    (
+        "original-1958",
+        "variants/original-1958.var",
+        include_str!("../../../variants/original-1958.var"),
+    ),
 ];
 
 /// The text of a built-in variant, by id (any case).

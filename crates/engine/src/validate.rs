@@ -92,7 +92,11 @@ pub fn destination(v: &Variant, kind: UnitKind, from: Location, to: Location) ->
                     to: name(v, to.province),
                 });
             }
-            let mut reachable = v.fleet_neighbours(from).iter().copied().filter(|l| l.province == to.province);
+            let mut reachable = v
+                .fleet_neighbours(from)
+                .iter()
+                .copied()
+                .filter(|l| l.province == to.province);
             let Some(first) = reachable.next() else {
                 return Err(OrderError::NotAdjacent {
                     from: loc_name(v, from),
@@ -117,8 +121,12 @@ pub fn destination(v: &Variant, kind: UnitKind, from: Location, to: Location) ->
                 // DATC 6.B.2: the only reachable coast is meant.
                 return Ok(first);
             }
-            let reachable: Vec<Location> =
-                v.fleet_neighbours(from).iter().copied().filter(|l| l.province == to.province).collect();
+            let reachable: Vec<Location> = v
+                .fleet_neighbours(from)
+                .iter()
+                .copied()
+                .filter(|l| l.province == to.province)
+                .collect();
             Err(OrderError::CoastNeeded {
                 to: tp.name.clone(),
                 coasts: reachable
@@ -446,13 +454,6 @@ fn validate_adjustment(v: &Variant, state: &GameState, order: &Order) -> Result<
                 return Err(OrderError::BuildNotHome {
                     location: prov.name.clone(),
                 });
-            }
-            if crate::adjust::build_restricted(v, power, p) {
-                return Err(OrderError::Other(format!(
-                    "{} may never build in {} (a rule of this variant)",
-                    v.power(power).name,
-                    prov.name
-                )));
             }
             if state.owners[p as usize] != Some(power) {
                 return Err(OrderError::BuildNotOwned {

@@ -27,20 +27,68 @@ fn line_of(prefix: &str) -> usize {
 fn broken_files_name_the_line_and_the_fault() {
     let army_mos = line_of("army mos");
     let cases = [
-        (with_line(army_mos, "army mos: stp lvn warr ukr sev"), army_mos, "unknown space `warr` (did you mean `war`?)"),
+        (
+            with_line(army_mos, "army mos: stp lvn warr ukr sev"),
+            army_mos,
+            "unknown space `warr` (did you mean `war`?)",
+        ),
         (with_line(army_mos, "army mos stp lvn"), army_mos, "expected `:`"),
-        (with_line(army_mos, "navy mos: stp"), army_mos, "unknown statement `navy`"),
-        (with_line(army_mos, "province nth sea \"North Sea\""), army_mos, "declared twice"),
-        (with_line(army_mos, "province xyz swamp \"Swamp\""), army_mos, "unknown terrain `swamp`"),
-        (with_line(army_mos, "unit Russia F mos"), army_mos, "a fleet cannot stand in `mos`"),
-        (with_line(army_mos, "unit Russia F stp"), army_mos, "must name its coast"),
-        (with_line(army_mos, "unit Prussia A mos"), army_mos, "unknown power `Prussia`"),
-        (with_line(army_mos, "fleet stp: bar"), army_mos, "write one fleet line per coast"),
-        (with_line(army_mos, "army nth: eng"), army_mos, "armies cannot stand in `nth`"),
-        (with_line(army_mos, "power Austria great colour=red"), army_mos, "not of the form #rrggbb"),
+        (
+            with_line(army_mos, "navy mos: stp"),
+            army_mos,
+            "unknown statement `navy`",
+        ),
+        (
+            with_line(army_mos, "province nth sea \"North Sea\""),
+            army_mos,
+            "declared twice",
+        ),
+        (
+            with_line(army_mos, "province xyz swamp \"Swamp\""),
+            army_mos,
+            "unknown terrain `swamp`",
+        ),
+        (
+            with_line(army_mos, "unit Russia F mos"),
+            army_mos,
+            "a fleet cannot stand in `mos`",
+        ),
+        (
+            with_line(army_mos, "unit Russia F stp"),
+            army_mos,
+            "must name its coast",
+        ),
+        (
+            with_line(army_mos, "unit Prussia A mos"),
+            army_mos,
+            "unknown power `Prussia`",
+        ),
+        (
+            with_line(army_mos, "fleet stp: bar"),
+            army_mos,
+            "write one fleet line per coast",
+        ),
+        (
+            with_line(army_mos, "army nth: eng"),
+            army_mos,
+            "armies cannot stand in `nth`",
+        ),
+        (
+            with_line(army_mos, "power Austria great colour=red"),
+            army_mos,
+            "not of the form #rrggbb",
+        ),
         (with_line(army_mos, "province \"abc sea"), army_mos, "not closed"),
-        (with_line(army_mos, "start Summer 1901"), army_mos, "unknown season `Summer`"),
-        (with_line(army_mos, "victory points 18"), army_mos, "victory by `points`?"),
+        (
+            with_line(army_mos, "start Summer 1901"),
+            army_mos,
+            "unknown season `Summer`",
+        ),
+        (
+            with_line(army_mos, "victory points 18"),
+            army_mos,
+            "victory by `points`?",
+        ),
     ];
     for (text, line, want) in cases {
         match load_variant("standard.var", &text) {

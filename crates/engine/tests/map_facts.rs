@@ -233,7 +233,9 @@ fn every_variant_file_lints_without_errors() {
 #[test]
 fn builtin_variants_load() {
     for name in chancery_engine::builtin::builtin_names() {
-        let v = chancery_engine::builtin::builtin(name).unwrap().unwrap_or_else(|e| panic!("{e}"));
+        let v = chancery_engine::builtin::builtin(name)
+            .unwrap()
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(v.id, name);
     }
 }
