@@ -1,0 +1,124 @@
+//! The `chancery` command as a script sees it: output shapes and exit codes.
+
+use std::process::Command;
+
+fn chancery(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_chancery"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn map_json_has_the_documented_shape_for_every_variant() {
+    for name in ["standard", "1936", "1648", "original-1958"] {
+        let (code, out) = chancery(&["map", name, "--json"]);
+        assert_eq!(code, 0, "{name}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["variant"], name);
+        let provinces = v["provinces"].as_array().unwrap();
+        for p in provinces {
+            let abbr = p["abbr"].as_str().unwrap();
+            assert_eq!(abbr, abbr.to_lowercase());
+            assert!(p["name"].is_string() && p["sc"].is_boolean() && p["coasts"].is_array());
+            assert!(["land", "coast", "sea", "impassable"].contains(&p["terrain"].as_str().unwrap()));
+        }
+        for key in ["army_adjacency", "fleet_adjacency"] {
+            let pairs = v[key].as_array().unwrap();
+            let mut seen = std::collections::HashSet::new();
+            for pair in pairs {
+                let (a, b) = (pair[0].as_str().unwrap(), pair[1].as_str().unwrap());
+                assert!(
+                    seen.insert((a.min(b).to_string(), a.max(b).to_string())),
+                    "{name}: {a}-{b} twice"
+                );
+            }
+        }
+    }
+    let (_, out) = chancery(&["map", "standard", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let stp = v["provinces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["abbr"] == "stp")
+        .unwrap();
+    assert_eq!(stp["home"], "Russia");
+    assert_eq!(stp["coasts"], serde_json::json!(["nc", "sc"]));
+    assert!(v["fleet_adjacency"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p == &serde_json::json!(["stp/sc", "bot"]) || p == &serde_json::json!(["bot", "stp/sc"])));
+}
+
+#[test]
+fn lint_exits_non_zero_on_errors() {
+    let dir = std::env::temp_dir().join(format!("chancery-lint-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("broken.var");
+    std::fs::write(&file, "variant b\nstart Spring 1901\nvictory centres 1\npower P great\nprovince a land \"A\"\nprovince b land \"B\"\narmy a: b\n").unwrap();
+    let (code, out) = chancery(&["lint", file.to_str().unwrap()]);
+    assert_ne!(code, 0, "{out}");
+    assert!(out.contains("error: army border a–b is written only from a"), "{out}");
+    assert!(out.contains("1 errors"), "{out}");
+    let (code, out) = chancery(&["lint", "standard"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("75 spaces (14 land, 42 coastal, 19 sea, 0 impassable), 34 supply centres"),
+        "{out}"
+    );
+}
+
+#[test]
+fn cases_end_with_the_count_and_fail_with_a_non_zero_exit() {
+    let dir = std::env::temp_dir().join(format!("chancery-cases-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("c.txt");
+    // The second case expects the wrong result on purpose.
+    std::fs::write(
+        &file,
+        "VARIANT_ALL standard\nCASE good\nPRESTATE\n\tEngland: F nth\nORDERS\n\tEngland: F nth - eng\nPOSTSTATE\n\tEngland: F eng\nEND\nCASE wrong\nPRESTATE\n\tEngland: F nth\nORDERS\n\tEngland: F nth - eng\nPOSTSTATE_SAME\nEND\n",
+    )
+    .unwrap();
+    let (code, out) = chancery(&["cases", file.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("FAIL") && out.contains("wrong") && out.contains("England: F nth"),
+        "{out}"
+    );
+    assert!(out.trim_end().ends_with("1 passed, 1 failed"), "{out}");
+}
+
+#[test]
+fn adjudicate_reads_json_and_writes_the_outcome() {
+    let dir = std::env::temp_dir().join(format!("chancery-adj-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("req.json");
+    std::fs::write(
+        &file,
+        r#"{"variant":"standard","orders":{"Germany":["A mun - bur"],"France":["A par - bur","A mar S A par - bur"]}}"#,
+    )
+    .unwrap();
+    let (code, out) = chancery(&["adjudicate", "--input", file.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let mun = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["unit"] == "A mun")
+        .unwrap();
+    assert_eq!(mun["outcome"], "bounced");
+    assert_eq!(mun["reason"], "bounced: strength 1 against 2 from Paris");
+    assert_eq!(v["next"]["phase"], "F1901M");
+    assert!(v["next"]["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|u| u["location"] == "bur" && u["power"] == "France"));
+}
