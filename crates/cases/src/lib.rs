@@ -5,6 +5,7 @@
 //! Parsing and running are pure; the caller supplies the text and a way to find a
 //! variant by name.
 
+mod carried;
 mod format;
 mod run;
 

@@ -2,12 +2,14 @@
 //! with the expected sections.
 
 use chancery_engine::adjudicate::adjudicate;
+use chancery_engine::dp::{check_bids, dp_rules, resolve_bids, Bid};
 use chancery_engine::parse::parse_order_line;
-use chancery_engine::state::{Dislodged, GameState, Phase, PhaseKind, Unit};
+use chancery_engine::state::{Carried, Dislodged, GameState, Phase, PhaseKind, Unit};
 use chancery_engine::suggest::distance;
 use chancery_engine::variant_file::parse_season;
 use chancery_engine::{Location, Order, OrderKind, Outcome, PowerId, Variant};
 
+use crate::carried::{self, split};
 use crate::format::{Case, CaseUnit};
 
 #[derive(Clone, Debug)]
@@ -48,15 +50,16 @@ fn split_power<'a>(v: &Variant, text: &'a str) -> Result<(PowerId, &'a str), Str
     Ok((p, rest.trim()))
 }
 
-fn parse_unit(v: &Variant, item: &CaseUnit) -> Result<Unit, String> {
-    let (p, rest) = split_power(v, &item.text).map_err(|e| format!("line {}: {e}", item.line))?;
-    let (_, order) = parse_order_line(v, rest).map_err(|e| format!("line {}: {e}", item.line))?;
+/// `Power: A prov` at `line` of the case file.
+pub(crate) fn parse_unit_text(v: &Variant, text: &str, line: usize) -> Result<Unit, String> {
+    let (p, rest) = split_power(v, text).map_err(|e| format!("line {line}: {e}"))?;
+    let (_, order) = parse_order_line(v, rest).map_err(|e| format!("line {line}: {e}"))?;
     let kind = order
         .unit
         .kind
-        .ok_or_else(|| format!("line {}: a unit needs A or F: `{}`", item.line, item.text))?;
+        .ok_or_else(|| format!("line {line}: a unit needs A or F: `{text}`"))?;
     if order.kind != OrderKind::Hold {
-        return Err(format!("line {}: `{}` is not a unit", item.line, item.text));
+        return Err(format!("line {line}: `{text}` is not a unit"));
     }
     Ok(Unit {
         power: p,
@@ -132,6 +135,46 @@ fn owners_from(v: &Variant, items: &[CaseUnit]) -> Result<Vec<Option<PowerId>>, 
     Ok(owners)
 }
 
+/// A DP bid line after its power: `DP A Austria S A Munich - Bohemia` spends one DP,
+/// `DP 2 A Austria …` two. `None` when the line is an ordinary order.
+fn parse_bid(v: &Variant, power: PowerId, text: &str) -> Result<Option<Bid>, String> {
+    let Some((word, rest)) = text.split_once(char::is_whitespace) else {
+        return Ok(None);
+    };
+    if !word.eq_ignore_ascii_case("dp") {
+        return Ok(None);
+    }
+    let rest = rest.trim();
+    let (dp, order_text) = match rest.split_once(char::is_whitespace) {
+        Some((n, o)) if n.chars().all(|c| c.is_ascii_digit()) => {
+            let dp = n.parse::<u32>().map_err(|_| format!("`{n}` is not a number of DPs"))?;
+            (dp, o.trim())
+        }
+        _ => (1, rest),
+    };
+    let (_, order) = parse_order_line(v, order_text).map_err(|e| format!("bid `{text}`: {e}"))?;
+    Ok(Some(Bid {
+        power,
+        dp,
+        order: Order { power, ..order },
+    }))
+}
+
+/// Checks each power's bids as the judge would on submission (rule 3: a breach fails
+/// the case with the player's message), then turns all bids into the minor units' orders.
+fn minor_orders(v: &Variant, state: &GameState, orders: &[Order], bids: &[(usize, Bid)]) -> Result<Vec<Order>, String> {
+    let rules = dp_rules(v)?;
+    let all: Vec<Bid> = bids.iter().map(|(_, b)| *b).collect();
+    let mut powers: Vec<PowerId> = all.iter().map(|b| b.power).collect();
+    powers.sort_unstable();
+    powers.dedup();
+    for power in powers {
+        let line = bids.iter().find(|(_, b)| b.power == power).map_or(0, |(l, _)| *l);
+        check_bids(v, state, &rules, &[], power, orders, &all).map_err(|e| format!("line {line}: {e}"))?;
+    }
+    Ok(resolve_bids(v, state, orders, &all).0)
+}
+
 /// Runs a case against its variant.
 pub fn run_case(case: &Case, v: &Variant) -> CaseReport {
     let mut report = CaseReport {
@@ -154,11 +197,12 @@ fn run_inner(case: &Case, v: &Variant, diffs: &mut Vec<String>) -> Result<(), St
     if let Some(owners) = &case.owners {
         state.owners = owners_from(v, owners)?;
     }
-    for item in &case.units {
-        state.units.push(parse_unit(v, item)?);
-    }
-    for item in &case.dislodged {
-        let unit = parse_unit(v, item)?;
+    let (units, carried) = split(v, &case.units, false)?;
+    state.units = units;
+    state.carried = carried;
+    let (dislodged, carried) = split(v, &case.dislodged, true)?;
+    state.carried.extend(carried);
+    for unit in dislodged {
         state.dislodged.push(Dislodged {
             unit,
             attacker_from: None,
@@ -201,21 +245,40 @@ fn run_inner(case: &Case, v: &Variant, diffs: &mut Vec<String>) -> Result<(), St
     }
 
     let mut orders: Vec<Order> = Vec::new();
+    let mut bids: Vec<(usize, Bid)> = Vec::new();
     for item in &case.orders {
         let (p, rest) = match split_power(v, &item.text) {
             Ok(x) => x,
             Err(e) => return Err(format!("line {}: {e}", item.line)),
         };
+        if let Some(bid) = parse_bid(v, p, rest).map_err(|e| format!("line {}: {e}", item.line))? {
+            bids.push((item.line, bid));
+            continue;
+        }
         // An order the parser cannot read is an order not given: the unit holds, as a
         // judge would treat an unreadable order.
         if let Ok((_, order)) = parse_order_line(v, rest) {
             orders.push(Order { power: p, ..order });
         }
     }
+    if !bids.is_empty() {
+        orders.extend(minor_orders(v, &state, &orders, &bids)?);
+    }
 
     let result = adjudicate(v, &state, &orders);
 
+    // With stacks and boarding a unit may end elsewhere than its order says (a fleet
+    // that lands an army goes back), so the next position is read instead.
+    let original_rules = v.rule("boarding").next().is_some() || v.rule("stacking").next().is_some();
     let (actual_units, actual_dislodged): (Vec<Unit>, Vec<Unit>) = match phase.kind {
+        PhaseKind::Movement if original_rules => {
+            let gone = result
+                .results
+                .iter()
+                .filter(|r| r.dislodged_by.is_some())
+                .map(|r| r.unit);
+            (result.next.units.clone(), gone.collect())
+        }
         PhaseKind::Movement => {
             let mut stay = Vec::new();
             let mut gone = Vec::new();
@@ -236,18 +299,25 @@ fn run_inner(case: &Case, v: &Variant, diffs: &mut Vec<String>) -> Result<(), St
         _ => (result.next.units.clone(), Vec::new()),
     };
 
-    let expected_units: Vec<Unit> = if case.post_same {
-        state.units.clone()
+    let (expected_units, expected_carried): (Vec<Unit>, Vec<Carried>) = if case.post_same {
+        (state.units.clone(), state.carried.clone())
     } else if let Some(items) = &case.post_units {
-        items.iter().map(|i| parse_unit(v, i)).collect::<Result<_, _>>()?
+        split(v, items, false)?
     } else {
         return Err("the case has neither POSTSTATE nor POSTSTATE_SAME".into());
     };
     compare(v, "units", &expected_units, &actual_units, diffs);
+    let (aboard_dislodged, aboard): (Vec<Carried>, Vec<Carried>) =
+        result.next.carried.iter().partition(|c| c.carrier_dislodged);
+    carried::compare(v, "armies aboard", &expected_carried, &aboard, diffs);
+    if let Some(items) = &case.post_dislodged {
+        let (_, expected) = split(v, items, true)?;
+        carried::compare(v, "armies aboard dislodged fleets", &expected, &aboard_dislodged, diffs);
+    }
     if case.post_same {
         compare(v, "dislodged", &[], &actual_dislodged, diffs);
     } else if let Some(items) = &case.post_dislodged {
-        let expected: Vec<Unit> = items.iter().map(|i| parse_unit(v, i)).collect::<Result<_, _>>()?;
+        let (expected, _) = split(v, items, true)?;
         // The jDip files leave out dislodged units that have nowhere to go (they are
         // destroyed at once); the oracle lists them. Both forms are accepted.
         let must_list: Vec<Unit> = actual_dislodged

@@ -5,9 +5,9 @@ use crate::adjust;
 use crate::movement::{Backup, Command, Resolver};
 use crate::order::{Order, OrderError, OrderKind};
 use crate::outcome::{DisbandReason, OrderResult, Outcome};
-use crate::state::{Dislodged, GameState, Phase, PhaseKind, Unit};
+use crate::state::{Carried, Dislodged, GameState, Phase, PhaseKind, Unit};
 use crate::validate::{retreat_options, validate};
-use crate::variant::{Location, PowerId, PowerKind, ProvinceId, Variant, Victory};
+use crate::variant::{Location, PowerId, PowerKind, ProvinceId, Variant};
 
 /// The result of adjudicating one phase.
 #[derive(Clone, Debug)]
@@ -54,14 +54,40 @@ pub(crate) fn assign_orders(v: &Variant, state: &GameState, units: &[Unit], orde
     let mut refused = Vec::new();
     let mut conflicted = vec![false; units.len()];
     for order in orders {
-        let index = units.iter().position(|u| {
-            u.location.province == order.unit.location.province && order.unit.kind.is_none_or(|k| k == u.kind)
-        });
+        let here = |u: &Unit| u.location.province == order.unit.location.province;
+        // An order without the unit's type means the first unit in the space, as
+        // `validate` reads it.
+        let kind = order
+            .unit
+            .kind
+            .or_else(|| units.iter().find(|u| here(u)).map(|u| u.kind));
+        let matching = |u: &Unit| here(u) && kind.is_none_or(|k| k == u.kind);
+        let index = units.iter().position(matching);
         let index = index.or_else(|| {
             units
                 .iter()
                 .position(|u| u.location.province == order.unit.location.province)
         });
+        // In a stack (Original 1958) each order goes to the next unit of its type that
+        // has none yet; only a single unit can be given two conflicting orders.
+        let stacked = units.iter().filter(|u| matching(u)).count() > 1;
+        let index = if stacked {
+            match (0..units.len()).find(|&j| matching(&units[j]) && assigned[j].is_none() && void[j].is_none()) {
+                Some(j) => Some(j),
+                None => {
+                    refused.push((
+                        *order,
+                        OrderError::Other(format!(
+                            "there are more orders than units of that type in {}",
+                            v.province(order.unit.location.province).name
+                        )),
+                    ));
+                    continue;
+                }
+            }
+        } else {
+            index
+        };
         match validate(v, state, order) {
             Ok(normal) => {
                 let i = index.expect("a validated order names a unit");
@@ -77,7 +103,10 @@ pub(crate) fn assign_orders(v: &Variant, state: &GameState, units: &[Unit], orde
                 }
             }
             Err(e) => match index {
-                Some(i) if void[i].is_none() && assigned[i].is_none() => void[i] = Some((*order, e)),
+                // An order for an army aboard a fleet is not the fleet's order.
+                Some(i) if void[i].is_none() && assigned[i].is_none() && !names_army_aboard(state, units, i, order) => {
+                    void[i] = Some((*order, e))
+                }
                 _ => refused.push((*order, e)),
             },
         }
@@ -101,6 +130,26 @@ pub(crate) fn assign_orders(v: &Variant, state: &GameState, units: &[Unit], orde
     }
 }
 
+/// Whether `order` names an army aboard the fleet `units[i]` rather than the fleet.
+fn names_army_aboard(state: &GameState, units: &[Unit], i: usize, order: &Order) -> bool {
+    order.unit.kind == Some(crate::variant::UnitKind::Army)
+        && units[i].kind == crate::variant::UnitKind::Fleet
+        && state.carried.iter().any(|c| c.fleet == units[i])
+}
+
+/// Whether unit `i`'s successful move is half of two fleets exchanging spaces along
+/// different coasts (`rule swaps different-coasts`): a plain move, not circular movement.
+fn coast_swap(v: &Variant, units: &[Unit], commands: &[Command], i: usize) -> bool {
+    let Command::Move { to, .. } = commands[i] else {
+        return false;
+    };
+    crate::stacking::coast_swaps_on(v)
+        && units.iter().enumerate().any(|(j, u)| {
+            u.location.province == to.province
+                && matches!(commands[j], Command::Move { to: back, .. } if back.province == units[i].location.province)
+        })
+}
+
 fn command_of(order: &Order) -> Command {
     match order.kind {
         OrderKind::Move { to, via_convoy } => Command::Move { to, via_convoy },
@@ -116,6 +165,9 @@ fn command_of(order: &Order) -> Command {
             from: army.location.province,
             to: to.province,
         },
+        // A unit moving to board moves; one boarding where it stands holds (and so
+        // may be supported but supports nothing, rule 6).
+        OrderKind::Board { to: Some(to), .. } => Command::Move { to, via_convoy: false },
         _ => Command::Hold,
     }
 }
@@ -123,19 +175,22 @@ fn command_of(order: &Order) -> Command {
 fn movement(v: &Variant, state: &GameState, orders: &[Order], r: &mut Resolver) -> Adjudication {
     let units = &state.units;
     let Assignment {
-        assigned,
-        void,
+        mut assigned,
+        mut void,
         refused,
     } = assign_orders(v, state, units, orders);
+    crate::stacking::void_duplicate_supports(v, units, &mut assigned, &mut void);
     let commands: Vec<Command> = assigned
         .iter()
         .map(|o| o.as_ref().map_or(Command::Hold, command_of))
         .collect();
-    r.load(v, units, &commands);
+    let extras = crate::boarding::extras(v, state, units, &assigned);
+    r.load_with(v, units, &commands, &extras);
     r.run(v);
 
     let mut results = Vec::with_capacity(units.len());
     let mut next_units = Vec::with_capacity(units.len());
+    let mut next_index: Vec<Option<usize>> = Vec::with_capacity(units.len());
     let mut dislodged = Vec::new();
     for (i, unit) in units.iter().enumerate() {
         let dislodger = r.dislodged_by(i);
@@ -151,7 +206,7 @@ fn movement(v: &Variant, state: &GameState, orders: &[Order], r: &mut Resolver) 
             }
             (None, Command::Move { to, .. }) => {
                 if r.succeeded(i) {
-                    if r.backup(i) == Backup::CircularMovement {
+                    if r.backup(i) == Backup::CircularMovement && !coast_swap(v, units, &commands, i) {
                         Outcome::CircularMove
                     } else {
                         Outcome::Moved
@@ -197,6 +252,7 @@ fn movement(v: &Variant, state: &GameState, orders: &[Order], r: &mut Resolver) 
         };
         let dislodged_by = dislodger.map(|m| units[m].location.province);
         let minor = v.power(unit.power).kind == PowerKind::Minor;
+        next_index.push(dislodger.is_none().then_some(next_units.len()));
         if dislodger.is_some() && minor {
             // A minor power's unit never retreats: it is removed at once.
         } else if let Some(m) = dislodger {
@@ -224,6 +280,18 @@ fn movement(v: &Variant, state: &GameState, orders: &[Order], r: &mut Resolver) 
         });
     }
 
+    let carried = if extras.is_empty() && state.carried.is_empty() {
+        Vec::new()
+    } else {
+        let finish = crate::boarding::Finish {
+            units,
+            assigned: &assigned,
+            extras: &extras,
+            next_index: &next_index,
+        };
+        crate::boarding::finish_movement(v, state, r, finish, &mut results, &mut next_units)
+    };
+
     // A space left empty after a real bounce is closed to retreats, and so is the
     // target of a successful sortie.
     let mut standoffs: Vec<ProvinceId> = Vec::new();
@@ -250,14 +318,12 @@ fn movement(v: &Variant, state: &GameState, orders: &[Order], r: &mut Resolver) 
         owners: state.owners.clone(),
         dislodged,
         standoffs,
+        carried,
+        capitals: state.capitals.clone(),
     };
     for res in results.iter_mut() {
-        if res.dislodged_by.is_some() {
-            let idx = next
-                .dislodged
-                .iter()
-                .position(|d| d.unit == res.unit)
-                .expect("dislodged unit recorded");
+        // Minor units are removed at once and have no entry to retreat from.
+        if let Some(idx) = next.dislodged.iter().position(|d| d.unit == res.unit) {
             res.retreats = retreat_options(v, &next, idx);
         }
     }
@@ -312,8 +378,16 @@ fn retreats(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudication {
     }
     let mut next_units = state.units.clone();
     let mut results = Vec::with_capacity(units.len());
+    // Armies aboard fleets that did not have to retreat stay as they are; those aboard
+    // a retreating fleet go with it, and die with it when it is disbanded (rule 6).
+    let mut carried: Vec<Carried> = state.carried.iter().filter(|c| !c.carrier_dislodged).copied().collect();
+    let mut claimed = vec![false; state.carried.len()];
     for (i, unit) in units.iter().enumerate() {
         let options = retreat_options(v, state, i);
+        let passenger = crate::boarding::carried_by(state, unit, true, &claimed);
+        if let Some(k) = passenger {
+            claimed[k] = true;
+        }
         let outcome = match (&assigned[i], &void[i]) {
             (Some(o), _) => match o.kind {
                 OrderKind::Retreat { to } => {
@@ -322,7 +396,15 @@ fn retreats(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudication {
                             why: DisbandReason::Clash,
                         }
                     } else {
-                        next_units.push(Unit { location: to, ..*unit });
+                        let moved = Unit { location: to, ..*unit };
+                        next_units.push(moved);
+                        if let Some(k) = passenger {
+                            carried.push(Carried {
+                                fleet: moved,
+                                carrier_dislodged: false,
+                                ..state.carried[k]
+                            });
+                        }
                         Outcome::Retreated
                     }
                 }
@@ -353,6 +435,8 @@ fn retreats(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudication {
         owners: state.owners.clone(),
         dislodged: Vec::new(),
         standoffs: Vec::new(),
+        carried,
+        capitals: state.capitals.clone(),
     };
     let winner = advance(v, &mut next);
     Adjudication {
@@ -380,6 +464,9 @@ pub fn advance(v: &Variant, next: &mut GameState) -> Option<PowerId> {
                     .collect();
                 let mut k = keep.iter();
                 next.dislodged.retain(|_| *k.next().unwrap_or(&false));
+                if !next.carried.is_empty() {
+                    crate::boarding::prune(next);
+                }
                 if !next.dislodged.is_empty() {
                     return winner;
                 }
@@ -418,29 +505,7 @@ pub fn update_owners(v: &Variant, state: &mut GameState) {
 /// The great power that meets the variant's victory condition, if exactly one does
 /// with the most.
 pub fn victory(v: &Variant, state: &GameState) -> Option<PowerId> {
-    let mut best: Option<(PowerId, usize)> = None;
-    let mut tie = false;
-    for p in v.great_powers() {
-        let (count, needed) = match v.victory {
-            Victory::Centres(n) => (state.centre_count(p), n as usize),
-            Victory::Units(n) => (state.unit_count(p), n as usize),
-        };
-        if count >= needed {
-            match best {
-                Some((_, c)) if c == count => tie = true,
-                Some((_, c)) if c > count => {}
-                _ => {
-                    best = Some((p, count));
-                    tie = false;
-                }
-            }
-        }
-    }
-    if tie {
-        None
-    } else {
-        best.map(|(p, _)| p)
-    }
+    crate::victory::winner(v, state)
 }
 
 /// Where a unit was after a move, used by callers that draw arrows.

@@ -1,46 +1,104 @@
 //! Winter adjustments: builds up to the centre surplus on free home centres, removals
 //! down to the centre count, and the 2023 civil-disorder rule for missing removals.
+//! Minor powers (1936, 1648) give no adjustment orders: each is rebuilt in its empty
+//! centres instead.
 
 use std::collections::VecDeque;
 
 use crate::adjudicate::{advance, Adjudication};
 use crate::order::{Order, OrderError, OrderKind, UnitRef};
 use crate::outcome::{OrderResult, Outcome};
-use crate::state::{GameState, Unit};
+use crate::state::{Carried, GameState, Unit};
 use crate::validate::validate;
-use crate::variant::{Location, PowerId, ProvinceId, UnitKind, Variant};
+use crate::variant::{Location, PowerId, PowerKind, ProvinceId, Terrain, UnitKind, Variant};
 
 /// Centres minus units: positive means builds, negative removals.
 pub fn surplus(state: &GameState, power: PowerId) -> i64 {
     state.centre_count(power) as i64 - state.unit_count(power) as i64
 }
 
-/// Spaces where `power` could build now.
+/// Whether a `rule build-restriction POWER SPACE` line forbids `power` to build in `p`
+/// although it is a home centre (1936: France in Lebanon, Italy in Libya).
+pub fn build_restricted(v: &Variant, power: PowerId, p: ProvinceId) -> bool {
+    v.rule("build-restriction").any(|r| {
+        r.values.len() == 2 && v.find_power(&r.values[0]) == Some(power) && v.find_province(&r.values[1]) == Some(p)
+    })
+}
+
+/// Spaces where `power` could build now: its home centres and extra build sites that it
+/// controls and that stand empty, less those the variant forbids it.
 pub fn build_sites(v: &Variant, state: &GameState, power: PowerId) -> Vec<ProvinceId> {
+    if crate::stacking::stacking_on(v) {
+        return crate::stacking::build_provinces(v, state, power);
+    }
     (0..v.provinces.len() as ProvinceId)
         .filter(|&p| {
             (v.is_home_of(p, power) || v.build_sites.contains(&(power, p)))
+                && !build_restricted(v, power, p)
                 && state.owners[p as usize] == Some(power)
                 && !state.units.iter().any(|u| u.location.province == p)
         })
         .collect()
 }
 
-/// Whether any great power has an adjustment to make or choose.
+/// Whether any great power or faction has an adjustment to make or choose, or a minor
+/// power is due to be rebuilt.
 pub fn anyone_adjusts(v: &Variant, state: &GameState) -> bool {
-    v.great_powers().any(|p| {
+    let players = (0..v.powers.len() as PowerId).filter(|&p| v.power(p).kind != PowerKind::Minor);
+    let mut players = players.filter(|&p| {
         let s = surplus(state, p);
         s < 0 || (s > 0 && !build_sites(v, state, p).is_empty())
-    })
+    });
+    players.next().is_some() || !minor_rebuilds(v, state, &[]).is_empty()
+}
+
+/// The units the Winter rebuilds for minor powers (rule 1: "If a Great Power does not
+/// occupy the minor power SC at the end of a Fall turn, the minor power's unit is
+/// automatically rebuilt"): one in each centre a minor still controls that stands empty,
+/// of the kind the minor started with there (an army where it started with none).
+/// `disordered` are great powers in civil disorder, whose centres are independent minors.
+pub fn minor_rebuilds(v: &Variant, state: &GameState, disordered: &[PowerId]) -> Vec<Unit> {
+    let mut out = Vec::new();
+    for (p, prov) in v.provinces.iter().enumerate() {
+        let Some(owner) = state.owners[p] else { continue };
+        let minor = v.power(owner).kind == PowerKind::Minor || disordered.contains(&owner);
+        if !prov.sc || !minor || state.units.iter().any(|u| u.location.province as usize == p) {
+            continue;
+        }
+        let start = v
+            .units
+            .iter()
+            .find(|u| u.power == owner && u.location.province as usize == p);
+        let (kind, location) = match start {
+            Some(u) => (u.kind, u.location),
+            None if v.army_can_stand(p as ProvinceId) => (UnitKind::Army, Location::province(p as ProvinceId)),
+            None => (UnitKind::Fleet, Location::province(p as ProvinceId)),
+        };
+        out.push(Unit {
+            power: owner,
+            kind,
+            location,
+        });
+    }
+    out
 }
 
 pub fn adjustments(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudication {
     let mut results = Vec::new();
     let mut refused = Vec::new();
     let mut units = state.units.clone();
+    let mut carried = state.carried.clone();
     for power in 0..v.powers.len() as PowerId {
+        if v.power(power).kind == PowerKind::Minor {
+            continue;
+        }
         let s = surplus(state, power);
-        let mine = orders.iter().filter(|o| o.power == power);
+        let mine: Vec<Order> = orders
+            .iter()
+            .filter(|o| o.power == power)
+            .map(crate::validate_stacks::winter_order)
+            .collect();
+        let mine = mine.iter();
         if s > 0 {
             let mut left = s;
             for order in mine {
@@ -62,6 +120,7 @@ pub fn adjustments(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudica
                 }
                 let check_state = GameState {
                     units: units.clone(),
+                    carried: carried.clone(),
                     ..state.clone()
                 };
                 match validate(v, &check_state, order) {
@@ -108,35 +167,40 @@ pub fn adjustments(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudica
                 }
                 let check_state = GameState {
                     units: units.clone(),
+                    carried: carried.clone(),
                     ..state.clone()
                 };
                 match validate(v, &check_state, order) {
                     Ok(o) => {
-                        let idx = units
-                            .iter()
-                            .position(|u| {
-                                u.location.province == o.unit.location.province && Some(u.kind) == o.unit.kind
-                            })
-                            .expect("validated removal names a unit");
-                        let unit = units.remove(idx);
-                        left -= 1;
-                        results.push(OrderResult {
-                            unit,
-                            order: Some(o),
-                            given: None,
-                            outcome: Outcome::Removed,
-                            dislodged_by: None,
-                            retreats: Vec::new(),
+                        let idx = units.iter().position(|u| {
+                            u.location.province == o.unit.location.province && Some(u.kind) == o.unit.kind
                         });
+                        let removed = match idx {
+                            Some(idx) => remove_unit(v, &mut units, &mut carried, idx),
+                            None => remove_passenger(&mut carried, &o).into_iter().collect(),
+                        };
+                        for unit in removed {
+                            left = (left - 1).max(0);
+                            results.push(OrderResult {
+                                unit,
+                                order: Some(o),
+                                given: None,
+                                outcome: Outcome::Removed,
+                                dislodged_by: None,
+                                retreats: Vec::new(),
+                            });
+                        }
                     }
                     Err(e) => refused.push((*order, e)),
                 }
             }
-            for _ in 0..left {
+            while left > 0 {
                 let Some(idx) = disorder_removal(v, state, &units, power) else {
                     break;
                 };
-                let unit = units.remove(idx);
+                let removed = remove_unit(v, &mut units, &mut carried, idx);
+                left -= removed.len() as i64;
+                let unit = removed[0];
                 results.push(OrderResult {
                     unit,
                     order: Some(Order {
@@ -162,12 +226,29 @@ pub fn adjustments(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudica
             }
         }
     }
+    let after_orders = GameState {
+        units: units.clone(),
+        ..state.clone()
+    };
+    for unit in minor_rebuilds(v, &after_orders, &[]) {
+        units.push(unit);
+        results.push(OrderResult {
+            unit,
+            order: None,
+            given: None,
+            outcome: Outcome::Built,
+            dislodged_by: None,
+            retreats: Vec::new(),
+        });
+    }
     let mut next = GameState {
         phase: state.phase.next(),
         units,
         owners: state.owners.clone(),
         dislodged: Vec::new(),
         standoffs: Vec::new(),
+        carried,
+        capitals: state.capitals.clone(),
     };
     let winner = advance(v, &mut next);
     Adjudication {
@@ -227,4 +308,29 @@ fn distances_to(v: &Variant, targets: &[ProvinceId]) -> Vec<u32> {
         }
     }
     dist
+}
+
+/// Removes `units[idx]`, returning every unit that left the board. A fleet carrying an
+/// army puts it ashore when it is removed in a coastal space, and takes it down with it
+/// at sea (Original 1958 rule 6).
+fn remove_unit(v: &Variant, units: &mut Vec<Unit>, carried: &mut Vec<Carried>, idx: usize) -> Vec<Unit> {
+    let unit = units.remove(idx);
+    let mut gone = vec![unit];
+    if let Some(k) = carried.iter().position(|c| c.fleet == unit && !c.carrier_dislodged) {
+        let c = carried.remove(k);
+        if v.province(unit.location.province).terrain == Terrain::Coast {
+            units.push(c.army_unit());
+        } else {
+            gone.push(c.army_unit());
+        }
+    }
+    gone
+}
+
+/// Removes the army aboard a fleet that a removal names; the fleet stays (rule 6).
+fn remove_passenger(carried: &mut Vec<Carried>, order: &Order) -> Option<Unit> {
+    let k = carried
+        .iter()
+        .position(|c| c.army_unit().location.province == order.unit.location.province && c.army == order.power)?;
+    Some(carried.remove(k).army_unit())
 }

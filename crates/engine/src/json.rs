@@ -10,7 +10,7 @@ use crate::adjudicate::Adjudication;
 use crate::order::Order;
 use crate::outcome::Outcome;
 use crate::parse::parse_order_line;
-use crate::state::{Dislodged, GameState, Phase, PhaseKind, Unit};
+use crate::state::{Carried, Dislodged, GameState, Phase, PhaseKind, Unit};
 use crate::variant::{Location, PowerId, Season, UnitKind, Variant};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,6 +44,24 @@ pub struct StateJson {
     pub dislodged: Vec<DislodgedJson>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub standoffs: Vec<String>,
+    /// Armies aboard fleets (Original 1958 boarding).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub carried: Vec<CarriedJson>,
+    /// Power → capital in force, for variants with capitals (Original 1958 rule 5).
+    /// When absent or a power is missing, the capital follows from the owners: the
+    /// home capital while owned, else the first home centre still owned.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub capitals: BTreeMap<String, String>,
+}
+
+/// An army aboard a fleet: the army's power and the fleet that carries it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CarriedJson {
+    pub power: String,
+    pub fleet: UnitJson,
+    /// The carrying fleet is one of the dislodged units (retreat phase).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dislodged: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -122,6 +140,26 @@ pub fn state_to_json(v: &Variant, s: &GameState) -> StateJson {
             .iter()
             .map(|p| v.provinces[*p as usize].abbr.to_ascii_lowercase())
             .collect(),
+        carried: s
+            .carried
+            .iter()
+            .map(|c| CarriedJson {
+                power: v.power(c.army).name.clone(),
+                fleet: unit_json(v, &c.fleet),
+                dislodged: c.carrier_dislodged,
+            })
+            .collect(),
+        capitals: v
+            .great_powers()
+            .filter(|&p| crate::stacking::home_capital(v, p).is_some())
+            .filter_map(|p| {
+                let at = crate::stacking::capital(v, s, p)?;
+                Some((
+                    v.power(p).name.clone(),
+                    v.provinces[at as usize].abbr.to_ascii_lowercase(),
+                ))
+            })
+            .collect(),
     }
 }
 
@@ -195,6 +233,30 @@ pub fn state_from_json(v: &Variant, s: &StateJson) -> Result<GameState, String> 
             .standoffs
             .push(v.find_province(p).ok_or_else(|| format!("unknown province `{p}`"))?);
     }
+    for c in &s.carried {
+        let fleet = unit_from_json(v, &c.fleet)?;
+        if fleet.kind != UnitKind::Fleet {
+            return Err(format!("an army is carried by a fleet, not by `{}`", c.fleet.kind));
+        }
+        state.carried.push(Carried {
+            army: power_by_name(v, &c.power)?,
+            fleet,
+            carrier_dislodged: c.dislodged,
+        });
+    }
+    for (power, at) in &s.capitals {
+        let power = power_by_name(v, power)?;
+        if at.is_empty() {
+            continue;
+        }
+        let p = v
+            .find_province(at)
+            .ok_or_else(|| format!("unknown province `{at}` in capitals"))?;
+        // Only a designation that differs from the default needs keeping.
+        if crate::stacking::capital(v, &state, power) != Some(p) {
+            state.capitals.push((power, p));
+        }
+    }
     Ok(state)
 }
 
@@ -211,6 +273,10 @@ pub fn outcome_word(o: &Outcome) -> &'static str {
         Outcome::SupportUnmatched | Outcome::ConvoyUnmatched => "unmatched",
         Outcome::Convoyed => "convoyed",
         Outcome::ConvoyParadox => "paradox",
+        Outcome::Boarded => "boarded",
+        Outcome::BoardUnmatched => "board_unmatched",
+        Outcome::Landed => "landed",
+        Outcome::LandingStuck => "landing_stuck",
         Outcome::Void(_) => "void",
         Outcome::Retreated => "retreated",
         Outcome::Disbanded { .. } => "disbanded",

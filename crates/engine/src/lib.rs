@@ -10,18 +10,23 @@
 
 pub mod adjudicate;
 pub mod adjust;
+pub mod boarding;
 pub mod builtin;
+pub mod dp;
 pub mod json;
 pub mod lint;
 pub mod movement;
 pub mod order;
 pub mod outcome;
 pub mod parse;
+pub mod stacking;
 pub mod state;
 pub mod suggest;
 pub mod validate;
+pub mod validate_stacks;
 pub mod variant;
 pub mod variant_file;
+pub mod victory;
 
 pub use adjudicate::{adjudicate, Adjudication};
 pub use order::{Order, OrderError, OrderKind, UnitRef};

@@ -25,6 +25,7 @@ pub const KNOWN_RULES: &[&str] = &[
     "build-restriction",
     "dp-penalty",
     "sortie",
+    "swaps",
 ];
 
 fn err(out: &mut Vec<Finding>, message: String) {

@@ -42,6 +42,21 @@ enum Status {
     Resolved,
 }
 
+/// What the resolver needs to know about a unit beyond its command, for the Original
+/// 1958 rules; the default is an ordinary unit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Extra {
+    /// The move joins units of its own power in a stack (`stacking::Arrival::Joins`):
+    /// it does not fight them, and two such moves into one space do not bounce.
+    pub joins: bool,
+    /// The boarding partner of a boarding order (`boarding::pair_boarders`): a moving
+    /// boarder does not fight its partner nor bounce against it.
+    pub partner: Option<usize>,
+    /// A boarding move whose partner did not order B: it fails as a standoff (rule 7)
+    /// but still keeps others out like any failed move.
+    pub unmatched_board: bool,
+}
+
 /// What the backup rule decided, for the reasons shown to players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backup {
@@ -75,8 +90,19 @@ pub struct Resolver {
     resolution: Vec<bool>,
     in_cycle: Vec<bool>,
     backup: Vec<Backup>,
+    /// Stack and boarding information (all default outside Original 1958).
+    joins: Vec<bool>,
+    partner: Vec<u16>,
+    unmatched_board: Vec<bool>,
+    /// For each support, the unit it supports (NONE when unmatched).
+    support_target: Vec<u16>,
     // Per province.
+    /// The unit that stands for the space: its only unit, or in a stack the first unit
+    /// not ordered to move (the first mover when all move).
     occupant: Vec<u16>,
+    /// Every unit in each space at the start of the turn (several in a stack).
+    here_start: Vec<u32>,
+    here: Vec<u16>,
     // Compressed lists: moves into each province, supports for each unit, convoys for
     // each move.
     moves_into_start: Vec<u32>,
@@ -133,6 +159,12 @@ impl Resolver {
     /// Sets up a phase. `commands[i]` is the order of `units[i]`, already validated;
     /// invalid orders must be given as `Hold`.
     pub fn load(&mut self, v: &Variant, units: &[Unit], commands: &[Command]) {
+        self.load_with(v, units, commands, &[]);
+    }
+
+    /// As `load`, with the stack and boarding facts of each unit (`extras[i]` for
+    /// `units[i]`; missing entries are ordinary units).
+    pub fn load_with(&mut self, v: &Variant, units: &[Unit], commands: &[Command], extras: &[Extra]) {
         let n = units.len();
         self.n = n;
         self.cmd.clear();
@@ -153,11 +185,34 @@ impl Resolver {
         self.in_cycle.resize(n, false);
         self.backup.clear();
         self.backup.resize(n, Backup::None);
+        self.joins.clear();
+        self.partner.clear();
+        self.unmatched_board.clear();
+        for i in 0..n {
+            let e = extras.get(i).copied().unwrap_or_default();
+            self.joins.push(e.joins);
+            self.partner.push(e.partner.map_or(NONE, |p| p as u16));
+            self.unmatched_board.push(e.unmatched_board);
+        }
         self.occupant.clear();
         self.occupant.resize(v.provinces.len(), NONE);
         for (i, u) in units.iter().enumerate() {
-            self.occupant[u.location.province as usize] = i as u16;
+            let p = u.location.province as usize;
+            let o = self.occupant[p];
+            let stays = !matches!(commands[i], Command::Move { .. });
+            if o == NONE || (stays && matches!(commands[o as usize], Command::Move { .. })) {
+                self.occupant[p] = i as u16;
+            }
         }
+        build_lists(
+            &mut self.here_start,
+            &mut self.here,
+            v.provinces.len(),
+            units
+                .iter()
+                .enumerate()
+                .map(|(i, u)| (u.location.province as usize, i as u16)),
+        );
         self.cycle.clear();
         self.guess_based = false;
         self.recursion_hits = 0;
@@ -217,15 +272,23 @@ impl Resolver {
         }
 
         // Head-to-head battles: two units moving into each other's space over land.
+        // With `rule swaps different-coasts` two fleets pass each other when their
+        // moves use different coasts of a split-coast space (Original 1958 rule 8).
+        let coast_swaps = crate::stacking::coast_swaps_on(v);
         self.opponent.clear();
         for i in 0..n {
             let mut opp = NONE;
             if let Command::Move { to, .. } = self.cmd[i] {
-                let o = self.occupant[to.province as usize];
-                if o != NONE && !self.by_convoy[i] && !self.by_convoy[o as usize] {
+                for k in list(&self.here_start, to.province as usize) {
+                    let o = self.here[k];
+                    if self.by_convoy[i] || self.by_convoy[o as usize] {
+                        continue;
+                    }
                     if let Command::Move { to: back, .. } = self.cmd[o as usize] {
-                        if back.province == self.origin[i] {
+                        let passes = coast_swaps && (back != self.location[i] || to != self.location[o as usize]);
+                        if back.province == self.origin[i] && !passes {
                             opp = o;
+                            break;
                         }
                     }
                 }
@@ -233,37 +296,28 @@ impl Resolver {
             self.opponent.push(opp);
         }
 
-        // Supports and whether they match the supported unit's order.
+        // Supports and whether they match the supported unit's order. In a stack the
+        // support goes to a unit whose order it matches.
         self.support_matches.clear();
+        self.support_target.clear();
         for i in 0..n {
-            let ok = match self.cmd[i] {
-                Command::SupportHold { target } => {
-                    let t = self.occupant[target as usize];
-                    t != NONE && !matches!(self.cmd[t as usize], Command::Move { .. })
-                }
-                Command::SupportMove { target, to, to_coast } => {
-                    let t = self.occupant[target as usize];
-                    t != NONE
-                        && matches!(self.cmd[t as usize], Command::Move { to: d, .. }
-                            if d.province == to && (to_coast == 0 || d.coast == to_coast))
-                }
-                _ => false,
-            };
-            self.support_matches.push(ok);
-        }
-        let matches = &self.support_matches;
-        let occupant = &self.occupant;
-        let supports = self.cmd.iter().enumerate().filter_map(|(i, c)| {
-            if !matches[i] {
-                return None;
-            }
-            match *c {
-                Command::SupportHold { target } | Command::SupportMove { target, .. } => {
-                    Some((occupant[target as usize] as usize, i as u16))
-                }
+            let (here_start, here, cmd) = (&self.here_start, &self.here, &self.cmd);
+            let in_space = |p: ProvinceId| list(here_start, p as usize).map(|k| here[k] as usize);
+            let t = match cmd[i] {
+                Command::SupportHold { target } => in_space(target).find(|&t| !matches!(cmd[t], Command::Move { .. })),
+                Command::SupportMove { target, to, to_coast } => in_space(target).find(|&t| {
+                    matches!(cmd[t], Command::Move { to: d, .. }
+                        if d.province == to && (to_coast == 0 || d.coast == to_coast))
+                }),
                 _ => None,
-            }
-        });
+            };
+            self.support_matches.push(t.is_some());
+            self.support_target.push(t.map_or(NONE, |t| t as u16));
+        }
+        let target = &self.support_target;
+        let supports = (0..n)
+            .filter(|&i| target[i] != NONE)
+            .map(|i| (target[i] as usize, i as u16));
         build_lists(&mut self.supports_start, &mut self.supports, n, supports);
 
         // Orders that cannot succeed are settled at once: holds (nothing to decide),
@@ -355,8 +409,29 @@ impl Resolver {
         if matches!(self.cmd[i], Command::Move { .. }) && self.resolution[i] && !self.sortie[i] {
             return None;
         }
+        // A unit joining a stack or boarding a partner never dislodges anyone.
         self.moves_into(self.origin[i])
-            .find(|&m| self.resolution[m] && !self.sortie[m])
+            .find(|&m| self.resolution[m] && !self.sortie[m] && !self.friendly(m))
+    }
+
+    /// Whether the move enters its space without fighting the units there.
+    fn friendly(&self, m: usize) -> bool {
+        self.joins[m] || self.partner[m] != NONE
+    }
+
+    /// Whether every unit of the space moves away successfully.
+    fn all_leave(&mut self, v: &Variant, p: ProvinceId) -> bool {
+        let (start, end) = (
+            self.here_start[p as usize] as usize,
+            self.here_start[p as usize + 1] as usize,
+        );
+        for k in start..end {
+            let u = self.here[k] as usize;
+            if !matches!(self.cmd[u], Command::Move { .. }) || self.sortie[u] || !self.resolve(v, u) {
+                return false;
+            }
+        }
+        true
     }
 
     /// Whether unit `i`'s move is a sortie (a minor power's move that never leaves).
@@ -507,13 +582,15 @@ impl Resolver {
     }
 
     fn adjudicate_move(&mut self, v: &Variant, o: usize) -> bool {
-        if !self.path(v, o) {
+        if self.unmatched_board[o] || !self.path(v, o) {
             return false;
         }
         let attack = self.attack_strength(v, o);
         let to = self.dest(o);
         let opp = self.opponent[o];
-        if opp != NONE {
+        if self.friendly(o) {
+            // Joining its own stack or boarding: the units there do not resist.
+        } else if opp != NONE {
             if attack <= self.defend_strength(v, opp as usize) {
                 return false;
             }
@@ -522,7 +599,9 @@ impl Resolver {
         }
         for k in list(&self.moves_into_start, to as usize) {
             let m = self.moves_into[k] as usize;
-            if m != o && attack <= self.prevent_strength(v, m) {
+            let allied =
+                m as u16 == self.partner[o] || (self.joins[o] && self.joins[m] && self.power[m] == self.power[o]);
+            if m != o && !allied && attack <= self.prevent_strength(v, m) {
                 return false;
             }
         }
@@ -647,11 +726,7 @@ impl Resolver {
         }
         let to = self.dest(o);
         let occ = self.occupant[to as usize];
-        let vacated = occ == NONE
-            || (self.opponent[o] == NONE
-                && matches!(self.cmd[occ as usize], Command::Move { .. })
-                && !self.sortie[occ as usize]
-                && self.resolve(v, occ as usize));
+        let vacated = occ == NONE || self.friendly(o) || (self.opponent[o] == NONE && self.all_leave(v, to));
         if vacated {
             return 1 + self.support_count(v, o, None);
         }
@@ -674,8 +749,11 @@ impl Resolver {
             return 1;
         }
         if matches!(self.cmd[occ], Command::Move { .. }) {
-            return if self.resolve(v, occ) { 0 } else { 1 };
+            // Every unit of the space moves (the occupant is a stayer when there is
+            // one): it holds with 1 if any of them stays behind.
+            return if self.all_leave(v, p) { 0 } else { 1 };
         }
+        // A stack defends as one unit (Original 1958 rule 3).
         1 + self.support_count(v, occ, None)
     }
 

@@ -32,6 +32,13 @@ pub enum OrderKind {
         army: UnitRef,
         to: Location,
     },
+    /// Original 1958 boarding (rules 6 and 7): `to` is None for a unit that boards where
+    /// it stands (`F lon B`), else where it moves to board (`F nth - yor B`); `with` is
+    /// the other unit's power as written (`B Fra`), None for the ordering power's own.
+    Board {
+        to: Option<Location>,
+        with: Option<PowerId>,
+    },
     Retreat {
         to: Location,
     },
@@ -96,6 +103,16 @@ impl fmt::Display for OrderDisplay<'_> {
                 write!(f, "{me} S {} - {}", unit_text(v, &unit), v.location_name(to))
             }
             OrderKind::Convoy { army, to } => write!(f, "{me} C {} - {}", unit_text(v, &army), v.location_name(to)),
+            OrderKind::Board { to, with } => {
+                match to {
+                    Some(to) => write!(f, "{me} - {} B", v.location_name(to))?,
+                    None => write!(f, "{me} B")?,
+                }
+                match with {
+                    Some(p) => write!(f, " {}", v.power(p).name),
+                    None => Ok(()),
+                }
+            }
             OrderKind::Retreat { to } => write!(f, "{me} R {}", v.location_name(to)),
             OrderKind::Disband => write!(f, "{me} D"),
             OrderKind::Build { kind } => match kind {

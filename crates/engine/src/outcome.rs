@@ -40,6 +40,17 @@ pub enum Outcome {
     SortieSucceeded {
         target: ProvinceId,
     },
+    /// Boarding (Original 1958): the army and the fleet met and the army is aboard.
+    Boarded,
+    /// A boarding order the other unit did not match with its own `B` order: a
+    /// standoff (rule 7); the unit stays where it was.
+    BoardUnmatched,
+    /// A carrying fleet entered a coastal space, put its army ashore there and went
+    /// back where it came from (rule 6).
+    Landed,
+    /// A carrying fleet entered a coastal space but could not go back, because another
+    /// unit moved in behind it: it stays there with the army still aboard (rule 6).
+    LandingStuck,
     /// The order was refused; the unit held (or, in a retreat, disbanded).
     Void(OrderError),
     Retreated,
@@ -73,6 +84,8 @@ impl Outcome {
                 | Outcome::Convoyed
                 | Outcome::CircularMove
                 | Outcome::SortieSucceeded { .. }
+                | Outcome::Boarded
+                | Outcome::Landed
                 | Outcome::Retreated
                 | Outcome::Built
                 | Outcome::Removed
@@ -124,6 +137,14 @@ impl OrderResult {
             Outcome::Convoyed => "convoyed".to_string(),
             Outcome::ConvoyUnmatched => "convoy void: no army made that move".to_string(),
             Outcome::ConvoyParadox => "convoy failed: paradox, resolved by the Szykman rule".to_string(),
+            Outcome::Boarded => "boarded: the army is aboard the fleet".to_string(),
+            Outcome::BoardUnmatched => {
+                "standoff: the other unit did not order B for this boarding (rule 7)".to_string()
+            }
+            Outcome::Landed => "moved: the army aboard landed and the fleet went back".to_string(),
+            Outcome::LandingStuck => {
+                "moved, but could not go back (a unit moved in behind it): the army stays aboard".to_string()
+            }
             Outcome::Void(e) => format!("void: {e}"),
             Outcome::Retreated => "retreated".to_string(),
             Outcome::Disbanded { why } => match why {

@@ -67,6 +67,7 @@ const CONVOY: &[&str] = &["c", "convoy", "convoys", "transport", "transports"];
 const DISBAND: &[&str] = &["d", "disband", "disbands"];
 const MOVE: &[&str] = &["m", "move", "moves", "to", "attack", "attacks"];
 const RETREAT: &[&str] = &["r", "retreat", "retreats"];
+const BOARD: &[&str] = &["b", "board", "boards", "embark", "embarks"];
 
 fn is_keyword(w: &str) -> bool {
     [HOLD, SUPPORT, CONVOY, DISBAND, MOVE, RETREAT]
@@ -295,6 +296,43 @@ impl Parser<'_> {
         }
     }
 
+    /// The `B [power]` of a boarding order (Original 1958 rule 7), if it follows.
+    fn board_marker(&mut self) -> Option<()> {
+        (crate::boarding::boarding_on(self.v) && self.eat_word(BOARD)).then_some(())
+    }
+
+    /// The other unit's nationality after `B`: a power's name or adjective, or nothing
+    /// (the ordering power's own).
+    fn board_with(&mut self) -> Result<Option<PowerId>, OrderError> {
+        if self.at_end() {
+            return Ok(None);
+        }
+        let words: Vec<String> = self.toks[self.pos..]
+            .iter()
+            .map_while(|t| match t {
+                Tok::Word(w) => Some(w.clone()),
+                _ => None,
+            })
+            .collect();
+        for len in (1..=words.len()).rev() {
+            let name = words[..len].join(" ");
+            let found = self.v.find_power(&name).or_else(|| {
+                self.v
+                    .powers
+                    .iter()
+                    .position(|p| p.adjective.as_deref().is_some_and(|a| a.eq_ignore_ascii_case(&name)))
+                    .map(|i| i as PowerId)
+            });
+            if let Some(p) = found {
+                self.pos += len;
+                return Ok(Some(p));
+            }
+        }
+        let name = words.join(" ");
+        let nearest = nearest(&name, self.v.powers.iter().map(|p| p.name.as_str())).map(str::to_string);
+        Err(OrderError::UnknownPower { name, nearest })
+    }
+
     fn finish(&self) -> Result<(), OrderError> {
         match self.toks.get(self.pos) {
             None => Ok(()),
@@ -406,6 +444,14 @@ fn parse_body(p: &mut Parser, power: PowerId) -> Result<Order, OrderError> {
     } else if let Some(retreat) = p.move_marker() {
         let to = p.location()?;
         let via_convoy = p.via_convoy()?;
+        if !retreat && !via_convoy && p.board_marker().is_some() {
+            let with = p.board_with()?;
+            return Ok(Order {
+                power,
+                unit,
+                kind: OrderKind::Board { to: Some(to), with },
+            });
+        }
         if retreat {
             OrderKind::Retreat { to }
         } else {
@@ -430,6 +476,13 @@ fn parse_body(p: &mut Parser, power: PowerId) -> Result<Order, OrderError> {
         }
         let to = p.location()?;
         OrderKind::Convoy { army, to }
+    } else if p.board_marker().is_some() {
+        // With the boarding rule, `A lon B` boards; a build is written `Build A lon`
+        // (and `A lon B` in a winter phase is read as that build by `validate`).
+        OrderKind::Board {
+            to: None,
+            with: p.board_with()?,
+        }
     } else if p.eat_word(DISBAND) {
         OrderKind::Disband
     } else if p.eat_word(&["remove", "removes"]) {

@@ -87,6 +87,32 @@ pub struct GameState {
     pub dislodged: Vec<Dislodged>,
     /// Retreat phase only: spaces left empty by a standoff, closed to retreats.
     pub standoffs: Vec<ProvinceId>,
+    /// Armies aboard fleets (variants with `rule boarding on`). A carried army is not in
+    /// `units`: it cannot fight, support or be attacked on its own.
+    pub carried: Vec<Carried>,
+    /// Capitals a power designated after losing its own (`rule stacking`); see
+    /// `stacking::capital` for how the capital in force is found.
+    pub capitals: Vec<(PowerId, ProvinceId)>,
+}
+
+/// An army aboard a fleet. The army stands wherever the fleet is; `carrier_dislodged`
+/// says the fleet is in `GameState::dislodged` (retreat phase) rather than `units`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Carried {
+    pub army: PowerId,
+    pub fleet: Unit,
+    pub carrier_dislodged: bool,
+}
+
+impl Carried {
+    /// The army as a unit, at its fleet's space (no coast: armies have none).
+    pub fn army_unit(&self) -> Unit {
+        Unit {
+            power: self.army,
+            kind: UnitKind::Army,
+            location: Location::province(self.fleet.location.province),
+        }
+    }
 }
 
 impl GameState {
@@ -107,6 +133,8 @@ impl GameState {
             owners: variant.provinces.iter().map(|p| p.owner).collect(),
             dislodged: Vec::new(),
             standoffs: Vec::new(),
+            carried: Vec::new(),
+            capitals: Vec::new(),
         }
     }
 
@@ -118,6 +146,8 @@ impl GameState {
             owners: variant.provinces.iter().map(|p| p.owner).collect(),
             dislodged: Vec::new(),
             standoffs: Vec::new(),
+            carried: Vec::new(),
+            capitals: Vec::new(),
         }
     }
 
@@ -133,7 +163,8 @@ impl GameState {
         self.owners.iter().filter(|o| **o == Some(power)).count()
     }
 
+    /// Units on the board, armies aboard fleets included (each is a unit on the map).
     pub fn unit_count(&self, power: PowerId) -> usize {
-        self.units.iter().filter(|u| u.power == power).count()
+        self.units.iter().filter(|u| u.power == power).count() + self.carried.iter().filter(|c| c.army == power).count()
     }
 }

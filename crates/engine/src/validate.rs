@@ -38,6 +38,7 @@ fn wrong_phase(order: &Order, state: &GameState) -> OrderError {
         OrderKind::Move { .. } => "move",
         OrderKind::SupportHold { .. } | OrderKind::SupportMove { .. } => "support",
         OrderKind::Convoy { .. } => "convoy",
+        OrderKind::Board { .. } => "board",
         OrderKind::Retreat { .. } => "retreat",
         OrderKind::Disband => "disband",
         OrderKind::Build { .. } => "build",
@@ -197,12 +198,17 @@ pub fn convoy_fleets(v: &Variant, state: &GameState, from: ProvinceId, to: Provi
 }
 
 fn validate_movement(v: &Variant, state: &GameState, order: &Order) -> Result<Order, OrderError> {
+    let original_rules = crate::validate_stacks::active(v);
+    if original_rules {
+        crate::validate_stacks::check_carried_army(v, state, order)?;
+    }
     let unit = match order.kind {
         OrderKind::Hold
         | OrderKind::Move { .. }
         | OrderKind::SupportHold { .. }
         | OrderKind::SupportMove { .. }
-        | OrderKind::Convoy { .. } => own_unit(v, state, order)?,
+        | OrderKind::Convoy { .. }
+        | OrderKind::Board { .. } => own_unit(v, state, order)?,
         _ => return Err(wrong_phase(order, state)),
     };
     let me = UnitRef {
@@ -210,6 +216,17 @@ fn validate_movement(v: &Variant, state: &GameState, order: &Order) -> Result<Or
         location: unit.location,
     };
     let from = unit.location;
+    if original_rules {
+        if let Some(kind) = crate::validate_stacks::check_movement(v, state, order, &unit)? {
+            return Ok(Order {
+                power: order.power,
+                unit: me,
+                kind,
+            });
+        }
+    } else if matches!(order.kind, OrderKind::Board { .. }) {
+        return Err(OrderError::Other("there is no boarding in this variant".into()));
+    }
     let kind = match order.kind {
         OrderKind::Hold => OrderKind::Hold,
         OrderKind::Move { to, via_convoy } => {
@@ -389,7 +406,13 @@ fn retreat_blocked(v: &Variant, state: &GameState, index: usize, to: Location) -
 
 fn validate_retreat(v: &Variant, state: &GameState, order: &Order) -> Result<Order, OrderError> {
     let p = order.unit.location.province;
-    let Some(index) = state.dislodged.iter().position(|d| d.unit.location.province == p) else {
+    // In a dislodged stack (Original 1958) the unit's type picks which unit retreats.
+    let index = state
+        .dislodged
+        .iter()
+        .position(|d| d.unit.location.province == p && order.unit.kind.is_none_or(|k| k == d.unit.kind));
+    let index = index.or_else(|| state.dislodged.iter().position(|d| d.unit.location.province == p));
+    let Some(index) = index else {
         if state.units.iter().any(|u| u.location.province == p) {
             return Err(OrderError::NotDislodged { location: name(v, p) });
         }
@@ -431,6 +454,11 @@ fn validate_retreat(v: &Variant, state: &GameState, order: &Order) -> Result<Ord
 }
 
 fn validate_adjustment(v: &Variant, state: &GameState, order: &Order) -> Result<Order, OrderError> {
+    if crate::validate_stacks::active(v) {
+        if let Some(checked) = crate::validate_stacks::check_adjustment(v, state, order) {
+            return checked;
+        }
+    }
     match order.kind {
         OrderKind::Waive => Ok(*order),
         OrderKind::Remove | OrderKind::Disband => {
@@ -454,6 +482,13 @@ fn validate_adjustment(v: &Variant, state: &GameState, order: &Order) -> Result<
                 return Err(OrderError::BuildNotHome {
                     location: prov.name.clone(),
                 });
+            }
+            if crate::adjust::build_restricted(v, power, p) {
+                return Err(OrderError::Other(format!(
+                    "{} may never build in {} (a rule of this variant)",
+                    v.power(power).name,
+                    prov.name
+                )));
             }
             if state.owners[p as usize] != Some(power) {
                 return Err(OrderError::BuildNotOwned {

@@ -268,8 +268,7 @@ impl Variant {
         self.province(p).homes.contains(&power)
     }
 
-    pub fn rule(&self, key: &str) -> impl Iterator<Item = &RuleParam> {
-        let key = key.to_string();
+    pub fn rule<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'a RuleParam> + 'a {
         self.rules.iter().filter(move |r| r.key == key)
     }
 

@@ -1,0 +1,90 @@
+//! The Diplomacy Point case files (tests/dp/*.txt, issue 4): every case must pass. The
+//! files in tests/dp/refused/ hold bids that break rule 3; each of their cases must fail
+//! to run with the player's message, a part of which the `# REFUSED:` comment line just
+//! before the case gives.
+
+use std::path::{Path, PathBuf};
+
+use chancery_cases::{parse_cases, run_case, Case};
+use chancery_engine::builtin::builtin;
+use chancery_engine::Variant;
+
+fn dir(sub: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/dp")
+        .join(sub)
+}
+
+fn txt_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn variant_of(case: &Case) -> Variant {
+    builtin(&case.variant)
+        .unwrap_or_else(|| panic!("`{}` is not a built-in variant", case.variant))
+        .unwrap()
+}
+
+#[test]
+fn every_dp_case_passes() {
+    let files = txt_files(&dir(""));
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().any(|n| n.starts_with("1936-")), "{names:?}");
+    assert!(names.iter().any(|n| n.starts_with("1648-")), "{names:?}");
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for case in parse_cases(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display())) {
+            count += 1;
+            let report = run_case(&case, &variant_of(&case));
+            if !report.passed() {
+                failures.push(format!(
+                    "{} ({}:{}): {}",
+                    case.name,
+                    file.display(),
+                    case.line,
+                    report.differences.join("; ")
+                ));
+            }
+        }
+    }
+    assert!(count >= 30, "only {count} DP cases");
+    assert!(failures.is_empty(), "failing DP cases:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn refused_bids_fail_with_the_players_message() {
+    let mut checked = 0;
+    for file in txt_files(&dir("refused")) {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for case in parse_cases(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display())) {
+            let expected = lines[case.line - 2]
+                .trim()
+                .strip_prefix("# REFUSED:")
+                .unwrap_or_else(|| panic!("{}:{}: no `# REFUSED:` line before the case", file.display(), case.line))
+                .trim();
+            let report = run_case(&case, &variant_of(&case));
+            let said = report.differences.join("; ");
+            assert!(
+                said.contains("cannot run") && said.contains(expected),
+                "{} ({}:{}): expected a refusal containing `{expected}`, got `{said}`",
+                case.name,
+                file.display(),
+                case.line
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "only {checked} refused cases");
+}

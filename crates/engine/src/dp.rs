@@ -1,0 +1,84 @@
+//! Diplomacy Points: how great powers steer the armed minor powers of 1936 and 1648
+//! (Ambition & Empire rules). Each Spring and Fall every great power gets a budget of
+//! DPs ([`budget`]), bids them on minor units ([`bids`] checks a power's bids when it
+//! submits them), and the GM's judge turns all bids into one order per minor unit
+//! ([`resolve`]), keeping who bid what in a report only the GM sees.
+//!
+//! The numbers come from the variant's `rule` lines ([`params`]); docs/rules-dp.md lists
+//! every reading taken where the rule pages are ambiguous.
+
+pub mod bids;
+pub mod budget;
+pub mod disorder;
+pub mod params;
+pub mod resolve;
+
+use crate::order::Order;
+use crate::state::{GameState, Unit};
+use crate::variant::{PowerId, PowerKind, Variant};
+
+pub use bids::{check_bids, BidError};
+pub use budget::{budget, budgets, Budget};
+pub use disorder::{civil_disorder, orphaned_factions};
+pub use params::{dp_rules, DpRules};
+pub use resolve::{resolve_bids, resolve_bids_with, BidReport};
+
+/// DPs a great power spends on one minor unit, with the order it asks that unit to
+/// carry out. `order.unit` names the minor unit; `order.power` is ignored (the order,
+/// if chosen, is given in the minor power's own name so the outcome never shows who
+/// paid for it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bid {
+    pub power: PowerId,
+    pub dp: u32,
+    pub order: Order,
+}
+
+/// Whether units of `power` take orders only through DP bids: the minor powers, and
+/// great powers the GM has put in permanent civil disorder (their centres became
+/// independent minors, rule 11).
+pub fn takes_bids(v: &Variant, power: PowerId, disordered: &[PowerId]) -> bool {
+    v.power(power).kind == PowerKind::Minor || disordered.contains(&power)
+}
+
+/// The minor units on the board, in board order.
+pub fn minor_units<'a>(
+    v: &'a Variant,
+    state: &'a GameState,
+    disordered: &'a [PowerId],
+) -> impl Iterator<Item = &'a Unit> {
+    state.units.iter().filter(move |u| takes_bids(v, u.power, disordered))
+}
+
+/// The patrons of the minor that owns `unit`. A new minor created by civil disorder on
+/// a centre that started as a client's keeps that client's patrons (1648: "considered
+/// a power's client if so designated on the map").
+pub fn patrons_of(v: &Variant, unit: &Unit) -> Vec<PowerId> {
+    let by_power = |m: PowerId| {
+        v.clients
+            .iter()
+            .filter(|(client, _)| *client == m)
+            .flat_map(|(_, patrons)| patrons.iter().copied())
+            .collect::<Vec<_>>()
+    };
+    if v.power(unit.power).kind == PowerKind::Minor {
+        return by_power(unit.power);
+    }
+    match v.province(unit.location.province).owner {
+        Some(first) if v.power(first).kind == PowerKind::Minor => by_power(first),
+        _ => Vec::new(),
+    }
+}
+
+/// The minor a unit stands for when bids are capped and barred: its power, except that
+/// each independent minor created by civil disorder is a minor of its own (its space).
+pub(crate) fn minor_key(v: &Variant, unit: &Unit) -> (PowerId, Option<u16>) {
+    if v.power(unit.power).kind == PowerKind::Minor {
+        (unit.power, None)
+    } else {
+        (unit.power, Some(unit.location.province))
+    }
+}
+
+#[cfg(test)]
+mod tests;

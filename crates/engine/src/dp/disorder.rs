@@ -1,0 +1,56 @@
+//! Rule 11: a great power the GM puts in permanent civil disorder, and rule 8: a
+//! faction whose sponsor is eliminated goes the same way.
+
+use crate::state::{GameState, Unit};
+use crate::variant::{Location, PowerId, PowerKind, UnitKind, Variant};
+
+/// The position right after the GM declares `power` in permanent civil disorder:
+/// its units (dislodged ones too) are disbanded; each centre it controls that now
+/// stands empty becomes a new independent minor with an army built there. Centres it
+/// controls that another power's unit occupies stay its own until a Fall turn ends with
+/// them empty; the Winter rebuild of minors (`adjust::minor_rebuilds`) then builds the
+/// army there.
+///
+/// The army on a centre that started as a minor power's belongs to that minor again
+/// (with that minor's patrons, as 1648 asks: "a power's client if so designated on the
+/// map"); on any other centre it keeps `power`'s colours and is an independent minor,
+/// which callers mark by passing `power` among the `disordered` powers to the DP
+/// functions.
+pub fn civil_disorder(v: &Variant, state: &GameState, power: PowerId) -> GameState {
+    let mut next = state.clone();
+    next.units.retain(|u| u.power != power);
+    next.dislodged.retain(|d| d.unit.power != power);
+    for (p, prov) in v.provinces.iter().enumerate() {
+        if !prov.sc || next.owners[p] != Some(power) {
+            continue;
+        }
+        // A former minor's centre goes back to that minor at once, occupied or not, so
+        // that the ordinary Winter rebuild of minors applies to it.
+        let owner = match prov.owner {
+            Some(m) if v.power(m).kind == PowerKind::Minor => m,
+            _ => power,
+        };
+        next.owners[p] = Some(owner);
+        let empty = !next.units.iter().any(|u| u.location.province as usize == p);
+        if empty && v.army_can_stand(p as u16) {
+            next.units.push(Unit {
+                power: owner,
+                kind: UnitKind::Army,
+                location: Location::province(p as u16),
+            });
+        }
+    }
+    next
+}
+
+/// Factions whose sponsor has been eliminated (no units and no centres) but which still
+/// stand on the board: rule 8 puts them in civil disorder at once.
+pub fn orphaned_factions(v: &Variant, state: &GameState) -> Vec<PowerId> {
+    (0..v.powers.len() as PowerId)
+        .filter(|&f| v.power(f).kind == PowerKind::Faction)
+        .filter(|&f| {
+            let alive = |p: PowerId| state.unit_count(p) > 0 || state.centre_count(p) > 0;
+            v.power(f).player.is_some_and(|s| !alive(s)) && alive(f)
+        })
+        .collect()
+}

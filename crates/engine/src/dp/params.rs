@@ -1,0 +1,218 @@
+//! The DP numbers of a variant, read from its `rule` lines:
+//!
+//! ```text
+//! rule dp-budget France 5                       # a power's DPs each Spring and Fall
+//! rule dp-budget default 3                      # every other great power
+//! rule dp-penalty lost-original-centre 1        # per centre held at the start, now another's
+//! rule dp-penalty excused France Leb Ank Irq Sue  # losing Leb costs France nothing while it owns Ank, Irq or Sue
+//! rule dp-penalty faction-behind 1              # a sponsor whose faction is behind in its home centres
+//! rule client-bonus 1 rises 1 every 2 years from Spring 1651
+//! rule sortie client patron-or-others 2         # 1648 rule for a client's move orders
+//! ```
+
+use crate::state::Phase;
+use crate::variant::{PowerId, ProvinceId, RuleParam, Season, Variant};
+use crate::variant_file::parse_season;
+
+/// "Losing `centre` costs `power` nothing while it owns one of `while_owning`."
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Excuse {
+    pub power: PowerId,
+    pub centre: ProvinceId,
+    pub while_owning: Vec<ProvinceId>,
+}
+
+/// The client bonus: `base` at first, `rise` more at `from` and every `every` years after.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BonusSchedule {
+    pub base: u32,
+    pub rise: u32,
+    pub every: i32,
+    pub from: (Season, i32),
+}
+
+impl BonusSchedule {
+    /// The bonus in force in `phase`.
+    pub fn at(&self, phase: Phase) -> u32 {
+        let now = (phase.year, phase.season);
+        let (from_season, from_year) = self.from;
+        if now < (from_year, from_season) {
+            return self.base;
+        }
+        // Steps reached: the first at `from`, then one each `every` years at the same season.
+        let mut steps = (phase.year - from_year) / self.every;
+        if phase.season < from_season && (phase.year - from_year) % self.every == 0 {
+            steps -= 1;
+        }
+        self.base + self.rise * (steps as u32 + 1)
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DpRules {
+    /// Per-power budgets; `None` is `default`.
+    pub budgets: Vec<(Option<PowerId>, u32)>,
+    pub lost_centre_penalty: u32,
+    pub excuses: Vec<Excuse>,
+    pub faction_penalty: u32,
+    pub bonus: Option<BonusSchedule>,
+    /// 1648: a client's move order counts only if a patron bids for it or other powers
+    /// bid at least this many DPs for it.
+    pub client_sortie_threshold: Option<u32>,
+}
+
+impl DpRules {
+    pub fn base_budget(&self, power: PowerId) -> (u32, bool) {
+        if let Some((_, n)) = self.budgets.iter().find(|(p, _)| *p == Some(power)) {
+            return (*n, false);
+        }
+        let default = self.budgets.iter().find(|(p, _)| p.is_none()).map_or(0, |(_, n)| *n);
+        (default, true)
+    }
+
+    pub fn bonus_at(&self, phase: Phase) -> u32 {
+        self.bonus.map_or(0, |b| b.at(phase))
+    }
+}
+
+/// Reads the variant's DP rules. Errors name the line.
+pub fn dp_rules(v: &Variant) -> Result<DpRules, String> {
+    let lines: Vec<RuleParam> = v
+        .rules
+        .iter()
+        .filter(|r| matches!(r.key.as_str(), "dp-budget" | "dp-penalty" | "client-bonus" | "sortie"))
+        .cloned()
+        .collect();
+    let mut rules = DpRules::default();
+    for r in &lines {
+        read_line(v, r, &mut rules).map_err(|e| format!("line {}: rule {}: {e}", r.line, r.key))?;
+    }
+    Ok(rules)
+}
+
+fn number(word: Option<&String>, what: &str) -> Result<u32, String> {
+    let w = word.ok_or_else(|| format!("missing {what}"))?;
+    w.parse().map_err(|_| format!("{what} `{w}` is not a whole number"))
+}
+
+fn power(v: &Variant, word: Option<&String>) -> Result<PowerId, String> {
+    let w = word.ok_or("missing power")?;
+    v.find_power(w).ok_or_else(|| format!("unknown power `{w}`"))
+}
+
+fn province(v: &Variant, word: &str) -> Result<ProvinceId, String> {
+    v.find_province(word).ok_or_else(|| format!("unknown space `{word}`"))
+}
+
+fn read_line(v: &Variant, r: &RuleParam, rules: &mut DpRules) -> Result<(), String> {
+    let w = &r.values;
+    match r.key.as_str() {
+        "dp-budget" => {
+            let who = match w.first().map(String::as_str) {
+                Some("default") => None,
+                _ => Some(power(v, w.first())?),
+            };
+            rules.budgets.push((who, number(w.get(1), "budget")?));
+        }
+        "dp-penalty" => match w.first().map(String::as_str) {
+            Some("lost-original-centre") => rules.lost_centre_penalty = number(w.get(1), "penalty")?,
+            Some("faction-behind") => rules.faction_penalty = number(w.get(1), "penalty")?,
+            Some("excused") => {
+                let who = power(v, w.get(1))?;
+                let centre = province(v, w.get(2).ok_or("missing the excused centre")?)?;
+                let while_owning = w[3..].iter().map(|s| province(v, s)).collect::<Result<Vec<_>, _>>()?;
+                if while_owning.is_empty() {
+                    return Err("`excused` needs the centres whose ownership excuses the loss".into());
+                }
+                rules.excuses.push(Excuse {
+                    power: who,
+                    centre,
+                    while_owning,
+                });
+            }
+            other => {
+                return Err(format!(
+                    "unknown penalty `{}` (lost-original-centre, excused, faction-behind)",
+                    other.unwrap_or("")
+                ))
+            }
+        },
+        "client-bonus" => {
+            // `B rises R every Y years from SEASON YEAR`, or just `B`.
+            let base = number(w.first(), "bonus")?;
+            let bonus = if w.len() == 1 {
+                BonusSchedule {
+                    base,
+                    rise: 0,
+                    every: 1,
+                    from: (Season::Spring, i32::MAX),
+                }
+            } else {
+                let shape = [w.get(1), w.get(3), w.get(5), w.get(6)].map(|x| x.map(String::as_str));
+                if shape != [Some("rises"), Some("every"), Some("years"), Some("from")] || w.len() != 9 {
+                    return Err("expected `B rises R every Y years from SEASON YEAR`".into());
+                }
+                let every = number(w.get(4), "period")? as i32;
+                if every == 0 {
+                    return Err("the period must be at least one year".into());
+                }
+                let season = parse_season(&w[7]).ok_or_else(|| format!("unknown season `{}`", w[7]))?;
+                let year = w[8].parse().map_err(|_| format!("`{}` is not a year", w[8]))?;
+                BonusSchedule {
+                    base,
+                    rise: number(w.get(2), "rise")?,
+                    every,
+                    from: (season, year),
+                }
+            };
+            rules.bonus = Some(bonus);
+        }
+        "sortie" => {
+            if w.first().map(String::as_str) != Some("client")
+                || w.get(1).map(String::as_str) != Some("patron-or-others")
+            {
+                return Err("expected `sortie client patron-or-others N`".into());
+            }
+            rules.client_sortie_threshold = Some(number(w.get(2), "threshold")?);
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::PhaseKind;
+
+    fn at(b: &BonusSchedule, season: Season, year: i32) -> u32 {
+        b.at(Phase::new(season, year, PhaseKind::Movement))
+    }
+
+    /// 1648 Clients: "the DP bonus rises to 2 for the Spring 1651 season, to 3 for the
+    /// Spring 1653 season"; 1936 Client States: "+2 during the Spring 1938 season, to +3
+    /// in Spring 1940".
+    #[test]
+    fn bonus_schedule_follows_the_pages() {
+        let b = BonusSchedule {
+            base: 1,
+            rise: 1,
+            every: 2,
+            from: (Season::Spring, 1651),
+        };
+        assert_eq!(at(&b, Season::Spring, 1649), 1);
+        assert_eq!(at(&b, Season::Fall, 1650), 1);
+        assert_eq!(at(&b, Season::Spring, 1651), 2);
+        assert_eq!(at(&b, Season::Fall, 1652), 2);
+        assert_eq!(at(&b, Season::Spring, 1653), 3);
+        assert_eq!(at(&b, Season::Spring, 1655), 4);
+        let fall = BonusSchedule {
+            from: (Season::Fall, 1937),
+            ..b
+        };
+        assert_eq!(at(&fall, Season::Spring, 1937), 1);
+        assert_eq!(at(&fall, Season::Fall, 1937), 2);
+        assert_eq!(at(&fall, Season::Spring, 1939), 2);
+        assert_eq!(at(&fall, Season::Fall, 1939), 3);
+    }
+}

@@ -1,0 +1,33 @@
+//! Who has won, for variants where a great power's count includes more than its own
+//! centres. 1936 (rule 10): Italy counts with Nationalist Spain and the Soviet Union with
+//! Republican Spain ("considered one Great Power" for victory), while a client's
+//! centres count for nobody (v3.5 on). 1648: 18 centres, no margin over the runner-up
+//! (docs/rules-dp.md explains why the 5.5 margin is not applied).
+
+use crate::state::GameState;
+use crate::variant::{PowerId, PowerKind, Variant, Victory};
+
+/// Centres that count towards `power`'s victory: its own and those of the factions its
+/// player orders.
+pub fn victory_count(v: &Variant, state: &GameState, power: PowerId) -> usize {
+    let factions = (0..v.powers.len() as PowerId)
+        .filter(|&f| v.power(f).kind == PowerKind::Faction && v.power(f).player == Some(power));
+    state.centre_count(power) + factions.map(|f| state.centre_count(f)).sum::<usize>()
+}
+
+/// The great power that has won: it reached the threshold and has strictly more than
+/// any other great power that reached it. Two at the threshold with equal counts: play
+/// goes on ("the game continues until one player has 18 or more SCs and that player has
+/// more SCs than any other player").
+pub fn winner(v: &Variant, state: &GameState) -> Option<PowerId> {
+    let (needed, count): (usize, Box<dyn Fn(PowerId) -> usize>) = match v.victory {
+        Victory::Centres(n) => (n as usize, Box::new(|p| victory_count(v, state, p))),
+        Victory::Units(n) => (n as usize, Box::new(|p| state.unit_count(p))),
+    };
+    let mut ranked: Vec<(usize, PowerId)> = v.great_powers().map(|p| (count(p), p)).collect();
+    ranked.sort_unstable_by_key(|&(n, _)| std::cmp::Reverse(n));
+    match ranked.as_slice() {
+        [(top, p), rest @ ..] if *top >= needed && rest.first().is_none_or(|(second, _)| second < top) => Some(*p),
+        _ => None,
+    }
+}

@@ -1,0 +1,310 @@
+//! Orders as arrows, in their power's colour: a move is a solid bowed arrow, a
+//! support a dashed line to the middle of the move it supports (or a ring round the
+//! unit it holds up), a convoy a dotted line from the army through the fleet to the
+//! landing, a retreat a thinner arrow from the dislodged unit. An order that failed
+//! is dashed and crossed in red; disbanded and removed units are crossed out.
+
+use std::fmt::Write;
+
+use chancery_engine::outcome::OrderResult;
+use chancery_engine::{Adjudication, Location, Order, OrderKind, Outcome, Unit};
+
+use crate::geom::Pt;
+use crate::render::Scene;
+use crate::style::{self, escape};
+use crate::units::{Placement, UNIT_R};
+
+/// How far a move arrow bows out, as a share of its length. Two units swapping places
+/// bow to opposite sides, so their arrows do not lie on top of each other.
+const BEND: f64 = 0.14;
+
+struct Stroke<'a> {
+    colour: &'a str,
+    width: f64,
+    dash: Option<&'a str>,
+}
+
+/// A quadratic Bézier from `a` to `b`.
+#[derive(Clone, Copy)]
+struct Curve {
+    a: Pt,
+    c: Pt,
+    b: Pt,
+}
+
+impl Curve {
+    /// From `from` to `to`, starting `gap_a` after `from` and ending `gap_b` before `to`.
+    fn between(from: Pt, to: Pt, gap_a: f64, gap_b: f64, bend: f64) -> Curve {
+        let dir = (to - from).unit();
+        let len = from.dist(to);
+        let (gap_a, gap_b) = if gap_a + gap_b > len * 0.8 {
+            let k = len * 0.8 / (gap_a + gap_b).max(1e-9);
+            (gap_a * k, gap_b * k)
+        } else {
+            (gap_a, gap_b)
+        };
+        let a = from + dir * gap_a;
+        let b = to - dir * gap_b;
+        let c = a.lerp(b, 0.5) + dir.perp() * (len * bend);
+        Curve { a, c, b }
+    }
+
+    fn at(&self, t: f64) -> Pt {
+        let u = 1.0 - t;
+        self.a * (u * u) + self.c * (2.0 * u * t) + self.b * (t * t)
+    }
+
+    fn end_direction(&self) -> Pt {
+        let d = (self.b - self.c).unit();
+        if d.len() == 0.0 {
+            (self.b - self.a).unit()
+        } else {
+            d
+        }
+    }
+}
+
+pub(crate) fn draw(out: &mut String, s: &Scene, placed: &Placement, adj: &Adjudication) {
+    out.push_str("<g class=\"orders\">");
+    // Supports and convoys first, so that the moves they point at lie on top.
+    for r in &adj.results {
+        if let Some(order) = shown_order(r) {
+            if matches!(
+                order.kind,
+                OrderKind::SupportHold { .. } | OrderKind::SupportMove { .. } | OrderKind::Convoy { .. }
+            ) {
+                draw_order(out, s, placed, adj, r, order);
+            }
+        }
+    }
+    for r in &adj.results {
+        if let Some(order) = shown_order(r) {
+            if matches!(order.kind, OrderKind::Move { .. } | OrderKind::Retreat { .. }) {
+                draw_order(out, s, placed, adj, r, order);
+            }
+        }
+    }
+    out.push_str("</g>");
+}
+
+/// The order as adjudicated, or the order as given when it was refused.
+fn shown_order(r: &OrderResult) -> Option<&Order> {
+    r.order.as_ref().or(r.given.as_ref())
+}
+
+fn draw_order(out: &mut String, s: &Scene, placed: &Placement, adj: &Adjudication, r: &OrderResult, order: &Order) {
+    let failed = !r.outcome.succeeded();
+    let colour = s.styles[r.unit.power as usize].fill.as_str();
+    let retreating = matches!(order.kind, OrderKind::Retreat { .. });
+    let me = placed
+        .find(&r.unit, retreating)
+        .map(|p| p.at)
+        .unwrap_or_else(|| s.g.location_point(r.unit.location));
+    let kind = match order.kind {
+        OrderKind::Move { .. } => "move",
+        OrderKind::Retreat { .. } => "retreat",
+        OrderKind::SupportHold { .. } | OrderKind::SupportMove { .. } => "support",
+        OrderKind::Convoy { .. } => "convoy",
+        _ => return,
+    };
+    let _ = write!(
+        out,
+        r#"<g class="order {kind} {}" data-power="{}" data-unit="{} {}" data-order="{}">"#,
+        if failed { "failed" } else { "succeeded" },
+        escape(&s.v.power(order.power).name),
+        r.unit.kind.letter(),
+        escape(&s.v.location_name(r.unit.location)),
+        escape(&order.display(s.v).to_string())
+    );
+    let dash = |d: &'static str| if failed { Some("7 4") } else { Some(d) };
+    match order.kind {
+        OrderKind::Move { to, .. } => {
+            let curve = move_curve(s, placed, me, to);
+            let stroke = Stroke {
+                colour,
+                width: 2.8,
+                dash: if failed { Some("7 4") } else { None },
+            };
+            arrow(out, &curve, &stroke, 10.0, failed);
+        }
+        OrderKind::Retreat { to } => {
+            let curve = move_curve(s, placed, me, to);
+            let stroke = Stroke {
+                colour,
+                width: 2.0,
+                dash: if failed { Some("7 4") } else { None },
+            };
+            arrow(out, &curve, &stroke, 8.5, failed);
+        }
+        OrderKind::SupportMove { unit, to } => {
+            let target = supported_move_middle(s, placed, adj, unit.location, to);
+            let curve = Curve::between(me, target, UNIT_R + 2.0, 3.0, 0.0);
+            let stroke = Stroke {
+                colour,
+                width: 1.7,
+                dash: dash("4 3"),
+            };
+            arrow(out, &curve, &stroke, 7.0, failed);
+        }
+        OrderKind::SupportHold { unit } => {
+            let held = placed
+                .in_space(unit.location.province)
+                .map(|p| p.at)
+                .unwrap_or_else(|| s.g.location_point(unit.location));
+            let curve = Curve::between(me, held, UNIT_R + 2.0, UNIT_R + 5.0, 0.0);
+            let stroke = Stroke {
+                colour,
+                width: 1.7,
+                dash: dash("4 3"),
+            };
+            arrow(out, &curve, &stroke, 0.0, failed);
+            let _ = write!(
+                out,
+                r#"<circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="{colour}" stroke-width="1.7" stroke-dasharray="4 3"/>"#,
+                held.x,
+                held.y,
+                UNIT_R + 5.0
+            );
+        }
+        OrderKind::Convoy { army, to } => {
+            let from = placed
+                .in_space(army.location.province)
+                .map(|p| p.at)
+                .unwrap_or_else(|| s.g.location_point(army.location));
+            let stroke = Stroke {
+                colour,
+                width: 2.0,
+                dash: Some(if failed { "7 4" } else { "1 4" }),
+            };
+            let first = Curve::between(from, me, UNIT_R + 2.0, UNIT_R + 2.0, 0.0);
+            arrow(out, &first, &stroke, 0.0, false);
+            let second = Curve::between(me, s.g.location_point(to), UNIT_R + 2.0, 6.0, 0.0);
+            arrow(out, &second, &stroke, 8.0, failed);
+        }
+        _ => {}
+    }
+    out.push_str("</g>");
+}
+
+/// A move from a drawn position to a location: it stops short of a unit standing
+/// there, and otherwise near the space's centre.
+fn move_curve(s: &Scene, placed: &Placement, from: Pt, to: Location) -> Curve {
+    let target = s.g.location_point(to);
+    let gap_b = if placed.in_space(to.province).is_some() {
+        UNIT_R + 3.0
+    } else {
+        4.0
+    };
+    Curve::between(from, target, UNIT_R + 2.0, gap_b, BEND)
+}
+
+/// Where a support for a move points: the middle of that move's arrow when the unit
+/// made it, else the middle of the straight line it would have taken.
+fn supported_move_middle(s: &Scene, placed: &Placement, adj: &Adjudication, from: Location, to: Location) -> Pt {
+    let start = placed
+        .in_space(from.province)
+        .map(|p| p.at)
+        .unwrap_or_else(|| s.g.location_point(from));
+    let made = adj.results.iter().find_map(|r| match shown_order(r)?.kind {
+        OrderKind::Move { to: dest, .. }
+            if r.unit.location.province == from.province && dest.province == to.province =>
+        {
+            Some(dest)
+        }
+        _ => None,
+    });
+    match made {
+        Some(dest) => move_curve(s, placed, start, dest).at(0.5),
+        None => start.lerp(s.g.location_point(to), 0.5),
+    }
+}
+
+fn arrow(out: &mut String, c: &Curve, st: &Stroke, head: f64, failed: bool) {
+    let dash = st
+        .dash
+        .map(|d| format!(r#" stroke-dasharray="{d}""#))
+        .unwrap_or_default();
+    let d = format!(
+        "M{:.1} {:.1}Q{:.1} {:.1} {:.1} {:.1}",
+        c.a.x, c.a.y, c.c.x, c.c.y, c.b.x, c.b.y
+    );
+    // A pale halo keeps the line readable across borders and labels.
+    let _ = write!(
+        out,
+        r##"<path d="{d}" fill="none" stroke="#ffffff" stroke-opacity="0.7" stroke-width="{:.1}" stroke-linecap="round"/><path d="{d}" fill="none" stroke="{}" stroke-width="{:.1}" stroke-linecap="round"{dash}/>"##,
+        st.width + 2.6,
+        st.colour,
+        st.width
+    );
+    if head > 0.0 {
+        let dir = c.end_direction();
+        let base = c.b - dir * head;
+        let side = dir.perp() * (head * 0.5);
+        let (l, r) = (base + side, base - side);
+        let _ = write!(
+            out,
+            r##"<path d="M{:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}Z" fill="{}" stroke="#ffffff" stroke-width="0.8" stroke-linejoin="round"/>"##,
+            c.b.x, c.b.y, l.x, l.y, r.x, r.y, st.colour
+        );
+    }
+    if failed {
+        cross(out, c.at(0.62), 5.0, "fail-cross");
+    }
+}
+
+fn cross(out: &mut String, at: Pt, size: f64, class: &str) {
+    let _ = write!(
+        out,
+        r##"<path class="{class}" d="M{:.1} {:.1}l{:.1} {:.1}M{:.1} {:.1}l{:.1} {:.1}" stroke="#ffffff" stroke-width="5" stroke-linecap="round"/><path class="{class}" d="M{:.1} {:.1}l{:.1} {:.1}M{:.1} {:.1}l{:.1} {:.1}" stroke="{}" stroke-width="2.6" stroke-linecap="round"/>"##,
+        at.x - size,
+        at.y - size,
+        2.0 * size,
+        2.0 * size,
+        at.x - size,
+        at.y + size,
+        2.0 * size,
+        -2.0 * size,
+        at.x - size,
+        at.y - size,
+        2.0 * size,
+        2.0 * size,
+        at.x - size,
+        at.y + size,
+        2.0 * size,
+        -2.0 * size,
+        style::FAIL
+    );
+}
+
+/// Crosses over units that the phase disbanded or removed, drawn above the units.
+pub(crate) fn draw_marks(out: &mut String, s: &Scene, placed: &Placement, adj: &Adjudication) {
+    out.push_str("<g class=\"marks\">");
+    for r in &adj.results {
+        let gone = matches!(
+            r.outcome,
+            Outcome::Disbanded { .. } | Outcome::Removed | Outcome::RemovedInDisorder
+        );
+        if !gone {
+            continue;
+        }
+        let retreat_phase = matches!(r.outcome, Outcome::Disbanded { .. });
+        let at = unit_point(s, placed, &r.unit, retreat_phase);
+        let _ = write!(
+            out,
+            r#"<g class="removed" data-unit="{} {}">"#,
+            r.unit.kind.letter(),
+            escape(&s.v.location_name(r.unit.location))
+        );
+        cross(out, at, UNIT_R * 0.9, "remove-cross");
+        out.push_str("</g>");
+    }
+    out.push_str("</g>");
+}
+
+fn unit_point(s: &Scene, placed: &Placement, unit: &Unit, dislodged: bool) -> Pt {
+    placed
+        .find(unit, dislodged)
+        .or_else(|| placed.find(unit, !dislodged))
+        .map(|p| p.at)
+        .unwrap_or_else(|| s.g.location_point(unit.location))
+}

@@ -1,0 +1,271 @@
+//! The entry points: check the position against the variant, then draw the layers
+//! from the bottom up (board, orders, units, marks, legend).
+
+use std::fmt::{self, Write};
+
+use chancery_engine::{Adjudication, GameState, Location, Order, OrderKind, Unit, Variant};
+
+use crate::geometry::MapGeometry;
+use crate::style::{self, escape, PowerStyle};
+use crate::{board, legend, orders, units};
+
+/// What is written in each space.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Labels {
+    /// The space's abbreviation (`Bud`, `NTH`).
+    #[default]
+    Abbreviations,
+    /// The full name (`Budapest`).
+    Names,
+    None,
+}
+
+#[derive(Clone, Debug)]
+pub struct RenderOptions {
+    pub labels: Labels,
+    /// The panel with each power's centres and units and the key to the symbols.
+    pub legend: bool,
+    /// The variant's title and the phase above the map.
+    pub title: bool,
+    /// Dotted lines for moves the game allows between spaces whose cells do not
+    /// touch on the drawing, so that the map shows every route.
+    pub links: bool,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            labels: Labels::Abbreviations,
+            legend: true,
+            title: true,
+            links: true,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RenderError {
+    /// No space of the variant has `at=` coordinates, so there is nothing to lay out.
+    NoCoordinates,
+    /// These spaces have no coordinates and no neighbour with any.
+    Unplaceable(String),
+    /// The geometry was built for another variant.
+    WrongVariant { geometry: String, variant: String },
+    /// The position or the results name something the variant does not have.
+    BadPosition(String),
+}
+
+impl fmt::Display for RenderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RenderError::NoCoordinates => {
+                write!(
+                    f,
+                    "no space of this variant has at= coordinates, so its map cannot be drawn"
+                )
+            }
+            RenderError::Unplaceable(names) => write!(
+                f,
+                "cannot place {names} on the map: no at= coordinates and no neighbour that has them"
+            ),
+            RenderError::WrongVariant { geometry, variant } => {
+                write!(f, "the map geometry is for variant `{geometry}`, not `{variant}`")
+            }
+            RenderError::BadPosition(why) => write!(f, "the position does not fit the variant: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for RenderError {}
+
+/// Lays out the variant's board and draws it: for one picture. To draw many positions
+/// of one variant, build the [`MapGeometry`] once and use [`render_with`].
+pub fn render_svg(
+    v: &Variant,
+    state: &GameState,
+    adjudication: Option<&Adjudication>,
+    options: &RenderOptions,
+) -> Result<String, RenderError> {
+    let geometry = MapGeometry::new(v)?;
+    render_with(&geometry, v, state, adjudication, options)
+}
+
+/// Draws `state` on a prepared board. With an adjudication of the phase `state` is in,
+/// its orders are drawn as arrows on that position with their results: failed orders
+/// dashed and crossed in red, dislodged units ringed, builds and removals marked.
+pub fn render_with(
+    g: &MapGeometry,
+    v: &Variant,
+    state: &GameState,
+    adjudication: Option<&Adjudication>,
+    options: &RenderOptions,
+) -> Result<String, RenderError> {
+    if !g.fits(v) {
+        return Err(RenderError::WrongVariant {
+            geometry: g.variant_id.clone(),
+            variant: v.id.clone(),
+        });
+    }
+    check_position(v, state, adjudication)?;
+    let styles = style::power_styles(v);
+    let legend_size = if options.legend {
+        legend::size(v, state)
+    } else {
+        (0.0, 0.0)
+    };
+    let top = if options.title { TITLE_HEIGHT } else { 0.0 };
+    let width = g.width + legend_size.0;
+    let height = top + g.height.max(legend_size.1);
+
+    let mut out = String::with_capacity(96 * 1024);
+    let _ = write!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0} {height:.0}" width="{width:.0}" height="{height:.0}" font-family="DejaVu Sans, Verdana, Arial, sans-serif" class="chancery-map" data-variant="{}" data-phase="{}">"#,
+        escape(&v.id),
+        state.phase.code()
+    );
+    header(&mut out, v, &styles);
+    let _ = write!(out, r#"<rect width="100%" height="100%" fill="{}"/>"#, style::PAPER);
+    if options.title {
+        let _ = write!(
+            out,
+            r#"<text class="title" x="14" y="24" font-size="17" font-weight="bold" fill="{}">{} · {}</text>"#,
+            style::INK,
+            escape(&v.title),
+            state.phase
+        );
+    }
+    let _ = write!(out, r#"<g transform="translate(0 {top:.0})">"#);
+    let scene = Scene { v, g, styles: &styles };
+    board::draw(&mut out, &scene, state, options);
+    let placed = units::place(&scene, state, adjudication);
+    if let Some(adj) = adjudication {
+        orders::draw(&mut out, &scene, &placed, adj);
+    }
+    units::draw(&mut out, &scene, &placed);
+    if let Some(adj) = adjudication {
+        orders::draw_marks(&mut out, &scene, &placed, adj);
+    }
+    out.push_str("</g>");
+    if options.legend {
+        let _ = write!(
+            out,
+            r#"<g class="legend" transform="translate({:.0} {top:.0})">"#,
+            g.width
+        );
+        legend::draw(&mut out, &scene, state);
+        out.push_str("</g>");
+    }
+    out.push_str("</svg>");
+    Ok(out)
+}
+
+pub(crate) const TITLE_HEIGHT: f64 = 36.0;
+
+/// What every layer needs to know.
+pub(crate) struct Scene<'a> {
+    pub v: &'a Variant,
+    pub g: &'a MapGeometry,
+    pub styles: &'a [PowerStyle],
+}
+
+/// The shared definitions: stripes for each faction (its colour and its player's),
+/// hatching for impassable spaces, and the classes the layers use.
+fn header(out: &mut String, v: &Variant, styles: &[PowerStyle]) {
+    out.push_str("<defs>");
+    let _ = write!(
+        out,
+        r##"<pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="{}"/><line x1="0" y1="0" x2="0" y2="6" stroke="#8f8a80" stroke-width="2"/></pattern>"##,
+        style::IMPASSABLE
+    );
+    for (i, p) in v.powers.iter().enumerate() {
+        if let (chancery_engine::variant::PowerKind::Faction, Some(player)) = (p.kind, p.player) {
+            let _ = write!(
+                out,
+                r#"<pattern id="faction-{i}" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="{}"/><rect width="2.5" height="6" fill="{}"/></pattern>"#,
+                styles[i].fill, styles[player as usize].fill
+            );
+        }
+    }
+    out.push_str("</defs>");
+    let _ = write!(
+        out,
+        "<style>.label{{font-size:10px;text-anchor:middle;fill:{ink};stroke:#fffaf0;stroke-opacity:0.75;stroke-width:2.4px;paint-order:stroke;stroke-linejoin:round}}.label.sea{{font-style:italic;fill:{sea}}}.coast-label{{font-size:7.5px;text-anchor:middle;fill:{sea}}}.unit-letter{{font-size:10px;font-weight:bold;text-anchor:middle}}.count{{font-size:8px;font-weight:bold;text-anchor:middle;fill:#fff}}.legend-text{{font-size:11px;fill:{ink}}}</style>",
+        ink = style::INK,
+        sea = style::SEA_INK
+    );
+}
+
+fn check_position(v: &Variant, state: &GameState, adjudication: Option<&Adjudication>) -> Result<(), RenderError> {
+    let bad = |why: String| Err(RenderError::BadPosition(why));
+    if state.owners.len() != v.provinces.len() {
+        return bad(format!(
+            "{} centre owners for {} spaces",
+            state.owners.len(),
+            v.provinces.len()
+        ));
+    }
+    if let Some(p) = state.owners.iter().flatten().find(|p| **p as usize >= v.powers.len()) {
+        return bad(format!("centre owner {p} is not a power of the variant"));
+    }
+    let units = state.units.iter().chain(state.dislodged.iter().map(|d| &d.unit));
+    for u in units {
+        check_unit(v, u)?;
+    }
+    if let Some(p) = state.standoffs.iter().find(|p| **p as usize >= v.provinces.len()) {
+        return bad(format!("standoff space {p} does not exist"));
+    }
+    if let Some(adj) = adjudication {
+        for r in &adj.results {
+            check_unit(v, &r.unit)?;
+            for o in r.order.iter().chain(r.given.iter()) {
+                check_order(v, o)?;
+            }
+            for l in &r.retreats {
+                check_location(v, *l)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_unit(v: &Variant, u: &Unit) -> Result<(), RenderError> {
+    if u.power as usize >= v.powers.len() {
+        return Err(RenderError::BadPosition(format!(
+            "unit owner {} is not a power",
+            u.power
+        )));
+    }
+    check_location(v, u.location)
+}
+
+fn check_location(v: &Variant, l: Location) -> Result<(), RenderError> {
+    match v.provinces.get(l.province as usize) {
+        None => Err(RenderError::BadPosition(format!("space {} does not exist", l.province))),
+        Some(p) if l.coast as usize > p.coasts.len() => Err(RenderError::BadPosition(format!(
+            "{} has no coast number {}",
+            p.abbr, l.coast
+        ))),
+        Some(_) => Ok(()),
+    }
+}
+
+fn check_order(v: &Variant, o: &Order) -> Result<(), RenderError> {
+    if o.power as usize >= v.powers.len() {
+        return Err(RenderError::BadPosition(format!("order by {}, not a power", o.power)));
+    }
+    check_location(v, o.unit.location)?;
+    match o.kind {
+        OrderKind::Move { to, .. } | OrderKind::Retreat { to } => check_location(v, to),
+        OrderKind::SupportHold { unit } => check_location(v, unit.location),
+        OrderKind::SupportMove { unit, to } => {
+            check_location(v, unit.location)?;
+            check_location(v, to)
+        }
+        OrderKind::Convoy { army, to } => {
+            check_location(v, army.location)?;
+            check_location(v, to)
+        }
+        _ => Ok(()),
+    }
+}
