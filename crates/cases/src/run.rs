@@ -188,7 +188,9 @@ pub fn run_case(case: &Case, v: &Variant) -> CaseReport {
     report
 }
 
-fn run_inner(case: &Case, v: &Variant, diffs: &mut Vec<String>) -> Result<(), String> {
+/// The position a case starts from and the orders it gives (bids already resolved into
+/// orders for the minor units), for tools that draw or replay a case.
+pub fn case_setup(case: &Case, v: &Variant) -> Result<(GameState, Vec<Order>), String> {
     let phase = match &case.phase {
         Some((line, text)) => parse_phase(text).map_err(|e| format!("line {line}: {e}"))?,
         None => Phase::new(v.start.0, v.start.1, PhaseKind::Movement),
@@ -264,7 +266,12 @@ fn run_inner(case: &Case, v: &Variant, diffs: &mut Vec<String>) -> Result<(), St
     if !bids.is_empty() {
         orders.extend(minor_orders(v, &state, &orders, &bids)?);
     }
+    Ok((state, orders))
+}
 
+fn run_inner(case: &Case, v: &Variant, diffs: &mut Vec<String>) -> Result<(), String> {
+    let (state, orders) = case_setup(case, v)?;
+    let phase = state.phase;
     let result = adjudicate(v, &state, &orders);
 
     // With stacks and boarding a unit may end elsewhere than its order says (a fleet

@@ -1,7 +1,10 @@
 //! The `chancery` command.
 
 mod adjudicate_json;
+mod budget;
 mod commands;
+mod render;
+mod serve;
 
 use std::process::ExitCode;
 
@@ -46,6 +49,53 @@ enum Command {
         /// A built-in variant name or a path to a .var file.
         variant: String,
     },
+    /// Run the club server: games, deadlines, press and GM tools over HTTP.
+    Serve {
+        /// Address and port to listen on.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        listen: String,
+        /// `postgres://…` for PostgreSQL, or an SQLite file (created on first start).
+        #[arg(long, default_value = "chancery.db")]
+        database: String,
+    },
+    /// Draw a variant's map to SVG or PNG (by the file name): the starting position,
+    /// a saved position, one phase's orders with their results, or a test case.
+    Render {
+        /// A built-in variant name or a path to a .var file.
+        variant: String,
+        /// A position in the JSON form of `chancery adjudicate` (default: the start).
+        #[arg(long)]
+        state: Option<String>,
+        /// Orders to adjudicate and draw: {"England": ["F lon - nth"]} or ["England: F lon - nth"].
+        #[arg(long, conflicts_with = "case")]
+        orders: Option<String>,
+        /// A case from a DATC-format case file: its position and orders.
+        #[arg(long, num_args = 2, value_names = ["FILE", "CASE"])]
+        case: Option<Vec<String>>,
+        /// Output file: .svg, .png, or - for SVG on stdout.
+        #[arg(short, long)]
+        output: String,
+        /// Draw the position after the orders instead of the orders.
+        #[arg(long)]
+        after: bool,
+        /// Full names instead of abbreviations.
+        #[arg(long)]
+        names: bool,
+        #[arg(long)]
+        no_legend: bool,
+        /// Pixels per SVG unit in a PNG.
+        #[arg(long, default_value_t = 1.0)]
+        scale: f32,
+    },
+    /// Print each great power's Diplomacy Points this turn, with the reason for each
+    /// deduction (1936, 1648).
+    Budget {
+        /// A built-in variant name or a path to a .var file.
+        variant: String,
+        /// A position in the JSON form of `chancery adjudicate` (default: the start).
+        #[arg(long)]
+        state: Option<String>,
+    },
     /// Adjudicate one phase: JSON {variant, state, orders} on stdin, outcome on stdout.
     Adjudicate {
         /// Read the request from this file instead of stdin.
@@ -57,10 +107,33 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Serve { listen, database } => serve::run(listen, database),
         Command::Cases { files, verbose, known } => commands::cases(&files, verbose, known.as_deref()),
         Command::Map { variant, json } => commands::map(&variant, json),
         Command::Lint { variant } => commands::lint(&variant),
         Command::Adjudicate { input } => adjudicate_json::run(input.as_deref()),
+        Command::Budget { variant, state } => budget::run(&variant, state.as_deref()),
+        Command::Render {
+            variant,
+            state,
+            orders,
+            case,
+            output,
+            after,
+            names,
+            no_legend,
+            scale,
+        } => render::run(&render::RenderArgs {
+            variant: &variant,
+            state: state.as_deref(),
+            orders: orders.as_deref(),
+            case: case.as_deref(),
+            output: &output,
+            after,
+            names,
+            no_legend,
+            scale,
+        }),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,41 @@
+//! `chancery budget VARIANT [--state STATE.json]`: each great power's Diplomacy Points
+//! for the turn, with every deduction and its reason (issue 4, rule 2).
+
+use std::process::ExitCode;
+
+use chancery_engine::dp::{budgets, dp_rules};
+use chancery_engine::json::{state_from_json, StateJson};
+use chancery_engine::GameState;
+
+use crate::commands::load;
+
+pub fn run(variant: &str, state: Option<&str>) -> Result<ExitCode, String> {
+    let v = load(variant)?;
+    let rules = dp_rules(&v).map_err(|e| format!("{variant}: {e}"))?;
+    let state = match state {
+        None => GameState::initial(&v),
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+            let json: StateJson =
+                serde_json::from_str(&text).map_err(|e| format!("{path}: not a position in JSON: {e}"))?;
+            state_from_json(&v, &json).map_err(|e| format!("{path}: {e}"))?
+        }
+    };
+    if rules.budgets.is_empty() {
+        println!("{} has no Diplomacy Points (no `rule dp-budget` line)", v.title);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("Diplomacy Points, {} ({})", state.phase, v.title);
+    for b in budgets(&v, &state, &rules) {
+        println!(
+            "{}: {} DP{}",
+            v.power(b.power).name,
+            b.total,
+            if b.total == 1 { "" } else { "s" }
+        );
+        for line in &b.lines {
+            println!("  {line}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

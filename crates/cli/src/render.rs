@@ -1,0 +1,161 @@
+//! `chancery render`: draws a variant's map to an SVG or PNG file — the starting
+//! position, a saved position, the orders of one phase with their results, or a
+//! test case.
+
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+
+use chancery_cases::{case_setup, parse_cases, Case};
+use chancery_engine::adjudicate::adjudicate;
+use chancery_engine::json::{state_from_json, StateJson};
+use chancery_engine::parse::parse_order_line;
+use chancery_engine::{Adjudication, GameState, Order, Variant};
+use chancery_render::{render_svg, Labels, RenderOptions};
+use serde::Deserialize;
+
+use crate::commands::load;
+
+pub struct RenderArgs<'a> {
+    pub variant: &'a str,
+    pub state: Option<&'a str>,
+    pub orders: Option<&'a str>,
+    /// [case file, case name]
+    pub case: Option<&'a [String]>,
+    pub output: &'a str,
+    /// Draw the position after the orders instead of the orders themselves.
+    pub after: bool,
+    pub names: bool,
+    pub no_legend: bool,
+    pub scale: f32,
+}
+
+/// The orders file: `{"England": ["F lon - nth"], ...}` or `["England: F lon - nth"]`,
+/// the same forms as `chancery adjudicate` reads.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum OrdersFile {
+    ByPower(BTreeMap<String, Vec<String>>),
+    Lines(Vec<String>),
+}
+
+pub fn run(args: &RenderArgs) -> Result<ExitCode, String> {
+    let v = load(args.variant)?;
+    let (state, orders) = match args.case {
+        Some([file, name]) => {
+            if args.state.is_some() || args.orders.is_some() {
+                return Err("--case brings its own position and orders; leave out --state and --orders".into());
+            }
+            case_position(&v, file, name)?
+        }
+        Some(_) => return Err("--case takes a case file and a case name".into()),
+        None => {
+            let state = match args.state {
+                Some(path) => {
+                    let text = read(path)?;
+                    let json: StateJson = serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
+                    state_from_json(&v, &json).map_err(|e| format!("{path}: {e}"))?
+                }
+                None => GameState::initial(&v),
+            };
+            let orders = match args.orders {
+                Some(path) => Some(orders_file(&v, path)?),
+                None => None,
+            };
+            (state, orders)
+        }
+    };
+    let adjudication: Option<Adjudication> = orders.map(|o| adjudicate(&v, &state, &o));
+    let options = RenderOptions {
+        labels: if args.names {
+            Labels::Names
+        } else {
+            Labels::Abbreviations
+        },
+        legend: !args.no_legend,
+        ..RenderOptions::default()
+    };
+    let svg = match (&adjudication, args.after) {
+        (Some(a), true) => render_svg(&v, &a.next, None, &options),
+        (Some(a), false) => render_svg(&v, &state, Some(a), &options),
+        (None, true) => return Err("--after needs orders (--orders or --case)".into()),
+        (None, false) => render_svg(&v, &state, None, &options),
+    }
+    .map_err(|e| e.to_string())?;
+    write_output(args.output, &svg, args.scale)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn read(path: &str) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))
+}
+
+fn orders_file(v: &Variant, path: &str) -> Result<Vec<Order>, String> {
+    let file: OrdersFile = serde_json::from_str(&read(path)?).map_err(|e| format!("{path}: {e}"))?;
+    let lines: Vec<String> = match file {
+        OrdersFile::Lines(lines) => lines,
+        OrdersFile::ByPower(map) => map
+            .into_iter()
+            .flat_map(|(power, list)| list.into_iter().map(move |o| format!("{power}: {o}")))
+            .collect(),
+    };
+    lines
+        .iter()
+        .map(|line| match parse_order_line(v, line) {
+            Ok((Some(power), order)) => Ok(Order { power, ..order }),
+            Ok((None, _)) => Err(format!(
+                "{path}: `{line}`: say which power gives the order: `England: F lon - nth`"
+            )),
+            Err(e) => Err(format!("{path}: `{line}`: {e}")),
+        })
+        .collect()
+}
+
+/// The position and orders of one case of a case file, set up exactly as the case
+/// runner does (bids resolved into the minor units' orders).
+fn case_position(v: &Variant, file: &str, name: &str) -> Result<(GameState, Option<Vec<Order>>), String> {
+    let cases = parse_cases(&read(file)?).map_err(|e| format!("{file}: {e}"))?;
+    let case: &Case = cases
+        .iter()
+        .find(|c| c.name.eq_ignore_ascii_case(name.trim()))
+        .ok_or_else(|| {
+            let some: Vec<&str> = cases.iter().take(5).map(|c| c.name.as_str()).collect();
+            format!("{file} has no case `{name}` (it has {}…)", some.join(", "))
+        })?;
+    let (state, orders) = case_setup(case, v).map_err(|e| format!("{file}: case `{}`: {e}", case.name))?;
+    Ok((state, Some(orders)))
+}
+
+fn write_output(path: &str, svg: &str, scale: f32) -> Result<(), String> {
+    if path == "-" {
+        println!("{svg}");
+        return Ok(());
+    }
+    let bytes = if path.to_ascii_lowercase().ends_with(".png") {
+        png(svg, scale)?
+    } else {
+        svg.as_bytes().to_vec()
+    };
+    std::fs::write(path, bytes).map_err(|e| format!("{path}: {e}"))
+}
+
+/// Rasterises with resvg, using the system's fonts for the labels.
+pub fn png(svg: &str, scale: f32) -> Result<Vec<u8>, String> {
+    if !(0.1..=8.0).contains(&scale) {
+        return Err(format!("--scale {scale} is outside 0.1 to 8"));
+    }
+    let mut options = resvg::usvg::Options::default();
+    options.fontdb_mut().load_system_fonts();
+    let tree = resvg::usvg::Tree::from_str(svg, &options).map_err(|e| format!("reading the SVG: {e}"))?;
+    let size = tree.size();
+    let (w, h) = (
+        (size.width() * scale).ceil() as u32,
+        (size.height() * scale).ceil() as u32,
+    );
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(w, h).ok_or("the picture has no size")?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    pixmap.encode_png().map_err(|e| format!("encoding the PNG: {e}"))
+}

@@ -1,0 +1,251 @@
+//! Load benchmark for the club server (run by hand, not in the tests): N concurrent
+//! clients on loopback submit, replace and read orders and press for a fixed time, then
+//! throughput, latency percentiles and errors are printed. `bench/load.sh` starts a
+//! release server on a fresh SQLite file and runs this against it.
+//!
+//! cargo run --release -p chancery-server --example load -- URL [CLIENTS] [SECONDS]
+
+use std::time::{Duration, Instant};
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+use serde_json::{json, Value};
+
+const PASSWORD: &str = "load test password";
+
+struct Client {
+    http: reqwest::Client,
+    base: String,
+    token: String,
+}
+
+impl Client {
+    async fn call(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Result<Value, String> {
+        let mut req = self
+            .http
+            .request(method, format!("{}{}", self.base, path))
+            .bearer_auth(&self.token);
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        let resp = req.send().await.map_err(|e| e.to_string())?;
+        let status = resp.status();
+        let value: Value = resp.json().await.map_err(|e| e.to_string())?;
+        if status.is_success() {
+            Ok(value)
+        } else {
+            Err(format!("{status}: {value}"))
+        }
+    }
+}
+
+/// Registers an account, retrying while the server's per-address limit says wait.
+async fn register(http: &reqwest::Client, base: &str, name: &str) -> Result<String, String> {
+    for _ in 0..100 {
+        let resp = http
+            .post(format!("{base}/api/register"))
+            .json(&json!({"name": name, "password": PASSWORD}))
+            .send()
+            .await
+            .map_err(|e| e.to_string())?;
+        if resp.status() == 429 {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            continue;
+        }
+        let v: Value = resp.json().await.map_err(|e| e.to_string())?;
+        return v["token"]
+            .as_str()
+            .map(str::to_string)
+            .ok_or_else(|| format!("register {name}: {v}"));
+    }
+    Err(format!("register {name}: still throttled"))
+}
+
+/// Each client's seat and two order sets to alternate between with `replace`, so each
+/// submission really changes what is stored: every unit holds, or all but one.
+struct Seat {
+    client: Client,
+    game: i64,
+    power: String,
+    holds: Vec<String>,
+    fewer: Vec<String>,
+}
+
+async fn setup(base: &str, clients: usize, run: u64) -> Result<Vec<Seat>, String> {
+    let http = reqwest::Client::builder()
+        .pool_max_idle_per_host(4)
+        .build()
+        .map_err(|e| e.to_string())?;
+    let gm = Client {
+        http: http.clone(),
+        base: base.to_string(),
+        token: register(&http, base, &format!("load-gm-{run}")).await?,
+    };
+    let mut seats = Vec::new();
+    let mut game = Value::Null;
+    let mut free: Vec<String> = Vec::new();
+    for i in 0..clients {
+        if free.is_empty() {
+            game = gm
+                .call(
+                    reqwest::Method::POST,
+                    "/api/games",
+                    Some(json!({"name": format!("load {run} {i}")})),
+                )
+                .await?;
+            free = game["powers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|p| p["playable"] == true)
+                .map(|p| p["name"].as_str().unwrap().to_string())
+                .collect();
+            free.reverse();
+        }
+        let power = free.pop().unwrap_or_default();
+        let id = game["id"].as_i64().unwrap_or_default();
+        let client = Client {
+            http: http.clone(),
+            base: base.to_string(),
+            token: register(&http, base, &format!("load-{run}-{i}")).await?,
+        };
+        client
+            .call(
+                reqwest::Method::POST,
+                &format!("/api/games/{id}/join"),
+                Some(json!({"power": power})),
+            )
+            .await?;
+        let units: Vec<String> = game["state"]["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|u| u["power"] == power.as_str())
+            .map(|u| format!("{} {}", u["type"].as_str().unwrap(), u["location"].as_str().unwrap()))
+            .collect();
+        let holds: Vec<String> = units.iter().map(|u| format!("{u} H")).collect();
+        let fewer = holds.iter().skip(1).cloned().collect();
+        seats.push(Seat {
+            client,
+            game: id,
+            power,
+            holds,
+            fewer,
+        });
+    }
+    // The last game may have vacant powers: start it anyway, as a GM would.
+    let mut started = std::collections::BTreeSet::new();
+    for seat in &seats {
+        if started.insert(seat.game) {
+            let _ = gm
+                .call(
+                    reqwest::Method::POST,
+                    &format!("/api/games/{}/gm/start", seat.game),
+                    None,
+                )
+                .await;
+        }
+    }
+    Ok(seats)
+}
+
+async fn drive(seat: Seat, until: Instant) -> (Vec<u32>, usize, Option<String>) {
+    let mut latencies = Vec::new();
+    let mut errors = 0;
+    let mut first_error = None;
+    let mut flip = false;
+    let id = seat.game;
+    while Instant::now() < until {
+        let roll: u32 = rand::thread_rng().gen_range(0..100);
+        let started = Instant::now();
+        let c = &seat.client;
+        let r = match roll {
+            0..=29 => {
+                c.call(reqwest::Method::GET, &format!("/api/games/{id}/orders"), None)
+                    .await
+            }
+            30..=54 => {
+                flip = !flip;
+                let orders = if flip { &seat.holds } else { &seat.fewer };
+                c.call(
+                    reqwest::Method::POST,
+                    &format!("/api/games/{id}/orders"),
+                    Some(json!({"orders": orders, "replace": true})),
+                )
+                .await
+            }
+            55..=69 => c.call(reqwest::Method::GET, &format!("/api/games/{id}"), None).await,
+            70..=79 => {
+                let others: Vec<&str> = ["England", "France", "Germany", "Italy", "Russia", "Turkey", "Austria"]
+                    .into_iter()
+                    .filter(|p| *p != seat.power)
+                    .collect();
+                let to = others.choose(&mut rand::thread_rng()).copied().unwrap_or("England");
+                c.call(
+                    reqwest::Method::POST,
+                    &format!("/api/games/{id}/press"),
+                    Some(json!({"to": [to], "body": "load test message"})),
+                )
+                .await
+            }
+            _ => {
+                c.call(reqwest::Method::GET, &format!("/api/games/{id}/press"), None)
+                    .await
+            }
+        };
+        latencies.push(started.elapsed().as_micros() as u32);
+        if let Err(e) = r {
+            errors += 1;
+            first_error.get_or_insert(e);
+        }
+    }
+    (latencies, errors, first_error)
+}
+
+fn percentile(sorted: &[u32], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i] as f64 / 1000.0
+}
+
+#[tokio::main]
+async fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().collect();
+    let base = args.get(1).cloned().unwrap_or_else(|| "http://127.0.0.1:8080".into());
+    let clients: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(200);
+    let seconds: u64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(60);
+    let run = rand::thread_rng().gen_range(0..1_000_000u64);
+    eprintln!("setting up {clients} players against {base} ...");
+    let seats = setup(&base, clients, run).await?;
+    eprintln!("running for {seconds} s ...");
+    let started = Instant::now();
+    let until = started + Duration::from_secs(seconds);
+    let handles: Vec<_> = seats.into_iter().map(|s| tokio::spawn(drive(s, until))).collect();
+    let mut all = Vec::new();
+    let mut errors = 0;
+    let mut first_error = None;
+    for h in handles {
+        let (lat, err, first) = h.await.map_err(|e| e.to_string())?;
+        all.extend(lat);
+        errors += err;
+        if first_error.is_none() {
+            first_error = first;
+        }
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    all.sort_unstable();
+    println!(
+        "clients {clients}, {seconds} s: {} requests, {:.0} requests/s, p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms, errors {errors}",
+        all.len(),
+        all.len() as f64 / elapsed,
+        percentile(&all, 0.50),
+        percentile(&all, 0.99),
+        percentile(&all, 1.0),
+    );
+    if let Some(e) = first_error {
+        println!("first error: {e}");
+    }
+    Ok(())
+}

@@ -1,0 +1,233 @@
+//! Opening the database (SQLite file or PostgreSQL), applying the migrations, and the
+//! per-game lock every write transaction starts with.
+
+use std::str::FromStr;
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{Any, AnyPool, ConnectOptions, Executor, Row, Transaction};
+
+/// The migrations, in order. Each is applied once, in one transaction, and recorded in
+/// `schema_migrations`.
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (1, "init", include_str!("../migrations/0001_init.sql")),
+    (2, "dp_bids", include_str!("../migrations/0002_dp_bids.sql")),
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Clone)]
+pub struct Db {
+    /// For reads.
+    pub read: AnyPool,
+    /// For write transactions. On SQLite a single connection, so that writers in this
+    /// process queue here instead of failing with SQLITE_BUSY.
+    pub write: AnyPool,
+    pub backend: Backend,
+}
+
+pub type Tx = Transaction<'static, Any>;
+
+/// `postgres://…` and `sqlite:…` URLs are taken as they are; anything else is a path to
+/// an SQLite file, created when missing.
+pub fn normalise_url(url: &str) -> (String, Backend) {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        (url.to_string(), Backend::Postgres)
+    } else if url.starts_with("sqlite:") {
+        (url.to_string(), Backend::Sqlite)
+    } else {
+        (format!("sqlite://{url}?mode=rwc"), Backend::Sqlite)
+    }
+}
+
+impl Db {
+    pub async fn open(url: &str) -> Result<Db, String> {
+        sqlx::any::install_default_drivers();
+        let (url, backend) = normalise_url(url);
+        let options = AnyConnectOptions::from_str(&url)
+            .map_err(|e| format!("database URL: {e}"))?
+            .disable_statement_logging();
+        let db = match backend {
+            Backend::Postgres => {
+                let pool = AnyPoolOptions::new()
+                    .max_connections(16)
+                    .connect_with(options)
+                    .await
+                    .map_err(|e| format!("connecting to PostgreSQL: {e}"))?;
+                // Open a few connections before serving: a connection's password
+                // exchange (SCRAM) is slow enough that opening them on the first burst
+                // of requests would stall it.
+                let mut warm = Vec::new();
+                for _ in 0..4 {
+                    warm.push(
+                        pool.acquire()
+                            .await
+                            .map_err(|e| format!("connecting to PostgreSQL: {e}"))?,
+                    );
+                }
+                drop(warm);
+                Db {
+                    read: pool.clone(),
+                    write: pool,
+                    backend,
+                }
+            }
+            Backend::Sqlite => {
+                let connect = |max: u32| {
+                    AnyPoolOptions::new()
+                        .max_connections(max)
+                        .after_connect(|conn, _| {
+                            Box::pin(async move {
+                                // WAL lets readers run beside the writer; FULL makes each
+                                // acknowledged commit survive a power cut, not only a crash.
+                                conn.execute("PRAGMA journal_mode = WAL").await?;
+                                conn.execute("PRAGMA synchronous = FULL").await?;
+                                conn.execute("PRAGMA busy_timeout = 10000").await?;
+                                conn.execute("PRAGMA foreign_keys = ON").await?;
+                                Ok(())
+                            })
+                        })
+                        .connect_with(options.clone())
+                };
+                let write = connect(1).await.map_err(|e| format!("opening {url}: {e}"))?;
+                let read = connect(8).await.map_err(|e| format!("opening {url}: {e}"))?;
+                Db { read, write, backend }
+            }
+        };
+        db.migrate().await?;
+        Ok(db)
+    }
+
+    async fn migrate(&self) -> Result<(), String> {
+        let err = |e: sqlx::Error| format!("migrating the database: {e}");
+        let mut tx = self.write.begin().await.map_err(err)?;
+        if self.backend == Backend::Postgres {
+            // Two servers starting together on one database: the second waits here.
+            sqlx::query("SELECT 1 FROM (SELECT pg_advisory_xact_lock(727001)) AS l")
+                .execute(&mut *tx)
+                .await
+                .map_err(err)?;
+        }
+        sqlx::query(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_ms BIGINT NOT NULL)",
+        )
+        .execute(&mut *tx)
+        .await
+        .map_err(err)?;
+        let applied: Vec<i64> = sqlx::query("SELECT version FROM schema_migrations")
+            .fetch_all(&mut *tx)
+            .await
+            .map_err(err)?
+            .iter()
+            .map(|r| r.get::<i64, _>(0))
+            .collect();
+        for (version, name, sql) in MIGRATIONS {
+            if applied.contains(version) {
+                continue;
+            }
+            for statement in split_statements(sql) {
+                sqlx::query(&statement)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(|e| format!("migration {version} ({name}): {e}\n{statement}"))?;
+            }
+            sqlx::query("INSERT INTO schema_migrations (version, name, applied_ms) VALUES ($1, $2, $3)")
+                .bind(*version)
+                .bind(*name)
+                .bind(crate::clock::system_ms())
+                .execute(&mut *tx)
+                .await
+                .map_err(err)?;
+        }
+        tx.commit().await.map_err(err)
+    }
+}
+
+/// Splits a migration file into statements: `;` at a line's end closes one; `--` lines
+/// are comments.
+fn split_statements(sql: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for line in sql.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with("--") || trimmed.is_empty() {
+            continue;
+        }
+        current.push_str(line);
+        current.push('\n');
+        if trimmed.ends_with(';') {
+            out.push(current.trim().trim_end_matches(';').to_string());
+            current.clear();
+        }
+    }
+    if !current.trim().is_empty() {
+        out.push(current.trim().to_string());
+    }
+    out
+}
+
+/// How a write transaction holds its game.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Lock {
+    /// Exclusive, waiting for other holders (GM actions, orders, ready marks).
+    Wait,
+    /// Exclusive, or nothing at once when another transaction holds the game: the
+    /// scheduler's claim, so that servers sharing a database never queue on one phase.
+    SkipLocked,
+}
+
+/// Takes the game's row lock inside `tx`; false when the game does not exist or (with
+/// `SkipLocked`) another transaction holds it.
+///
+/// PostgreSQL: `SELECT … FOR UPDATE [SKIP LOCKED]`. SQLite has one writer per database,
+/// so the first statement of the transaction is a write that takes that lock (waiting up
+/// to the busy timeout); reading first and writing later could fail the upgrade.
+pub async fn lock_game(tx: &mut Tx, backend: Backend, game_id: i64, lock: Lock) -> Result<bool, sqlx::Error> {
+    match backend {
+        Backend::Postgres => {
+            let sql = match lock {
+                Lock::Wait => "SELECT id FROM games WHERE id = $1 FOR UPDATE",
+                Lock::SkipLocked => "SELECT id FROM games WHERE id = $1 FOR UPDATE SKIP LOCKED",
+            };
+            Ok(sqlx::query(sql)
+                .bind(game_id)
+                .fetch_optional(&mut **tx)
+                .await?
+                .is_some())
+        }
+        Backend::Sqlite => {
+            let r = sqlx::query("UPDATE games SET seq = seq WHERE id = $1")
+                .bind(game_id)
+                .execute(&mut **tx)
+                .await?;
+            Ok(r.rows_affected() == 1)
+        }
+    }
+}
+
+/// A new row identifier: random, positive and below 2^53 so that JavaScript clients
+/// read it exactly.
+pub fn new_id() -> i64 {
+    use rand::Rng;
+    rand::thread_rng().gen_range(1..(1i64 << 53))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statements_split_at_line_ends() {
+        let s = split_statements("-- c\nCREATE TABLE a (x BIGINT);\n\nCREATE INDEX i ON a (x);\n");
+        assert_eq!(s, vec!["CREATE TABLE a (x BIGINT)", "CREATE INDEX i ON a (x)"]);
+    }
+
+    #[test]
+    fn paths_become_sqlite_urls() {
+        assert_eq!(normalise_url("club.db").0, "sqlite://club.db?mode=rwc");
+        assert_eq!(normalise_url("postgres://u@h/d").1, Backend::Postgres);
+    }
+}

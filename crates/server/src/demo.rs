@@ -1,0 +1,162 @@
+//! The demo club: on first start with an empty database, a GM account and one game of
+//! each built-in variant played a few phases in (moves chosen at random among legal
+//! ones, from a fixed seed), so a newcomer sees a real board at once. The powers are
+//! vacant, open for anyone to join.
+
+use axum::extract::State;
+use chancery_engine::parse::parse_order;
+use chancery_engine::validate::{retreat_options, validate};
+use chancery_engine::variant::Location;
+use chancery_engine::{GameState, Order, PhaseKind, UnitKind, Variant};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use sqlx::Row;
+
+use crate::auth::create_account;
+use crate::error::Body;
+use crate::games::{self, Deadlines, NewGame};
+use crate::process::adjudicate_current;
+use crate::App;
+
+pub const DEMO_GM: &str = "demo-gm";
+/// Phases played before the club opens.
+const DEMO_PHASES: usize = 4;
+
+pub async fn create_if_empty(app: &App) -> Result<(), String> {
+    let err = |e: crate::error::ApiError| format!("creating the demo club: {}", e.message);
+    let accounts: i64 = sqlx::query("SELECT COUNT(*) AS n FROM accounts")
+        .fetch_one(&app.db.read)
+        .await
+        .map_err(|e| e.to_string())?
+        .get("n");
+    if accounts > 0 {
+        return Ok(());
+    }
+    let password: String = {
+        let mut rng = rand::thread_rng();
+        (0..16)
+            .map(|_| *b"abcdefghijkmnpqrstuvwxyz23456789".choose(&mut rng).unwrap_or(&b'x') as char)
+            .collect()
+    };
+    let gm = match create_account(app, DEMO_GM, &password).await {
+        Ok(a) => a,
+        // Another server on the same database is creating the club.
+        Err(e) if e.status == axum::http::StatusCode::CONFLICT => return Ok(()),
+        Err(e) => return Err(err(e)),
+    };
+    let mut rng = StdRng::seed_from_u64(1901);
+    for name in chancery_engine::builtin::builtin_names() {
+        let (_, axum::Json(game)) = games::create(
+            State(app.clone()),
+            gm.clone(),
+            Body(NewGame {
+                name: format!("Demo: {name}"),
+                variant: Some(name.to_string()),
+                variant_file: None,
+                deadlines: Deadlines::default(),
+                press: Some("full".into()),
+                grey_press: false,
+                anonymous: false,
+                start_at_ms: None,
+            }),
+        )
+        .await
+        .map_err(err)?;
+        let id = game["id"].as_i64().unwrap_or_default();
+        let (mut tx, g) = games::lock(app, id).await.map_err(err)?;
+        games::start(app, &mut tx, &g).await.map_err(err)?;
+        tx.commit().await.map_err(|e| e.to_string())?;
+        for _ in 0..DEMO_PHASES {
+            let (mut tx, g) = games::lock(app, id).await.map_err(err)?;
+            let v = g.variant(app).map_err(err)?;
+            let state = g.state(&v).map_err(err)?;
+            for order in random_orders(&v, &state, &mut rng) {
+                let key = v.provinces[chancery_engine::order::order_province(&order) as usize]
+                    .abbr
+                    .to_ascii_lowercase();
+                sqlx::query("INSERT INTO orders (game_id, seq, power, unit_key, text, submitted_ms) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING")
+                    .bind(id)
+                    .bind(g.seq)
+                    .bind(&v.power(order.power).name)
+                    .bind(key)
+                    .bind(order.display(&v).to_string())
+                    .bind(app.clock.now_ms())
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(|e| e.to_string())?;
+            }
+            adjudicate_current(app, &mut tx, &g, "demo").await.map_err(err)?;
+            tx.commit().await.map_err(|e| e.to_string())?;
+        }
+    }
+    eprintln!("chancery-server: created the demo club: log in as `{DEMO_GM}` with password `{password}`");
+    Ok(())
+}
+
+/// Legal orders for some units: moves to a random neighbour, retreats to a random open
+/// space, builds in empty owned home centres. Units left out follow the engine's rules
+/// for missing orders.
+fn random_orders(v: &Variant, state: &GameState, rng: &mut StdRng) -> Vec<Order> {
+    let mut texts: Vec<(u8, String)> = Vec::new();
+    match state.phase.kind {
+        PhaseKind::Movement => {
+            for u in &state.units {
+                let targets: Vec<Location> = match u.kind {
+                    UnitKind::Army => v
+                        .army_neighbours(u.location.province)
+                        .iter()
+                        .map(|p| Location::province(*p))
+                        .collect(),
+                    UnitKind::Fleet => v.fleet_neighbours(u.location).to_vec(),
+                };
+                if let (Some(to), true) = (targets.choose(rng), rng.gen_bool(0.8)) {
+                    let text = format!(
+                        "{} {} - {}",
+                        u.kind.letter(),
+                        v.location_name(u.location),
+                        v.location_name(*to)
+                    );
+                    texts.push((u.power, text));
+                }
+            }
+        }
+        PhaseKind::Retreat => {
+            for (i, d) in state.dislodged.iter().enumerate() {
+                if let Some(to) = retreat_options(v, state, i).choose(rng) {
+                    let text = format!(
+                        "{} {} R {}",
+                        d.unit.kind.letter(),
+                        v.location_name(d.unit.location),
+                        v.location_name(*to)
+                    );
+                    texts.push((d.unit.power, text));
+                }
+            }
+        }
+        PhaseKind::Adjustment => {
+            for p in 0..v.powers.len() {
+                let power = p as chancery_engine::PowerId;
+                let mut builds = state.centre_count(power).saturating_sub(state.unit_count(power));
+                for (prov, province) in v.provinces.iter().enumerate() {
+                    if builds == 0 {
+                        break;
+                    }
+                    let prov = prov as chancery_engine::ProvinceId;
+                    if v.is_home_of(prov, power)
+                        && state.owners[prov as usize] == Some(power)
+                        && state.unit_at(prov).is_none()
+                    {
+                        let kind = if v.army_can_stand(prov) { "A" } else { "F" };
+                        texts.push((power, format!("Build {kind} {}", province.abbr)));
+                        builds -= 1;
+                    }
+                }
+            }
+        }
+    }
+    texts
+        .into_iter()
+        .filter_map(|(power, text)| parse_order(v, power, &text).and_then(|o| validate(v, state, &o)).ok())
+        .collect()
+}

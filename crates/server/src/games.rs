@@ -1,0 +1,537 @@
+//! Games: creating one, listing, the view of one (what each viewer may see), joining
+//! and observing, and the rules about who plays which power.
+
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+use chancery_engine::json::{state_from_json, state_to_json, StateJson};
+use chancery_engine::variant::PowerKind;
+use chancery_engine::{GameState, PhaseKind, Variant};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use sqlx::any::AnyRow;
+use sqlx::{Any, Executor, Row};
+
+use crate::auth::{Account, Viewer};
+use crate::clock::iso_utc;
+use crate::db::{lock_game, new_id, Lock, Tx};
+use crate::error::{ApiError, ApiResult, Body, Path};
+use crate::App;
+
+/// A row of `games`.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub id: i64,
+    pub name: String,
+    pub variant: String,
+    pub variant_text: Option<String>,
+    pub gm_id: i64,
+    pub status: String,
+    pub press: String,
+    pub grey_press: bool,
+    pub anonymous: bool,
+    pub movement_minutes: i64,
+    pub retreat_minutes: i64,
+    pub adjustment_minutes: i64,
+    pub start_at_ms: Option<i64>,
+    pub seq: i64,
+    pub state_json: String,
+    pub deadline_ms: Option<i64>,
+    pub paused_left_ms: Option<i64>,
+    pub outcome: Option<String>,
+}
+
+const GAME_COLUMNS: &str = "id, name, variant, variant_text, gm_id, status, press, grey_press, anonymous, movement_minutes, retreat_minutes, adjustment_minutes, start_at_ms, seq, state_json, deadline_ms, paused_left_ms, outcome";
+
+fn game_from_row(r: &AnyRow) -> Game {
+    Game {
+        id: r.get("id"),
+        name: r.get("name"),
+        variant: r.get("variant"),
+        variant_text: r.get("variant_text"),
+        gm_id: r.get("gm_id"),
+        status: r.get("status"),
+        press: r.get("press"),
+        grey_press: r.get::<i64, _>("grey_press") != 0,
+        anonymous: r.get::<i64, _>("anonymous") != 0,
+        movement_minutes: r.get("movement_minutes"),
+        retreat_minutes: r.get("retreat_minutes"),
+        adjustment_minutes: r.get("adjustment_minutes"),
+        start_at_ms: r.get("start_at_ms"),
+        seq: r.get("seq"),
+        state_json: r.get("state_json"),
+        deadline_ms: r.get("deadline_ms"),
+        paused_left_ms: r.get("paused_left_ms"),
+        outcome: r.get("outcome"),
+    }
+}
+
+pub async fn load<'e, E: Executor<'e, Database = Any>>(e: E, id: i64) -> ApiResult<Game> {
+    let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
+        .bind(id)
+        .fetch_optional(e)
+        .await?;
+    row.map(|r| game_from_row(&r))
+        .ok_or_else(|| ApiError::not_found(format!("no game {id}")))
+}
+
+/// Starts a write transaction holding the game's lock, and reads the game in it.
+pub async fn lock(app: &App, id: i64) -> ApiResult<(Tx, Game)> {
+    let mut tx = app.db.write.begin().await?;
+    if !lock_game(&mut tx, app.db.backend, id, Lock::Wait).await? {
+        return Err(ApiError::not_found(format!("no game {id}")));
+    }
+    let game = load(&mut *tx, id).await?;
+    Ok((tx, game))
+}
+
+impl Game {
+    pub fn variant(&self, app: &App) -> ApiResult<Arc<Variant>> {
+        app.variants
+            .get(&self.variant, self.variant_text.as_deref())
+            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("variant: {e}")))
+    }
+
+    pub fn state(&self, v: &Variant) -> ApiResult<GameState> {
+        let json: StateJson = serde_json::from_str(&self.state_json)
+            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("stored position: {e}")))?;
+        state_from_json(v, &json)
+            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("stored position: {e}")))
+    }
+
+    /// The deadline length for a phase of this kind.
+    pub fn minutes_for(&self, kind: PhaseKind) -> i64 {
+        match kind {
+            PhaseKind::Movement => self.movement_minutes,
+            PhaseKind::Retreat => self.retreat_minutes,
+            PhaseKind::Adjustment => self.adjustment_minutes,
+        }
+    }
+}
+
+/// The powers a player can take: great powers and factions nobody else orders. Minor
+/// powers and factions played by a great power's player (1936's Spanish sides) are not.
+pub fn playable_powers(v: &Variant) -> Vec<String> {
+    v.powers
+        .iter()
+        .filter(|p| p.kind != PowerKind::Minor && p.player.is_none())
+        .map(|p| p.name.clone())
+        .collect()
+}
+
+/// Who the viewer is in a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Role {
+    Gm,
+    Player(String),
+    Observer,
+    Visitor,
+}
+
+pub async fn role_of<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    game: &Game,
+    account: Option<&Account>,
+) -> ApiResult<Role> {
+    let Some(account) = account else {
+        return Ok(Role::Visitor);
+    };
+    if account.id == game.gm_id {
+        return Ok(Role::Gm);
+    }
+    let row = sqlx::query(
+        "SELECT role, power FROM members WHERE game_id = $1 AND account_id = $2 AND active = 1 ORDER BY role DESC LIMIT 1",
+    )
+    .bind(game.id)
+    .bind(account.id)
+    .fetch_optional(e)
+    .await?;
+    Ok(match row {
+        Some(r) if r.get::<String, _>("role") == "player" => Role::Player(r.get("power")),
+        Some(_) => Role::Observer,
+        None => Role::Visitor,
+    })
+}
+
+/// The power a request acts for: the player's own; a GM names one with `power`.
+pub fn acting_power(role: &Role, requested: Option<&str>, v: &Variant) -> ApiResult<String> {
+    match (role, requested) {
+        (Role::Player(p), None) => Ok(p.clone()),
+        (Role::Player(p), Some(r)) if v.find_power(r).map(|i| &v.power(i).name) == Some(p) => Ok(p.clone()),
+        (Role::Player(_), Some(_)) => Err(ApiError::forbidden("you play another power")),
+        (Role::Gm, Some(r)) => v
+            .find_power(r)
+            .map(|i| v.power(i).name.clone())
+            .ok_or_else(|| ApiError::unprocessable(format!("unknown power `{r}`"))),
+        (Role::Gm, None) => Err(ApiError::unprocessable("as GM, say which power with `power`")),
+        _ => Err(ApiError::forbidden("only the power's player or the GM can do that")),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantUpload {
+    pub name: String,
+    pub text: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Deadlines {
+    pub movement_minutes: Option<i64>,
+    pub retreat_minutes: Option<i64>,
+    pub adjustment_minutes: Option<i64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    pub name: String,
+    #[serde(default)]
+    pub variant: Option<String>,
+    #[serde(default)]
+    pub variant_file: Option<VariantUpload>,
+    #[serde(default)]
+    pub deadlines: Deadlines,
+    #[serde(default)]
+    pub press: Option<String>,
+    #[serde(default)]
+    pub grey_press: bool,
+    #[serde(default)]
+    pub anonymous: bool,
+    /// Start at this time (ms since 1970 UTC) with whoever has joined; absent: start
+    /// when every power has a player.
+    #[serde(default)]
+    pub start_at_ms: Option<i64>,
+}
+
+const MAX_MINUTES: i64 = 60 * 24 * 60;
+
+fn minutes(value: Option<i64>, default: i64, what: &str) -> ApiResult<i64> {
+    let m = value.unwrap_or(default);
+    if (1..=MAX_MINUTES).contains(&m) {
+        Ok(m)
+    } else {
+        Err(ApiError::unprocessable(format!(
+            "{what} must be between 1 minute and 60 days (in minutes)"
+        )))
+    }
+}
+
+pub async fn create(
+    State(app): State<App>,
+    account: Account,
+    Body(g): Body<NewGame>,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let name = g.name.trim();
+    if name.is_empty() || name.chars().count() > 100 {
+        return Err(ApiError::unprocessable("a game's name has 1 to 100 characters"));
+    }
+    let (variant_name, variant_text, v) = match (&g.variant, &g.variant_file) {
+        (Some(_), Some(_)) => return Err(ApiError::unprocessable("give `variant` or `variant_file`, not both")),
+        (None, Some(f)) => {
+            let v = crate::variants::check_upload(&f.name, &f.text).map_err(ApiError::unprocessable)?;
+            (f.name.clone(), Some(f.text.clone()), Arc::new(v))
+        }
+        (name, None) => {
+            let name = name.as_deref().unwrap_or("standard").to_ascii_lowercase();
+            let v = app.variants.get(&name, None).map_err(ApiError::unprocessable)?;
+            (name, None, v)
+        }
+    };
+    let press = g.press.as_deref().unwrap_or("full");
+    if !["full", "public", "none"].contains(&press) {
+        return Err(ApiError::unprocessable("`press` is one of: full, public, none"));
+    }
+    let movement = minutes(g.deadlines.movement_minutes, 24 * 60, "movement_minutes")?;
+    let retreat = minutes(g.deadlines.retreat_minutes, 12 * 60, "retreat_minutes")?;
+    let adjustment = minutes(g.deadlines.adjustment_minutes, 12 * 60, "adjustment_minutes")?;
+    let state = GameState::initial(&v);
+    let state_json =
+        serde_json::to_string(&state_to_json(&v, &state)).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let id = new_id();
+    let now = app.clock.now_ms();
+    sqlx::query(
+        "INSERT INTO games (id, name, variant, variant_text, gm_id, status, press, grey_press, anonymous, movement_minutes, retreat_minutes, adjustment_minutes, start_at_ms, seq, state_json, created_ms)
+         VALUES ($1, $2, $3, $4, $5, 'forming', $6, $7, $8, $9, $10, $11, $12, 0, $13, $14)",
+    )
+    .bind(id)
+    .bind(name)
+    .bind(&variant_name)
+    .bind(variant_text)
+    .bind(account.id)
+    .bind(press)
+    .bind(g.grey_press as i64)
+    .bind(g.anonymous as i64)
+    .bind(movement)
+    .bind(retreat)
+    .bind(adjustment)
+    .bind(g.start_at_ms)
+    .bind(state_json)
+    .bind(now)
+    .execute(&app.db.write)
+    .await?;
+    let game = load(&app.db.read, id).await?;
+    Ok((StatusCode::CREATED, Json(view_json(&app, &game, &Role::Gm).await?)))
+}
+
+pub async fn list(State(app): State<App>) -> ApiResult<Json<Value>> {
+    let rows = sqlx::query(&format!(
+        "SELECT {GAME_COLUMNS} FROM games ORDER BY created_ms DESC LIMIT 500"
+    ))
+    .fetch_all(&app.db.read)
+    .await?;
+    let games: Vec<Value> = rows
+        .iter()
+        .map(game_from_row)
+        .map(|g| {
+            let phase = serde_json::from_str::<StateJson>(&g.state_json)
+                .map(|s| s.phase)
+                .unwrap_or_default();
+            json!({
+                "id": g.id, "name": g.name, "variant": g.variant, "status": g.status,
+                "phase": phase, "deadline": g.deadline_ms.map(iso_utc), "deadline_ms": g.deadline_ms,
+            })
+        })
+        .collect();
+    Ok(Json(json!({ "games": games })))
+}
+
+pub async fn view(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
+    let game = load(&app.db.read, id).await?;
+    let role = role_of(&app.db.read, &game, viewer.as_ref()).await?;
+    Ok(Json(view_json(&app, &game, &role).await?))
+}
+
+/// The game as `role` may see it: players' names are hidden in anonymous games from
+/// everyone but the GM (a player still sees their own power).
+pub async fn view_json(app: &App, game: &Game, role: &Role) -> ApiResult<Value> {
+    let v = game.variant(app)?;
+    let state = game.state(&v)?;
+    let members = sqlx::query(
+        "SELECT m.power, m.role, a.name FROM members m JOIN accounts a ON a.id = m.account_id WHERE m.game_id = $1 AND m.active = 1",
+    )
+    .bind(game.id)
+    .fetch_all(&app.db.read)
+    .await?;
+    let disorder: Vec<String> = sqlx::query("SELECT power FROM disorder WHERE game_id = $1")
+        .bind(game.id)
+        .fetch_all(&app.db.read)
+        .await?
+        .iter()
+        .map(|r| r.get("power"))
+        .collect();
+    let ready: Vec<String> = sqlx::query("SELECT power FROM ready WHERE game_id = $1 AND seq = $2")
+        .bind(game.id)
+        .bind(game.seq)
+        .fetch_all(&app.db.read)
+        .await?
+        .iter()
+        .map(|r| r.get("power"))
+        .collect();
+    let show_names = !game.anonymous || *role == Role::Gm;
+    let mut powers = Vec::new();
+    for (i, p) in v.powers.iter().enumerate() {
+        let id = i as chancery_engine::PowerId;
+        let player = members.iter().find(|m| {
+            m.get::<String, _>("role") == "player" && m.get::<Option<String>, _>("power").as_deref() == Some(&p.name)
+        });
+        let own = matches!(role, Role::Player(mine) if *mine == p.name);
+        let player_name = match player {
+            Some(m) if show_names || own => Value::String(m.get("name")),
+            _ => Value::Null,
+        };
+        powers.push(json!({
+            "name": p.name,
+            "kind": match p.kind { PowerKind::Great => "great", PowerKind::Minor => "minor", PowerKind::Faction => "faction" },
+            "ordered_by": p.player.map(|o| v.power(o).name.clone()),
+            "playable": p.kind != PowerKind::Minor && p.player.is_none(),
+            "has_player": player.is_some(),
+            "player": player_name,
+            "civil_disorder": disorder.contains(&p.name),
+            "ready": ready.contains(&p.name),
+            "centres": state.centre_count(id),
+            "units": state.unit_count(id),
+        }));
+    }
+    let observers = members
+        .iter()
+        .filter(|m| m.get::<String, _>("role") == "observer")
+        .count();
+    let gm_name: Option<String> = sqlx::query("SELECT name FROM accounts WHERE id = $1")
+        .bind(game.gm_id)
+        .fetch_optional(&app.db.read)
+        .await?
+        .map(|r| r.get("name"));
+    Ok(json!({
+        "id": game.id,
+        "name": game.name,
+        "variant": game.variant,
+        "status": game.status,
+        "gm": gm_name,
+        "press": game.press,
+        "grey_press": game.grey_press,
+        "anonymous": game.anonymous,
+        "deadlines": {"movement_minutes": game.movement_minutes, "retreat_minutes": game.retreat_minutes, "adjustment_minutes": game.adjustment_minutes},
+        "start_at": game.start_at_ms.map(iso_utc),
+        "seq": game.seq,
+        "phase": state.phase.code(),
+        "phase_name": state.phase.to_string(),
+        "deadline": game.deadline_ms.map(iso_utc),
+        "deadline_ms": game.deadline_ms,
+        "paused_remaining_ms": game.paused_left_ms,
+        "outcome": game.outcome,
+        "state": state_to_json(&v, &state),
+        "powers": powers,
+        "observers": observers,
+        "you": match role {
+            Role::Gm => json!({"role": "gm"}),
+            Role::Player(p) => json!({"role": "player", "power": p}),
+            Role::Observer => json!({"role": "observer"}),
+            Role::Visitor => json!({"role": "visitor"}),
+        },
+        "now": iso_utc(app.clock.now_ms()),
+    }))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    #[serde(default)]
+    pub power: Option<String>,
+}
+
+/// Puts `account` on `power` inside `tx` (join or GM assignment), then starts the game
+/// when it was waiting for a full board.
+pub async fn seat_player(
+    app: &App,
+    tx: &mut Tx,
+    game: &Game,
+    account_id: i64,
+    power: Option<&str>,
+) -> ApiResult<String> {
+    let v = game.variant(app)?;
+    if game.status == "finished" {
+        return Err(ApiError::conflict("the game is over"));
+    }
+    if account_id == game.gm_id {
+        return Err(ApiError::conflict("the GM cannot also play a power"));
+    }
+    let taken: Vec<String> =
+        sqlx::query("SELECT power FROM members WHERE game_id = $1 AND role = 'player' AND active = 1")
+            .bind(game.id)
+            .fetch_all(&mut **tx)
+            .await?
+            .iter()
+            .map(|r| r.get("power"))
+            .collect();
+    let already = sqlx::query(
+        "SELECT power FROM members WHERE game_id = $1 AND account_id = $2 AND role = 'player' AND active = 1",
+    )
+    .bind(game.id)
+    .bind(account_id)
+    .fetch_optional(&mut **tx)
+    .await?;
+    if let Some(r) = already {
+        return Err(ApiError::conflict(format!(
+            "that account already plays {}",
+            r.get::<String, _>("power")
+        )));
+    }
+    let playable = playable_powers(&v);
+    let power = match power {
+        Some(name) => {
+            let p = v.find_power(name).map(|i| v.power(i).name.clone()).ok_or_else(|| {
+                ApiError::unprocessable(format!(
+                    "unknown power `{name}`; the powers are {}",
+                    playable.join(", ")
+                ))
+            })?;
+            if !playable.contains(&p) {
+                return Err(ApiError::unprocessable(format!(
+                    "{p} is not played by a player of its own"
+                )));
+            }
+            if taken.contains(&p) {
+                return Err(ApiError::conflict(format!("{p} already has a player")));
+            }
+            p
+        }
+        None => playable
+            .iter()
+            .find(|p| !taken.contains(p))
+            .cloned()
+            .ok_or_else(|| ApiError::conflict("every power already has a player"))?,
+    };
+    let now = app.clock.now_ms();
+    // An observer who joins as a player stops being an observer.
+    sqlx::query("UPDATE members SET active = 0, left_ms = $3 WHERE game_id = $1 AND account_id = $2 AND role = 'observer' AND active = 1")
+        .bind(game.id)
+        .bind(account_id)
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query("INSERT INTO members (id, game_id, account_id, role, power, active, joined_ms) VALUES ($1, $2, $3, 'player', $4, 1, $5)")
+        .bind(new_id())
+        .bind(game.id)
+        .bind(account_id)
+        .bind(&power)
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query("DELETE FROM disorder WHERE game_id = $1 AND power = $2")
+        .bind(game.id)
+        .bind(&power)
+        .execute(&mut **tx)
+        .await?;
+    if game.status == "forming" && game.start_at_ms.is_none() && taken.len() + 1 >= playable.len() {
+        start(app, tx, game).await?;
+    }
+    Ok(power)
+}
+
+/// forming → active: the first deadline is set from now.
+pub async fn start(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<()> {
+    let v = game.variant(app)?;
+    let state = game.state(&v)?;
+    let deadline = app.clock.now_ms() + game.minutes_for(state.phase.kind) * 60_000;
+    sqlx::query("UPDATE games SET status = 'active', deadline_ms = $2 WHERE id = $1 AND status = 'forming'")
+        .bind(game.id)
+        .bind(deadline)
+        .execute(&mut **tx)
+        .await?;
+    crate::process::log_event(tx, app, game.id, game.seq, &state.phase.code(), "started", "").await?;
+    Ok(())
+}
+
+pub async fn join(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    body: axum::body::Bytes,
+) -> ApiResult<Json<Value>> {
+    let request: JoinRequest = crate::error::optional_body(&body)?;
+    let (mut tx, game) = lock(&app, id).await?;
+    let power = seat_player(&app, &mut tx, &game, account.id, request.power.as_deref()).await?;
+    tx.commit().await?;
+    Ok(Json(json!({"game": id, "power": power})))
+}
+
+pub async fn observe(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
+    let (mut tx, game) = lock(&app, id).await?;
+    match role_of(&mut *tx, &game, Some(&account)).await? {
+        Role::Visitor => {}
+        _ => return Err(ApiError::conflict("you already take part in this game")),
+    }
+    sqlx::query("INSERT INTO members (id, game_id, account_id, role, power, active, joined_ms) VALUES ($1, $2, $3, 'observer', NULL, 1, $4)")
+        .bind(new_id())
+        .bind(id)
+        .bind(account.id)
+        .bind(app.clock.now_ms())
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(Json(json!({"game": id, "role": "observer"})))
+}

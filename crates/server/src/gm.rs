@@ -1,0 +1,339 @@
+//! The game master's tools. Every one checks that the caller is the game's GM and runs
+//! in one transaction holding the game's lock.
+
+use axum::extract::State;
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use sqlx::Row;
+
+use crate::auth::Account;
+use crate::clock::iso_utc;
+use crate::db::{new_id, Tx};
+use crate::error::{ApiError, ApiResult, Body, Path};
+use crate::games::{self, seat_player, Game};
+use crate::process::{adjudicate_current, log_event, roll_forward};
+use crate::App;
+
+async fn gm_lock(app: &App, account: &Account, id: i64) -> ApiResult<(Tx, Game)> {
+    let (tx, game) = games::lock(app, id).await?;
+    if game.gm_id != account.id {
+        return Err(ApiError::forbidden("only the game's GM can do that"));
+    }
+    Ok((tx, game))
+}
+
+fn phase_code(app: &App, game: &Game) -> ApiResult<String> {
+    let v = game.variant(app)?;
+    Ok(game.state(&v)?.phase.code())
+}
+
+pub async fn start(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
+    let (mut tx, game) = gm_lock(&app, &account, id).await?;
+    if game.status != "forming" {
+        return Err(ApiError::conflict("the game has already started"));
+    }
+    games::start(&app, &mut tx, &game).await?;
+    tx.commit().await?;
+    app.wake.notify_one();
+    Ok(Json(json!({"game": id, "status": "active"})))
+}
+
+pub async fn process_now(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
+    let (mut tx, game) = gm_lock(&app, &account, id).await?;
+    if game.status != "active" && game.status != "paused" {
+        return Err(ApiError::conflict(format!("the game is {}", game.status)));
+    }
+    let result = adjudicate_current(&app, &mut tx, &game, "gm").await?;
+    tx.commit().await?;
+    Ok(Json(
+        json!({"game": id, "processed": result.phase, "next": result.next.phase, "winner": result.winner}),
+    ))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Extend {
+    /// Minutes to add to the deadline.
+    #[serde(default)]
+    pub minutes: Option<i64>,
+    /// Or a new deadline, ms since 1970 UTC.
+    #[serde(default)]
+    pub deadline_ms: Option<i64>,
+}
+
+pub async fn extend(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    Body(e): Body<Extend>,
+) -> ApiResult<Json<Value>> {
+    let (mut tx, game) = gm_lock(&app, &account, id).await?;
+    if game.status != "active" {
+        return Err(ApiError::conflict("only a running game has a deadline to move"));
+    }
+    let now = app.clock.now_ms();
+    let deadline = match (e.minutes, e.deadline_ms) {
+        (Some(m), None) if (1..=60 * 24 * 60).contains(&m) => game.deadline_ms.unwrap_or(now).max(now) + m * 60_000,
+        (None, Some(d)) if d > now => d,
+        (None, Some(_)) => return Err(ApiError::unprocessable("the new deadline is in the past")),
+        _ => return Err(ApiError::unprocessable("give `minutes` (1 to 86400) or `deadline_ms`")),
+    };
+    sqlx::query("UPDATE games SET deadline_ms = $2 WHERE id = $1")
+        .bind(id)
+        .bind(deadline)
+        .execute(&mut *tx)
+        .await?;
+    let phase = phase_code(&app, &game)?;
+    log_event(&mut tx, &app, id, game.seq, &phase, "deadline", &iso_utc(deadline)).await?;
+    tx.commit().await?;
+    Ok(Json(
+        json!({"game": id, "deadline": iso_utc(deadline), "deadline_ms": deadline}),
+    ))
+}
+
+pub async fn pause(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
+    let (mut tx, game) = gm_lock(&app, &account, id).await?;
+    if game.status != "active" {
+        return Err(ApiError::conflict("only a running game can be paused"));
+    }
+    let left = (game.deadline_ms.unwrap_or(0) - app.clock.now_ms()).max(60_000);
+    sqlx::query("UPDATE games SET status = 'paused', paused_left_ms = $2, deadline_ms = NULL WHERE id = $1")
+        .bind(id)
+        .bind(left)
+        .execute(&mut *tx)
+        .await?;
+    let phase = phase_code(&app, &game)?;
+    log_event(&mut tx, &app, id, game.seq, &phase, "paused", "").await?;
+    tx.commit().await?;
+    Ok(Json(json!({"game": id, "status": "paused", "remaining_ms": left})))
+}
+
+pub async fn resume(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
+    let (mut tx, game) = gm_lock(&app, &account, id).await?;
+    if game.status != "paused" {
+        return Err(ApiError::conflict("the game is not paused"));
+    }
+    let deadline = app.clock.now_ms() + game.paused_left_ms.unwrap_or(60_000);
+    sqlx::query("UPDATE games SET status = 'active', paused_left_ms = NULL, deadline_ms = $2 WHERE id = $1")
+        .bind(id)
+        .bind(deadline)
+        .execute(&mut *tx)
+        .await?;
+    let phase = phase_code(&app, &game)?;
+    log_event(&mut tx, &app, id, game.seq, &phase, "resumed", "").await?;
+    tx.commit().await?;
+    Ok(Json(
+        json!({"game": id, "status": "active", "deadline": iso_utc(deadline), "deadline_ms": deadline}),
+    ))
+}
+
+pub async fn rollback(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
+    let (mut tx, game) = gm_lock(&app, &account, id).await?;
+    let phase = crate::process::rollback(&app, &mut tx, &game).await?;
+    tx.commit().await?;
+    Ok(Json(json!({"game": id, "phase": phase, "seq": game.seq - 1})))
+}
+
+pub async fn rollforward(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
+    let (mut tx, game) = gm_lock(&app, &account, id).await?;
+    let phase = roll_forward(&app, &mut tx, &game).await?;
+    tx.commit().await?;
+    Ok(Json(json!({"game": id, "restored": phase, "seq": game.seq + 1})))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Seat {
+    pub power: String,
+    /// The account name that takes the power.
+    pub account: String,
+}
+
+async fn account_id(tx: &mut Tx, name: &str) -> ApiResult<i64> {
+    sqlx::query("SELECT id FROM accounts WHERE LOWER(name) = LOWER($1)")
+        .bind(name)
+        .fetch_optional(&mut **tx)
+        .await?
+        .map(|r| r.get("id"))
+        .ok_or_else(|| ApiError::not_found(format!("no account `{name}`")))
+}
+
+/// Gives a vacant power to an account.
+pub async fn assign(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    Body(s): Body<Seat>,
+) -> ApiResult<Json<Value>> {
+    let (mut tx, game) = gm_lock(&app, &account, id).await?;
+    let who = account_id(&mut tx, &s.account).await?;
+    let power = seat_player(&app, &mut tx, &game, who, Some(&s.power)).await?;
+    tx.commit().await?;
+    Ok(Json(json!({"game": id, "power": power, "account": s.account})))
+}
+
+/// A new account takes over a power; the old player's membership ends but stays in the
+/// record, and the power's orders and history are untouched.
+pub async fn replace(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    Body(s): Body<Seat>,
+) -> ApiResult<Json<Value>> {
+    let (mut tx, game) = gm_lock(&app, &account, id).await?;
+    let v = game.variant(&app)?;
+    let power = v
+        .find_power(&s.power)
+        .map(|p| v.power(p).name.clone())
+        .ok_or_else(|| ApiError::unprocessable(format!("unknown power `{}`", s.power)))?;
+    let who = account_id(&mut tx, &s.account).await?;
+    sqlx::query("UPDATE members SET active = 0, left_ms = $3 WHERE game_id = $1 AND power = $2 AND role = 'player' AND active = 1")
+        .bind(id)
+        .bind(&power)
+        .bind(app.clock.now_ms())
+        .execute(&mut *tx)
+        .await?;
+    seat_player(&app, &mut tx, &game, who, Some(&power)).await?;
+    let phase = phase_code(&app, &game)?;
+    log_event(&mut tx, &app, id, game.seq, &phase, "replaced", &power).await?;
+    tx.commit().await?;
+    Ok(Json(json!({"game": id, "power": power, "account": s.account})))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PowerOnly {
+    pub power: String,
+}
+
+/// Declares a power in civil disorder: its orders are ignored from now on and the
+/// engine's rules for missing orders apply, until the GM seats a new player.
+pub async fn civil_disorder(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    Body(p): Body<PowerOnly>,
+) -> ApiResult<Json<Value>> {
+    let (mut tx, game) = gm_lock(&app, &account, id).await?;
+    let v = game.variant(&app)?;
+    let power = v
+        .find_power(&p.power)
+        .map(|i| v.power(i).name.clone())
+        .ok_or_else(|| ApiError::unprocessable(format!("unknown power `{}`", p.power)))?;
+    sqlx::query("INSERT INTO disorder (game_id, power, since_seq) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
+        .bind(id)
+        .bind(&power)
+        .bind(game.seq)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("UPDATE members SET active = 0, left_ms = $3 WHERE game_id = $1 AND power = $2 AND role = 'player' AND active = 1")
+        .bind(id)
+        .bind(&power)
+        .bind(app.clock.now_ms())
+        .execute(&mut *tx)
+        .await?;
+    let phase = phase_code(&app, &game)?;
+    log_event(&mut tx, &app, id, game.seq, &phase, "civil_disorder", &power).await?;
+    tx.commit().await?;
+    Ok(Json(json!({"game": id, "power": power, "civil_disorder": true})))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct End {
+    /// "draw" or "concession".
+    pub result: String,
+    /// For a draw: the powers sharing it. For a concession: the one power conceded to.
+    pub powers: Vec<String>,
+}
+
+pub async fn end(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    Body(e): Body<End>,
+) -> ApiResult<Json<Value>> {
+    let (mut tx, game) = gm_lock(&app, &account, id).await?;
+    if game.status == "finished" {
+        return Err(ApiError::conflict("the game is already over"));
+    }
+    let v = game.variant(&app)?;
+    let mut names = Vec::new();
+    for p in &e.powers {
+        let i = v
+            .find_power(p)
+            .ok_or_else(|| ApiError::unprocessable(format!("unknown power `{p}`")))?;
+        names.push(v.power(i).name.clone());
+    }
+    let outcome = match (e.result.as_str(), names.len()) {
+        ("draw", n) if n >= 2 => format!("draw: {}", names.join(", ")),
+        ("draw", _) => return Err(ApiError::unprocessable("a draw is shared by two powers or more")),
+        ("concession", 1) => format!("concession to {}", names[0]),
+        ("concession", _) => return Err(ApiError::unprocessable("a concession names one power")),
+        _ => return Err(ApiError::unprocessable("`result` is `draw` or `concession`")),
+    };
+    sqlx::query("UPDATE games SET status = 'finished', outcome = $2, deadline_ms = NULL WHERE id = $1")
+        .bind(id)
+        .bind(&outcome)
+        .execute(&mut *tx)
+        .await?;
+    let phase = phase_code(&app, &game)?;
+    sqlx::query("INSERT INTO press (id, game_id, seq, phase, sender_account, sender_power, from_gm, grey, recipients, body, sent_ms) VALUES ($1, $2, $3, $4, $5, NULL, 1, 0, '*', $6, $7)")
+        .bind(new_id())
+        .bind(id)
+        .bind(game.seq)
+        .bind(&phase)
+        .bind(account.id)
+        .bind(format!("The game is over: {outcome}."))
+        .bind(app.clock.now_ms())
+        .execute(&mut *tx)
+        .await?;
+    log_event(&mut tx, &app, id, game.seq, &phase, "ended", &outcome).await?;
+    tx.commit().await?;
+    Ok(Json(json!({"game": id, "status": "finished", "outcome": outcome})))
+}
+
+/// Every power's current orders.
+pub async fn all_orders(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
+    let game = games::load(&app.db.read, id).await?;
+    if game.gm_id != account.id {
+        return Err(ApiError::forbidden("only the game's GM can do that"));
+    }
+    let rows = sqlx::query("SELECT power, unit_key, text FROM orders WHERE game_id = $1 AND seq = $2 ORDER BY power, submitted_ms, unit_key")
+        .bind(id)
+        .bind(game.seq)
+        .fetch_all(&app.db.read)
+        .await?;
+    let orders: Vec<Value> = rows
+        .iter()
+        .map(|r| json!({"power": r.get::<String, _>("power"), "unit": r.get::<String, _>("unit_key"), "order": r.get::<String, _>("text")}))
+        .collect();
+    Ok(Json(
+        json!({"game": id, "seq": game.seq, "phase": phase_code(&app, &game)?, "orders": orders}),
+    ))
+}
+
+/// The game's event log: starts, processing (and by which server), rollbacks, GM actions.
+pub async fn events(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
+    let game = games::load(&app.db.read, id).await?;
+    if game.gm_id != account.id {
+        return Err(ApiError::forbidden("only the game's GM can do that"));
+    }
+    let rows = sqlx::query(
+        "SELECT seq, phase, kind, detail, server, at_ms FROM events WHERE game_id = $1 ORDER BY at_ms, seq",
+    )
+    .bind(id)
+    .fetch_all(&app.db.read)
+    .await?;
+    let events: Vec<Value> = rows
+        .iter()
+        .map(|r| {
+            json!({
+                "seq": r.get::<i64, _>("seq"), "phase": r.get::<String, _>("phase"), "kind": r.get::<String, _>("kind"),
+                "detail": r.get::<String, _>("detail"), "server": r.get::<String, _>("server"), "at": iso_utc(r.get("at_ms")),
+            })
+        })
+        .collect();
+    Ok(Json(json!({"game": id, "events": events})))
+}

@@ -1,0 +1,58 @@
+//! Results and history: every processed phase stays readable by everyone. A result
+//! holds every unit's order and outcome with its reason, and never a bid.
+
+use std::collections::BTreeMap;
+
+use axum::extract::State;
+use axum::Json;
+use chancery_engine::json::AdjudicationJson;
+use serde_json::{json, Value};
+use sqlx::Row;
+
+use crate::clock::iso_utc;
+use crate::error::{ApiError, ApiResult, Path};
+use crate::games;
+use crate::App;
+
+pub async fn list(State(app): State<App>, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
+    games::load(&app.db.read, id).await?;
+    let rows = sqlx::query("SELECT seq, phase, processed_ms, how FROM phases WHERE game_id = $1 ORDER BY seq")
+        .bind(id)
+        .fetch_all(&app.db.read)
+        .await?;
+    let phases: Vec<Value> = rows
+        .iter()
+        .map(|r| {
+            json!({"seq": r.get::<i64, _>("seq"), "phase": r.get::<String, _>("phase"),
+                   "processed": iso_utc(r.get("processed_ms")), "how": r.get::<String, _>("how")})
+        })
+        .collect();
+    Ok(Json(json!({"game": id, "phases": phases})))
+}
+
+pub async fn one(State(app): State<App>, Path((id, seq)): Path<(i64, i64)>) -> ApiResult<Json<Value>> {
+    let row = sqlx::query(
+        "SELECT phase, state_json, result_json, processed_ms, how FROM phases WHERE game_id = $1 AND seq = $2",
+    )
+    .bind(id)
+    .bind(seq)
+    .fetch_optional(&app.db.read)
+    .await?
+    .ok_or_else(|| ApiError::not_found(format!("game {id} has no processed phase {seq}")))?;
+    let state: Value = serde_json::from_str(&row.get::<String, _>("state_json")).unwrap_or(Value::Null);
+    let result: AdjudicationJson = serde_json::from_str(&row.get::<String, _>("result_json")).map_err(|e| {
+        ApiError::new(
+            axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+            format!("stored result: {e}"),
+        )
+    })?;
+    let mut centres: BTreeMap<&str, usize> = BTreeMap::new();
+    for owner in result.next.owners.values() {
+        *centres.entry(owner.as_str()).or_default() += 1;
+    }
+    Ok(Json(json!({
+        "game": id, "seq": seq, "phase": row.get::<String, _>("phase"),
+        "processed": iso_utc(row.get("processed_ms")), "how": row.get::<String, _>("how"),
+        "position": state, "result": result, "centres": centres,
+    })))
+}

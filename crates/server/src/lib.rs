@@ -1,0 +1,121 @@
+//! Chancery's club server: accounts, games, orders, deadlines, press and the game
+//! master's tools, persisted in SQLite or PostgreSQL and served as a JSON HTTP API.
+//! `chancery serve` and the `chancery-server` binary both call [`serve`].
+//!
+//! - [`db`]: opening the database, migrations, the per-game lock.
+//! - [`auth`]: accounts, sessions, login throttling.
+//! - [`games`], [`orders`], [`press`], [`bids`], [`history`], [`gm`]: the API by subject.
+//! - [`process`]: adjudicating a phase exactly once; [`scheduler`]: when.
+//! - [`demo`]: the demo club on an empty database.
+
+pub mod auth;
+pub mod bids;
+pub mod clock;
+pub mod db;
+pub mod demo;
+pub mod error;
+pub mod games;
+pub mod gm;
+pub mod history;
+pub mod limits;
+pub mod openapi;
+pub mod orders;
+mod pages;
+pub mod press;
+pub mod process;
+pub mod routes;
+pub mod scheduler;
+pub mod variants;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use clock::Clock;
+use db::Db;
+
+/// How to run a server.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    pub listen: String,
+    /// A `postgres://` or `sqlite:` URL, or a path to an SQLite file.
+    pub database: String,
+    /// Adds the test-only clock endpoint. Never for production.
+    pub test_clock: bool,
+    /// How often the scheduler looks for due phases.
+    pub tick_ms: u64,
+    /// Requests per second allowed to one client (token, cookie or address).
+    pub rate_per_second: u32,
+    /// Create the demo club when the database has no accounts.
+    pub demo: bool,
+}
+
+impl Default for ServeOptions {
+    fn default() -> Self {
+        ServeOptions {
+            listen: "127.0.0.1:8080".into(),
+            database: "chancery.db".into(),
+            test_clock: false,
+            tick_ms: 1000,
+            rate_per_second: 200,
+            demo: true,
+        }
+    }
+}
+
+/// What every request handler shares.
+pub struct AppState {
+    pub db: Db,
+    pub clock: Clock,
+    pub variants: variants::Cache,
+    pub login_throttle: limits::LoginThrottle,
+    pub rate: limits::RateLimiter,
+    /// Names this process in the event log, to tell servers sharing a database apart.
+    pub server_id: String,
+    /// Wakes the scheduler early (a ready mark completed, a GM changed a deadline).
+    pub wake: tokio::sync::Notify,
+}
+
+pub type App = Arc<AppState>;
+
+/// Opens the database, creates the demo club if it is empty, starts the scheduler and
+/// serves until the process is stopped.
+pub async fn serve(opts: ServeOptions) -> Result<(), String> {
+    let started = std::time::Instant::now();
+    let db = Db::open(&opts.database).await?;
+    let clock = if opts.test_clock {
+        eprintln!("chancery-server: WARNING: --test-clock is on; anyone can move this server's clock");
+        Clock::adjustable()
+    } else {
+        Clock::system()
+    };
+    let app: App = Arc::new(AppState {
+        db,
+        clock,
+        variants: variants::Cache::default(),
+        login_throttle: limits::LoginThrottle::default(),
+        rate: limits::RateLimiter::new(opts.rate_per_second),
+        server_id: format!("{}-{}", std::process::id(), db::new_id() % 100_000),
+        wake: tokio::sync::Notify::new(),
+    });
+    if opts.demo {
+        demo::create_if_empty(&app).await?;
+    }
+    let listener = tokio::net::TcpListener::bind(&opts.listen)
+        .await
+        .map_err(|e| format!("listening on {}: {e}", opts.listen))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    tokio::spawn(scheduler::run(app.clone(), opts.tick_ms));
+    let router = routes::router(app.clone(), opts.test_clock);
+    // The line tests wait for; keep its shape.
+    eprintln!(
+        "chancery-server: listening on http://{addr} ({} database, ready in {} ms)",
+        match app.db.backend {
+            db::Backend::Sqlite => "SQLite",
+            db::Backend::Postgres => "PostgreSQL",
+        },
+        started.elapsed().as_millis()
+    );
+    axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
+        .await
+        .map_err(|e| e.to_string())
+}

@@ -1,0 +1,335 @@
+//! Orders and ready marks. Each order is checked on arrival against the board with the
+//! engine's own validation, and stored in the engine's canonical notation, so what a
+//! player reads back is exactly what will be adjudicated. Only the power's player and
+//! the GM ever see a power's orders before the phase is processed.
+
+use axum::extract::State;
+use axum::Json;
+use chancery_engine::order::order_province;
+use chancery_engine::parse::parse_order;
+use chancery_engine::validate::{controls, validate};
+use chancery_engine::{GameState, OrderKind, PhaseKind, Variant};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use sqlx::Row;
+
+use crate::auth::Account;
+use crate::db::Tx;
+use crate::error::{ApiError, ApiResult, Body, Params, Path};
+use crate::games::{self, acting_power, role_of, Game, Role};
+use crate::process::{disorder_powers, process_phase, Trigger};
+use crate::App;
+
+/// Most orders one request may carry; a power has far fewer units on any map.
+const MAX_ORDERS: usize = 200;
+const MAX_ORDER_CHARS: usize = 200;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Submission {
+    pub orders: Vec<String>,
+    /// For the GM: the power to order for.
+    #[serde(default)]
+    pub power: Option<String>,
+    /// Clear the power's orders for this phase first.
+    #[serde(default)]
+    pub replace: bool,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Which {
+    #[serde(default)]
+    pub power: Option<String>,
+    /// One unit's order to clear (its province).
+    #[serde(default)]
+    pub unit: Option<String>,
+}
+
+fn require_active(game: &Game) -> ApiResult<()> {
+    match game.status.as_str() {
+        "active" | "paused" => Ok(()),
+        "forming" => Err(ApiError::conflict("the game has not started")),
+        _ => Err(ApiError::conflict("the game is over")),
+    }
+}
+
+async fn refuse_disorder(tx: &mut Tx, game: &Game, role: &Role, power: &str) -> ApiResult<()> {
+    if matches!(role, Role::Player(_)) && disorder_powers(tx, game.id).await?.iter().any(|p| p == power) {
+        return Err(ApiError::conflict(format!(
+            "{power} is in civil disorder; the GM can give it to a new player"
+        )));
+    }
+    Ok(())
+}
+
+/// The current orders of one power, in submission order.
+async fn power_orders(tx: &mut Tx, game: &Game, power: &str) -> ApiResult<Vec<Value>> {
+    Ok(sqlx::query(
+        "SELECT unit_key, text FROM orders WHERE game_id = $1 AND seq = $2 AND power = $3 ORDER BY unit_key",
+    )
+    .bind(game.id)
+    .bind(game.seq)
+    .bind(power)
+    .fetch_all(&mut **tx)
+    .await?
+    .iter()
+    .map(|r| json!({"unit": r.get::<String, _>("unit_key"), "order": r.get::<String, _>("text")}))
+    .collect())
+}
+
+fn orders_json(game: &Game, v: &Variant, power: &str, orders: Vec<Value>) -> ApiResult<Value> {
+    let state = game.state(v)?;
+    Ok(json!({"game": game.id, "seq": game.seq, "phase": state.phase.code(), "power": power, "orders": orders}))
+}
+
+pub async fn submit(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    Body(s): Body<Submission>,
+) -> ApiResult<Json<Value>> {
+    if s.orders.len() > MAX_ORDERS {
+        return Err(ApiError::unprocessable(format!("at most {MAX_ORDERS} orders at once")));
+    }
+    let (mut tx, game) = games::lock(&app, id).await?;
+    require_active(&game)?;
+    let role = role_of(&mut *tx, &game, Some(&account)).await?;
+    let v = game.variant(&app)?;
+    let power = acting_power(&role, s.power.as_deref(), &v)?;
+    refuse_disorder(&mut tx, &game, &role, &power).await?;
+    let power_id = v
+        .find_power(&power)
+        .ok_or_else(|| ApiError::unprocessable("unknown power"))?;
+    let state = game.state(&v)?;
+    let mut accepted = Vec::new();
+    let mut refused = Vec::new();
+    for text in &s.orders {
+        if text.chars().count() > MAX_ORDER_CHARS {
+            refused.push(json!({"order": text, "error": "the order is too long"}));
+            continue;
+        }
+        match parse_order(&v, power_id, text).and_then(|o| validate(&v, &state, &o)) {
+            Ok(order) => accepted.push(order),
+            Err(e) => refused.push(json!({"order": text, "error": e.to_string()})),
+        }
+    }
+    // All or nothing, so that the stored orders are never a surprise.
+    if !refused.is_empty() {
+        let first = refused[0]["error"].as_str().unwrap_or_default().to_string();
+        let message = if refused.len() == 1 {
+            first
+        } else {
+            format!("{} orders refused; the first: {first}", refused.len())
+        };
+        return Err(ApiError::unprocessable(message).with(json!({"refused": refused})));
+    }
+    if s.replace {
+        sqlx::query("DELETE FROM orders WHERE game_id = $1 AND seq = $2 AND power = $3")
+            .bind(id)
+            .bind(game.seq)
+            .bind(&power)
+            .execute(&mut *tx)
+            .await?;
+    }
+    let now = app.clock.now_ms();
+    let mut waives = sqlx::query("SELECT unit_key FROM orders WHERE game_id = $1 AND seq = $2 AND power = $3")
+        .bind(id)
+        .bind(game.seq)
+        .bind(&power)
+        .fetch_all(&mut *tx)
+        .await?
+        .iter()
+        .filter(|r| r.get::<String, _>("unit_key").starts_with("waive"))
+        .count();
+    for order in &accepted {
+        // A later order for the same unit (or build site) replaces the earlier one; the
+        // engine would void both (DATC 4.D.3), which is never what a player means.
+        let key = if order.kind == OrderKind::Waive {
+            waives += 1;
+            format!("waive{waives}")
+        } else {
+            v.provinces[order_province(order) as usize].abbr.to_ascii_lowercase()
+        };
+        sqlx::query("DELETE FROM orders WHERE game_id = $1 AND seq = $2 AND power = $3 AND unit_key = $4")
+            .bind(id)
+            .bind(game.seq)
+            .bind(&power)
+            .bind(&key)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "INSERT INTO orders (game_id, seq, power, unit_key, text, submitted_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(id)
+        .bind(game.seq)
+        .bind(&power)
+        .bind(&key)
+        .bind(order.display(&v).to_string())
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    }
+    let orders = power_orders(&mut tx, &game, &power).await?;
+    tx.commit().await?;
+    Ok(Json(orders_json(&game, &v, &power, orders)?))
+}
+
+pub async fn list(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    Params(w): Params<Which>,
+) -> ApiResult<Json<Value>> {
+    let mut tx = app.db.read.begin().await?;
+    let game = games::load(&mut *tx, id).await?;
+    let role = role_of(&mut *tx, &game, Some(&account)).await?;
+    let v = game.variant(&app)?;
+    let power = acting_power(&role, w.power.as_deref(), &v)?;
+    let orders = power_orders(&mut tx, &game, &power).await?;
+    tx.rollback().await?;
+    Ok(Json(orders_json(&game, &v, &power, orders)?))
+}
+
+pub async fn clear(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    Params(w): Params<Which>,
+) -> ApiResult<Json<Value>> {
+    let (mut tx, game) = games::lock(&app, id).await?;
+    require_active(&game)?;
+    let role = role_of(&mut *tx, &game, Some(&account)).await?;
+    let v = game.variant(&app)?;
+    let power = acting_power(&role, w.power.as_deref(), &v)?;
+    refuse_disorder(&mut tx, &game, &role, &power).await?;
+    match &w.unit {
+        Some(unit) => {
+            let key = match v.find_province(unit) {
+                Some(p) => v.provinces[p as usize].abbr.to_ascii_lowercase(),
+                None => unit.to_ascii_lowercase(),
+            };
+            let r = sqlx::query("DELETE FROM orders WHERE game_id = $1 AND seq = $2 AND power = $3 AND unit_key = $4")
+                .bind(id)
+                .bind(game.seq)
+                .bind(&power)
+                .bind(&key)
+                .execute(&mut *tx)
+                .await?;
+            if r.rows_affected() == 0 {
+                return Err(ApiError::not_found(format!("{power} has no order for `{unit}`")));
+            }
+        }
+        None => {
+            sqlx::query("DELETE FROM orders WHERE game_id = $1 AND seq = $2 AND power = $3")
+                .bind(id)
+                .bind(game.seq)
+                .bind(&power)
+                .execute(&mut *tx)
+                .await?;
+        }
+    }
+    let orders = power_orders(&mut tx, &game, &power).await?;
+    tx.commit().await?;
+    Ok(Json(orders_json(&game, &v, &power, orders)?))
+}
+
+/// Whether a power has a decision to make in this phase: units to order, a dislodged
+/// unit to retreat, or builds or removals.
+pub fn has_choice(v: &Variant, state: &GameState, power: &str) -> bool {
+    let Some(p) = v.find_power(power) else {
+        return false;
+    };
+    match state.phase.kind {
+        PhaseKind::Movement => state.units.iter().any(|u| controls(v, p, u.power)),
+        PhaseKind::Retreat => state.dislodged.iter().any(|d| controls(v, p, d.unit.power)),
+        PhaseKind::Adjustment => state.centre_count(p) != state.unit_count(p),
+    }
+}
+
+/// The powers whose ready mark early processing waits for: those with a player, not in
+/// civil disorder, with a choice to make.
+async fn waiting_for(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<Vec<String>> {
+    let v = game.variant(app)?;
+    let state = game.state(&v)?;
+    let disorder = disorder_powers(tx, game.id).await?;
+    let seated: Vec<String> =
+        sqlx::query("SELECT power FROM members WHERE game_id = $1 AND role = 'player' AND active = 1")
+            .bind(game.id)
+            .fetch_all(&mut **tx)
+            .await?
+            .iter()
+            .map(|r| r.get("power"))
+            .collect();
+    let ready: Vec<String> = sqlx::query("SELECT power FROM ready WHERE game_id = $1 AND seq = $2")
+        .bind(game.id)
+        .bind(game.seq)
+        .fetch_all(&mut **tx)
+        .await?
+        .iter()
+        .map(|r| r.get("power"))
+        .collect();
+    Ok(seated
+        .into_iter()
+        .filter(|p| !disorder.contains(p) && !ready.contains(p) && has_choice(&v, &state, p))
+        .collect())
+}
+
+pub async fn mark_ready(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    body: axum::body::Bytes,
+) -> ApiResult<Json<Value>> {
+    let w: Which = crate::error::optional_body(&body)?;
+    let (mut tx, game) = games::lock(&app, id).await?;
+    if game.status != "active" {
+        return Err(ApiError::conflict("the game is not running"));
+    }
+    let role = role_of(&mut *tx, &game, Some(&account)).await?;
+    let v = game.variant(&app)?;
+    let power = acting_power(&role, w.power.as_deref(), &v)?;
+    refuse_disorder(&mut tx, &game, &role, &power).await?;
+    sqlx::query("INSERT INTO ready (game_id, seq, power) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
+        .bind(id)
+        .bind(game.seq)
+        .bind(&power)
+        .execute(&mut *tx)
+        .await?;
+    let waiting = waiting_for(&app, &mut tx, &game).await?;
+    let all_ready = waiting.is_empty();
+    if all_ready {
+        // Due now: if this process dies before processing, the scheduler of any server
+        // finds the phase due and processes it.
+        sqlx::query("UPDATE games SET deadline_ms = $2 WHERE id = $1")
+            .bind(id)
+            .bind(app.clock.now_ms())
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    let processed = all_ready && process_phase(&app, id, game.seq, Trigger::Now, "all ready").await?;
+    Ok(Json(
+        json!({"power": power, "ready": true, "all_ready": all_ready, "processed": processed}),
+    ))
+}
+
+pub async fn unmark_ready(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    Params(w): Params<Which>,
+) -> ApiResult<Json<Value>> {
+    let (mut tx, game) = games::lock(&app, id).await?;
+    let role = role_of(&mut *tx, &game, Some(&account)).await?;
+    let v = game.variant(&app)?;
+    let power = acting_power(&role, w.power.as_deref(), &v)?;
+    sqlx::query("DELETE FROM ready WHERE game_id = $1 AND seq = $2 AND power = $3")
+        .bind(id)
+        .bind(game.seq)
+        .bind(&power)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(Json(json!({"power": power, "ready": false})))
+}

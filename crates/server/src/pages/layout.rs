@@ -1,0 +1,134 @@
+//! The frame every page shares (head, navigation, scripts), HTML escaping, and pages
+//! for errors, so that a browser never gets the API's JSON error body.
+
+use std::fmt::Write;
+
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Response};
+
+use crate::auth::Account;
+use crate::error::ApiError;
+
+/// Text made safe for HTML element content and quoted attribute values.
+pub fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// JSON for a `<script type="application/json">` block: `<` is escaped so that no
+/// string inside can close the element.
+pub fn json_block(id: &str, value: &serde_json::Value) -> String {
+    let text = value.to_string().replace('<', "\\u003c");
+    format!(r#"<script type="application/json" id="{id}">{text}</script>"#)
+}
+
+/// A whole page. `scripts` are names under `/assets/`, loaded deferred after the
+/// shared ones.
+pub fn frame(title: &str, viewer: Option<&Account>, body: &str, scripts: &[&str]) -> Html<String> {
+    let mut out = String::with_capacity(body.len() + 2048);
+    let _ = write!(
+        out,
+        r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>{} · Chancery</title><link rel="stylesheet" href="/assets/chancery.css"><script src="/assets/errors.js"></script><script defer src="/assets/common.js"></script>"#,
+        esc(title)
+    );
+    for s in scripts {
+        let _ = write!(out, r#"<script defer src="/assets/{}"></script>"#, esc(s));
+    }
+    out.push_str(r##"</head><body><a class="skip" href="#main">Skip to content</a><header class="top"><nav aria-label="Site"><a class="brand" href="/">Chancery</a>"##);
+    match viewer {
+        Some(a) => {
+            let _ = write!(
+                out,
+                r#"<span class="who">Logged in as <strong id="viewer-name">{}</strong></span><button type="button" class="link" id="logout">Log out</button>"#,
+                esc(&a.name)
+            );
+        }
+        None => out.push_str(r#"<a href="/login">Log in</a><a href="/register">Register</a>"#),
+    }
+    out.push_str(r#"</nav></header><div id="js-errors" class="js-errors" role="alert" hidden></div><main id="main">"#);
+    out.push_str(body);
+    out.push_str("</main></body></html>");
+    Html(out)
+}
+
+/// An error a page handler returns: the API's error, shown as a page.
+pub struct PageError(pub ApiError);
+
+impl From<ApiError> for PageError {
+    fn from(e: ApiError) -> Self {
+        PageError(e)
+    }
+}
+
+impl From<sqlx::Error> for PageError {
+    fn from(e: sqlx::Error) -> Self {
+        PageError(e.into())
+    }
+}
+
+impl IntoResponse for PageError {
+    fn into_response(self) -> Response {
+        let status = self.0.status;
+        let hint = match status {
+            StatusCode::UNAUTHORIZED => r#"<p><a href="/login">Log in</a> to see this page.</p>"#,
+            _ => r#"<p><a href="/">Back to the lobby</a></p>"#,
+        };
+        let body = format!(
+            r#"<section class="card"><h1>{}</h1><p class="error">{}</p>{hint}</section>"#,
+            status.canonical_reason().unwrap_or("Error"),
+            esc(&self.0.message)
+        );
+        (status, frame("Error", None, &body, &[])).into_response()
+    }
+}
+
+pub type PageResult = Result<Response, PageError>;
+
+/// A power's name as a small coloured badge.
+pub fn power_badge(name: &str, colour: &str) -> String {
+    format!(
+        r#"<span class="power"><span class="swatch" style="background:{}"></span>{}</span>"#,
+        esc(colour),
+        esc(name)
+    )
+}
+
+/// `2026-11-29T23:05:00Z` as `2026-11-29 23:05 UTC`.
+pub fn utc_text(iso: &str) -> String {
+    let t = iso.trim_end_matches('Z').replacen('T', " ", 1);
+    format!("{} UTC", t.get(..16).unwrap_or(&t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markup_and_quotes() {
+        assert_eq!(
+            esc(r#"<a href="x">'&'</a>"#),
+            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+        );
+    }
+
+    #[test]
+    fn json_blocks_cannot_close_their_script() {
+        let block = json_block("d", &serde_json::json!({"s": "</script><script>alert(1)"}));
+        assert_eq!(block.matches("</script>").count(), 1);
+    }
+
+    #[test]
+    fn utc_dates_read_as_minutes() {
+        assert_eq!(utc_text("2026-11-29T23:05:00Z"), "2026-11-29 23:05 UTC");
+    }
+}

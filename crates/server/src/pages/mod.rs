@@ -1,0 +1,39 @@
+//! The pages players and GMs use in a browser: server-rendered HTML with a little
+//! JavaScript, over the same handlers and rules as the JSON API. Every action a page
+//! offers is a call to `/api/…`, so a page can never do what the API would refuse.
+//!
+//! - [`layout`]: the HTML frame, escaping, error pages.
+//! - [`assets`]: the CSS and JavaScript, built into the binary.
+//! - [`map`]: the board as inline SVG, with one geometry per variant kept in memory.
+//! - [`adjust`]: the builds and removals the map offers to click.
+//! - [`lobby`], [`account`], [`game`], [`press`], [`history`], [`console`]: one page each.
+
+mod account;
+mod adjust;
+mod assets;
+mod console;
+mod game;
+mod history;
+mod layout;
+mod lobby;
+mod map;
+mod press;
+
+use axum::routing::get;
+use axum::Router;
+
+use crate::App;
+
+/// The page routes; the server merges them into its router, which adds the state.
+pub fn router() -> Router<App> {
+    Router::new()
+        .route("/", get(lobby::page))
+        .route("/login", get(account::login_page))
+        .route("/register", get(account::register_page))
+        .route("/games/{id}", get(game::page))
+        .route("/games/{id}/check-order", get(game::check_order))
+        .route("/games/{id}/history", get(history::latest))
+        .route("/games/{id}/history/{seq}", get(history::page))
+        .route("/games/{id}/gm", get(console::page))
+        .route("/assets/{name}", get(assets::serve))
+}

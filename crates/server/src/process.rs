@@ -1,0 +1,288 @@
+//! Adjudicating a phase, exactly once, and the GM's rollback and roll forward.
+//!
+//! Once-only rests on two things: the game's row lock (`db::lock_game`) taken before
+//! anything is read, and the check that the game is still at the phase the caller
+//! meant. A second server, a retry after a crash, or a GM's "process now" racing the
+//! deadline all find the phase number moved on and do nothing. The `phases` primary key
+//! (game, phase number) backs this up inside the database.
+
+use chancery_engine::adjudicate::adjudicate;
+use chancery_engine::json::{adjudication_json, state_from_json, AdjudicationJson, StateJson};
+use chancery_engine::parse::parse_order;
+use chancery_engine::{Order, Variant};
+use sqlx::Row;
+
+use crate::db::{lock_game, new_id, Lock, Tx};
+use crate::error::{ApiError, ApiResult};
+use crate::games::{self, Game};
+use crate::App;
+
+pub async fn log_event(
+    tx: &mut Tx,
+    app: &App,
+    game_id: i64,
+    seq: i64,
+    phase: &str,
+    kind: &str,
+    detail: &str,
+) -> ApiResult<()> {
+    sqlx::query("INSERT INTO events (id, game_id, seq, phase, kind, detail, server, at_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
+        .bind(new_id())
+        .bind(game_id)
+        .bind(seq)
+        .bind(phase)
+        .bind(kind)
+        .bind(detail)
+        .bind(&app.server_id)
+        .bind(app.clock.now_ms())
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+pub async fn disorder_powers(tx: &mut Tx, game_id: i64) -> ApiResult<Vec<String>> {
+    Ok(sqlx::query("SELECT power FROM disorder WHERE game_id = $1")
+        .bind(game_id)
+        .fetch_all(&mut **tx)
+        .await?
+        .iter()
+        .map(|r| r.get("power"))
+        .collect())
+}
+
+/// When a phase may be processed.
+#[derive(Clone, Copy)]
+pub enum Trigger {
+    /// Only if its deadline has passed by `now` (the scheduler). With `wait` false the
+    /// game is skipped when another transaction holds it (so servers sharing a database
+    /// spread out over the due games); with `wait` true it queues for the lock, so a game
+    /// under a steady stream of order submissions is never starved.
+    Deadline { now: i64, wait: bool },
+    /// Now, whatever the deadline (all ready, the GM).
+    Now,
+}
+
+/// Processes phase `seq` of the game if it is still the current one and active.
+/// Returns whether this call processed it.
+pub async fn process_phase(app: &App, game_id: i64, seq: i64, trigger: Trigger, how: &str) -> ApiResult<bool> {
+    let mut tx = app.db.write.begin().await?;
+    let lock = match trigger {
+        Trigger::Deadline { wait: false, .. } => Lock::SkipLocked,
+        Trigger::Deadline { wait: true, .. } | Trigger::Now => Lock::Wait,
+    };
+    if !lock_game(&mut tx, app.db.backend, game_id, lock).await? {
+        return Ok(false);
+    }
+    let game = games::load(&mut *tx, game_id).await?;
+    if game.seq != seq || game.status != "active" {
+        return Ok(false);
+    }
+    if let Trigger::Deadline { now, .. } = trigger {
+        if game.deadline_ms.is_none_or(|d| d > now) {
+            return Ok(false);
+        }
+    }
+    adjudicate_current(app, &mut tx, &game, how).await?;
+    tx.commit().await?;
+    Ok(true)
+}
+
+/// Adjudicates the game's current phase inside `tx` (which holds the game's lock).
+pub async fn adjudicate_current(app: &App, tx: &mut Tx, game: &Game, how: &str) -> ApiResult<AdjudicationJson> {
+    let v = game.variant(app)?;
+    let state = game.state(&v)?;
+    // A power in civil disorder gives no orders: the engine's rules for missing orders
+    // apply (hold, disband, civil-disorder removals).
+    let disorder = disorder_powers(tx, game.id).await?;
+    let mut orders = stored_orders(tx, &v, game, &disorder).await?;
+    // Rule 4: the great powers' final orders decide which bids stand (a bid on a minor
+    // the bidder now attacks is void); the winning bids become the minors' own orders.
+    let bids = crate::bids::phase_bids(tx, &v, game, &disorder).await?;
+    let report = match crate::bids::minor_orders(&v, &state, &orders, &bids) {
+        Some((minor, report)) => {
+            orders.extend(minor);
+            Some(report.text(&v))
+        }
+        None => None,
+    };
+    let adjudication = adjudicate(&v, &state, &orders);
+    let result = adjudication_json(&v, &adjudication);
+    let result_text = serde_json::to_string(&result).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let now = app.clock.now_ms();
+    let phase = state.phase.code();
+    sqlx::query("INSERT INTO phases (game_id, seq, phase, state_json, result_json, processed_ms, how, bid_report) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
+        .bind(game.id)
+        .bind(game.seq)
+        .bind(&phase)
+        .bind(&game.state_json)
+        .bind(&result_text)
+        .bind(now)
+        .bind(how)
+        .bind(report)
+        .execute(&mut **tx)
+        .await?;
+    // A new result for this phase makes any result rolled back from here on stale.
+    sqlx::query("DELETE FROM undone_phases WHERE game_id = $1 AND seq >= $2")
+        .bind(game.id)
+        .bind(game.seq)
+        .execute(&mut **tx)
+        .await?;
+    advance_to(app, tx, game, &result).await?;
+    log_event(tx, app, game.id, game.seq, &phase, "processed", how).await?;
+    Ok(result)
+}
+
+/// The powers' stored orders for the current phase, leaving out powers in `disorder`.
+pub async fn stored_orders(tx: &mut Tx, v: &Variant, game: &Game, disorder: &[String]) -> ApiResult<Vec<Order>> {
+    let rows =
+        sqlx::query("SELECT power, text FROM orders WHERE game_id = $1 AND seq = $2 ORDER BY submitted_ms, unit_key")
+            .bind(game.id)
+            .bind(game.seq)
+            .fetch_all(&mut **tx)
+            .await?;
+    let mut orders: Vec<Order> = Vec::with_capacity(rows.len());
+    for r in &rows {
+        let power: String = r.get("power");
+        if disorder.contains(&power) {
+            continue;
+        }
+        let text: String = r.get("text");
+        // Stored orders were validated on arrival and saved in canonical form, so they
+        // read back; one that does not (a variant file changed under a game) is left out
+        // rather than stopping the game.
+        if let Some(p) = v.find_power(&power) {
+            match parse_order(v, p, &text) {
+                Ok(o) => orders.push(o),
+                Err(e) => eprintln!(
+                    "chancery-server: game {} stored order `{power}: {text}` unreadable: {e}",
+                    game.id
+                ),
+            }
+        }
+    }
+    Ok(orders)
+}
+
+/// Moves the game past its current phase to the result's next position.
+async fn advance_to(app: &App, tx: &mut Tx, game: &Game, result: &AdjudicationJson) -> ApiResult<()> {
+    let v = game.variant(app)?;
+    let next = state_from_json(&v, &result.next).map_err(ApiError::bad_request)?;
+    let next_text = serde_json::to_string(&result.next).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let (status, outcome, deadline) = match &result.winner {
+        Some(w) => ("finished", Some(format!("victory: {w}")), None),
+        None => (
+            "active",
+            None,
+            Some(app.clock.now_ms() + game.minutes_for(next.phase.kind) * 60_000),
+        ),
+    };
+    sqlx::query("UPDATE games SET seq = seq + 1, state_json = $3, status = $4, outcome = $5, deadline_ms = $6, paused_left_ms = NULL WHERE id = $1 AND seq = $2")
+        .bind(game.id)
+        .bind(game.seq)
+        .bind(next_text)
+        .bind(status)
+        .bind(outcome)
+        .bind(deadline)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Takes back the last processed phase: the game returns to the position before it,
+/// with the orders that were given then, and a fresh deadline. The result is kept for
+/// a roll forward.
+pub async fn rollback(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> {
+    if game.seq == 0 {
+        return Err(ApiError::conflict("no phase has been processed yet"));
+    }
+    let seq = game.seq - 1;
+    let row = sqlx::query(
+        "SELECT phase, state_json, result_json, processed_ms, how, bid_report FROM phases WHERE game_id = $1 AND seq = $2",
+    )
+    .bind(game.id)
+    .bind(seq)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or_else(|| ApiError::conflict("the last phase's record is missing"))?;
+    let phase: String = row.get("phase");
+    let state_json: String = row.get("state_json");
+    sqlx::query("DELETE FROM undone_phases WHERE game_id = $1 AND seq = $2")
+        .bind(game.id)
+        .bind(seq)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query("INSERT INTO undone_phases (game_id, seq, phase, state_json, result_json, processed_ms, how, bid_report) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
+        .bind(game.id)
+        .bind(seq)
+        .bind(&phase)
+        .bind(&state_json)
+        .bind(row.get::<String, _>("result_json"))
+        .bind(row.get::<i64, _>("processed_ms"))
+        .bind(row.get::<String, _>("how"))
+        .bind(row.get::<Option<String>, _>("bid_report"))
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query("DELETE FROM phases WHERE game_id = $1 AND seq = $2")
+        .bind(game.id)
+        .bind(seq)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query("DELETE FROM ready WHERE game_id = $1 AND seq = $2")
+        .bind(game.id)
+        .bind(seq)
+        .execute(&mut **tx)
+        .await?;
+    let v = game.variant(app)?;
+    let state: StateJson = serde_json::from_str(&state_json).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let kind = state_from_json(&v, &state).map_err(ApiError::bad_request)?.phase.kind;
+    let deadline = app.clock.now_ms() + game.minutes_for(kind) * 60_000;
+    sqlx::query("UPDATE games SET seq = $2, state_json = $3, status = 'active', outcome = NULL, deadline_ms = $4, paused_left_ms = NULL WHERE id = $1")
+        .bind(game.id)
+        .bind(seq)
+        .bind(&state_json)
+        .bind(deadline)
+        .execute(&mut **tx)
+        .await?;
+    log_event(tx, app, game.id, seq, &phase, "rolled_back", "").await?;
+    Ok(phase)
+}
+
+/// Restores the result a rollback took back, when the game is still where the
+/// rollback left it.
+pub async fn roll_forward(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> {
+    let row = sqlx::query(
+        "SELECT phase, state_json, result_json, processed_ms, how, bid_report FROM undone_phases WHERE game_id = $1 AND seq = $2",
+    )
+    .bind(game.id)
+    .bind(game.seq)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or_else(|| ApiError::conflict("there is no rolled-back phase to restore here"))?;
+    let state_json: String = row.get("state_json");
+    if state_json != game.state_json {
+        return Err(ApiError::conflict("the position changed since the rollback"));
+    }
+    let phase: String = row.get("phase");
+    let result_text: String = row.get("result_json");
+    let result: AdjudicationJson =
+        serde_json::from_str(&result_text).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    sqlx::query("INSERT INTO phases (game_id, seq, phase, state_json, result_json, processed_ms, how, bid_report) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
+        .bind(game.id)
+        .bind(game.seq)
+        .bind(&phase)
+        .bind(&state_json)
+        .bind(&result_text)
+        .bind(row.get::<i64, _>("processed_ms"))
+        .bind(row.get::<String, _>("how"))
+        .bind(row.get::<Option<String>, _>("bid_report"))
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query("DELETE FROM undone_phases WHERE game_id = $1 AND seq = $2")
+        .bind(game.id)
+        .bind(game.seq)
+        .execute(&mut **tx)
+        .await?;
+    advance_to(app, tx, game, &result).await?;
+    log_event(tx, app, game.id, game.seq, &phase, "rolled_forward", "").await?;
+    Ok(phase)
+}

@@ -1,0 +1,144 @@
+//! The HTTP routes, body limits, the rate limit, and JSON for unknown paths.
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
+use axum::http::StatusCode;
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::error::{ApiError, ApiResult, Body};
+use crate::{auth, bids, games, gm, history, openapi, orders, press, App};
+
+const BODY_LIMIT: usize = 64 * 1024;
+const UPLOAD_LIMIT: usize = 2 * 1024 * 1024;
+
+pub fn router(app: App, test_clock: bool) -> Router {
+    let mut r = Router::new()
+        .route("/api/register", post(auth::register))
+        .route("/api/login", post(auth::login))
+        .route("/api/logout", post(auth::logout))
+        .route("/api/me", get(auth::me))
+        .route("/api/variants", get(variants))
+        .route(
+            "/api/games",
+            get(games::list)
+                .post(games::create)
+                .layer(DefaultBodyLimit::max(UPLOAD_LIMIT)),
+        )
+        .route("/api/games/{id}", get(games::view))
+        .route("/api/games/{id}/join", post(games::join))
+        .route("/api/games/{id}/observe", post(games::observe))
+        .route(
+            "/api/games/{id}/orders",
+            get(orders::list).post(orders::submit).delete(orders::clear),
+        )
+        .route(
+            "/api/games/{id}/ready",
+            post(orders::mark_ready).delete(orders::unmark_ready),
+        )
+        .route(
+            "/api/games/{id}/bids",
+            get(bids::list).post(bids::submit).delete(bids::clear),
+        )
+        .route("/api/games/{id}/budget", get(bids::budget))
+        .route("/api/games/{id}/press", get(press::read).post(press::send))
+        .route("/api/games/{id}/phases", get(history::list))
+        .route("/api/games/{id}/phases/{seq}", get(history::one))
+        .route("/api/games/{id}/gm/start", post(gm::start))
+        .route("/api/games/{id}/gm/process", post(gm::process_now))
+        .route("/api/games/{id}/gm/extend", post(gm::extend))
+        .route("/api/games/{id}/gm/pause", post(gm::pause))
+        .route("/api/games/{id}/gm/resume", post(gm::resume))
+        .route("/api/games/{id}/gm/rollback", post(gm::rollback))
+        .route("/api/games/{id}/gm/rollforward", post(gm::rollforward))
+        .route("/api/games/{id}/gm/assign", post(gm::assign))
+        .route("/api/games/{id}/gm/replace", post(gm::replace))
+        .route("/api/games/{id}/gm/civil-disorder", post(gm::civil_disorder))
+        .route("/api/games/{id}/gm/end", post(gm::end))
+        .route("/api/games/{id}/gm/orders", get(gm::all_orders))
+        .route("/api/games/{id}/gm/events", get(gm::events))
+        .route("/api/games/{id}/gm/bid-report", get(bids::report))
+        .route("/api/health", get(health))
+        .merge(crate::pages::router())
+        .route("/api/docs", get(openapi::docs));
+    if test_clock {
+        r = r.route("/api/test/clock", get(clock_now).post(clock_advance));
+    }
+    r.fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(middleware::from_fn_with_state(app.clone(), rate_limit))
+        .with_state(app)
+}
+
+async fn rate_limit(State(app): State<App>, request: Request, next: Next) -> Response {
+    let client = match auth::request_token(request.headers()) {
+        Some(t) => t,
+        None => request
+            .extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip().to_string())
+            .unwrap_or_default(),
+    };
+    if app.rate.allow(&client) {
+        next.run(request).await
+    } else {
+        ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too many requests; slow down").into_response()
+    }
+}
+
+async fn not_found() -> ApiError {
+    ApiError::not_found("no such endpoint; the API is described at /api/docs")
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "this endpoint does not take that method; see /api/docs",
+    )
+}
+
+async fn health(State(app): State<App>) -> Json<Value> {
+    Json(json!({"ok": true, "now": crate::clock::iso_utc(app.clock.now_ms()), "server": app.server_id}))
+}
+
+async fn variants(State(app): State<App>) -> ApiResult<Json<Value>> {
+    let mut out = Vec::new();
+    for name in chancery_engine::builtin::builtin_names() {
+        let v = app.variants.get(name, None).map_err(ApiError::unprocessable)?;
+        out.push(json!({
+            "name": name,
+            "powers": v.powers.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
+            "playable": games::playable_powers(&v),
+            "minor_powers": v.powers.iter().filter(|p| p.kind == chancery_engine::variant::PowerKind::Minor).map(|p| p.name.clone()).collect::<Vec<_>>(),
+            "centres": v.centre_count(),
+        }));
+    }
+    Ok(Json(json!({"variants": out})))
+}
+
+async fn clock_now(State(app): State<App>) -> Json<Value> {
+    let now = app.clock.now_ms();
+    Json(json!({"now_ms": now, "now": crate::clock::iso_utc(now)}))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Advance {
+    ms: i64,
+}
+
+/// Test servers only (`--test-clock`): moves the clock forward and runs the scheduler
+/// once before answering, so a test sees the deadlines that passed already processed.
+async fn clock_advance(State(app): State<App>, Body(a): Body<Advance>) -> ApiResult<Json<Value>> {
+    let now = app.clock.advance(a.ms).map_err(ApiError::forbidden)?;
+    let processed = crate::scheduler::once(&app).await?;
+    Ok(Json(
+        json!({"now_ms": now, "now": crate::clock::iso_utc(now), "processed": processed}),
+    ))
+}

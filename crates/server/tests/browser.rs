@@ -1,0 +1,986 @@
+//! End-to-end tests of the pages in a real browser: Debian's Chromium, headless, driven
+//! through chromedriver, against the real server binary on a loopback port with a fresh
+//! SQLite file. Each test saves screenshots to docs/screenshots/ and fails on any
+//! JavaScript error the page records (errors.js keeps them in `window.chanceryErrors`).
+//!
+//! Without Chromium (a fresh developer machine) the tests print a note and pass; under
+//! CI (`CI` set) a missing browser is a failure, so the suite cannot go quiet there.
+
+mod common;
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use chancery_engine::parse::parse_order;
+use chancery_engine::validate::validate;
+use chancery_engine::GameState;
+use common::{Api, Server, PASSWORD};
+use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+
+/// Debian's paths; `CHANCERY_CHROMIUM` and `CHANCERY_CHROMEDRIVER` name others.
+fn tool(var: &str, debian: &str) -> String {
+    std::env::var(var).unwrap_or_else(|_| debian.to_string())
+}
+/// How long a step may take; generous, since CI runs the other suites at the same time.
+const WAIT: Duration = Duration::from_secs(30);
+
+/// A headless Chromium session with its own chromedriver and empty profile.
+struct Browser {
+    client: Client,
+    driver: Child,
+    _profile: tempfile::TempDir,
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free loopback port")
+}
+
+/// None (after a printed note) when this machine has no Chromium.
+async fn browser(width: u32, height: u32) -> Option<Browser> {
+    let chromium = tool("CHANCERY_CHROMIUM", "/usr/bin/chromium");
+    let chromedriver = tool("CHANCERY_CHROMEDRIVER", "/usr/bin/chromedriver");
+    if !std::path::Path::new(&chromium).exists() || !std::path::Path::new(&chromedriver).exists() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must run the browser tests: install chromium and chromium-driver (.ci/run does)"
+        );
+        eprintln!("note: {chromium} or {chromedriver} is missing; skipping this browser test (apt-get install chromium chromium-driver)");
+        return None;
+    }
+    let port = free_port();
+    let driver = Command::new(&chromedriver)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start chromedriver");
+    let profile = tempfile::tempdir().expect("profile dir");
+    let args = vec![
+        "--headless".to_string(),
+        "--no-sandbox".into(),
+        "--disable-gpu".into(),
+        "--disable-quic".into(),
+        "--no-first-run".into(),
+        "--disable-background-networking".into(),
+        "--disable-component-update".into(),
+        "--disable-sync".into(),
+        "--disable-dev-shm-usage".into(),
+        format!("--user-data-dir={}", profile.path().display()),
+        format!("--window-size={width},{height}"),
+    ];
+    let mut caps = serde_json::Map::new();
+    caps.insert("browserName".into(), json!("chrome"));
+    let mut options = json!({"binary": chromium, "args": args});
+    // A phone: Chromium's device emulation, since a desktop window cannot be made that
+    // narrow.
+    if width < 500 {
+        options["mobileEmulation"] =
+            json!({"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2.0, "touch": true}});
+    }
+    caps.insert("goog:chromeOptions".into(), options);
+    let url = format!("http://127.0.0.1:{port}");
+    let mut last = String::new();
+    // chromedriver takes a moment to listen.
+    for _ in 0..100 {
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        match ClientBuilder::new(connector)
+            .capabilities(caps.clone())
+            .connect(&url)
+            .await
+        {
+            Ok(client) => {
+                return Some(Browser {
+                    client,
+                    driver,
+                    _profile: profile,
+                })
+            }
+            Err(e) => last = e.to_string(),
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("could not open a Chromium session through chromedriver: {last}");
+}
+
+fn screenshot_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshots");
+    std::fs::create_dir_all(&dir).expect("docs/screenshots");
+    dir
+}
+
+impl Browser {
+    async fn goto(&self, url: &str) {
+        self.client
+            .goto(url)
+            .await
+            .unwrap_or_else(|e| panic!("open {url}: {e}"));
+        self.no_js_errors(url).await;
+    }
+
+    async fn find(&self, css: &str) -> fantoccini::elements::Element {
+        match self.client.wait().at_most(WAIT).for_element(Locator::Css(css)).await {
+            Ok(el) => el,
+            Err(e) => panic!("no `{css}` on {}: {e}", self.url().await),
+        }
+    }
+
+    async fn url(&self) -> String {
+        self.client
+            .current_url()
+            .await
+            .map(|u| u.to_string())
+            .unwrap_or_default()
+    }
+
+    async fn js(&self, script: &str) -> Value {
+        self.client
+            .execute(script, vec![])
+            .await
+            .unwrap_or_else(|e| panic!("script `{script}`: {e}"))
+    }
+
+    /// Waits until `script` (an expression) is truthy.
+    async fn until(&self, what: &str, script: &str) {
+        let deadline = std::time::Instant::now() + WAIT;
+        loop {
+            let v = self
+                .js(&format!("try {{ return !!({script}); }} catch (e) {{ return false; }}"))
+                .await;
+            if v == json!(true) {
+                return;
+            }
+            if std::time::Instant::now() > deadline {
+                let body = self
+                    .js("const c = document.body.cloneNode(true); c.querySelectorAll('svg').forEach(s => s.remove()); return c.innerText.slice(0, 4000);")
+                    .await;
+                let shot = std::env::temp_dir().join("chancery-browser-failure.png");
+                if let Ok(png) = self.client.screenshot().await {
+                    let _ = std::fs::write(&shot, png);
+                    eprintln!("the page at the failure: {}", shot.display());
+                }
+                panic!(
+                    "timed out waiting for {what} on {}; the page says:\n{}",
+                    self.url().await,
+                    body.as_str().unwrap_or("")
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Fails the test when the page recorded a JavaScript error.
+    async fn no_js_errors(&self, when: &str) {
+        let errors = self
+            .js("return window.chanceryErrors || ['errors.js did not load'];")
+            .await;
+        assert_eq!(errors, json!([]), "JavaScript errors on the page ({when})");
+    }
+
+    async fn text(&self, css: &str) -> String {
+        self.find(css).await.text().await.unwrap_or_default()
+    }
+
+    async fn shot(&self, name: &str) {
+        self.no_js_errors(name).await;
+        // Everything a page uses comes from Chancery itself (no other site at run time).
+        let foreign = self
+            .js("return performance.getEntriesByType('resource').map(e => e.name).filter(n => !n.startsWith(location.origin));")
+            .await;
+        assert_eq!(foreign, json!([]), "{name}: resources from elsewhere");
+        // Every field has a name a screen reader can say.
+        let unlabelled = self
+            .js("return [...document.querySelectorAll('input:not([type=hidden]), select, textarea')].filter(e => !e.labels.length && !e.getAttribute('aria-label')).map(e => e.outerHTML);")
+            .await;
+        assert_eq!(unlabelled, json!([]), "{name}: fields without a label");
+        let png = self.client.screenshot().await.expect("screenshot");
+        std::fs::write(screenshot_dir().join(format!("{name}.png")), png).expect("save screenshot");
+    }
+
+    /// Types into a field and submits its form with Enter.
+    async fn type_into(&self, css: &str, text: &str) {
+        let field = self.find(css).await;
+        field.clear().await.expect("clear");
+        field.send_keys(text).await.expect("type");
+    }
+
+    /// Clicks the map's space `abbr` with the mouse, at a point where the space itself
+    /// (not a unit or a label on it) is on top, as a player aiming at it would.
+    async fn click_space(&self, abbr: &str) {
+        let script = format!(
+            r#"const target = {abbr:?};
+const el = document.querySelector('figure.map path.space[data-space="' + target + '"]');
+el.scrollIntoView({{block: 'center'}});
+const r = el.getBoundingClientRect();
+for (let i = 1; i < 16; i++) for (let j = 1; j < 16; j++) {{
+  const x = Math.round(r.left + r.width * i / 16), y = Math.round(r.top + r.height * j / 16);
+  const hit = document.elementFromPoint(x, y);
+  const space = hit && !hit.closest('g.unit') && hit.closest('[data-space]');
+  if (space && space.dataset.space === target) return [x, y];
+}}
+return null;"#
+        );
+        let point = self.js(&script).await;
+        let (x, y) = match point.as_array() {
+            Some(xy) => (xy[0].as_f64().unwrap(), xy[1].as_f64().unwrap()),
+            None => panic!("no visible point of space {abbr} to click"),
+        };
+        let mouse = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveTo { duration: None, x, y })
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            });
+        self.client.perform_actions(mouse).await.expect("click on the map");
+    }
+
+    /// Accepts the confirmation dialog that a click opened.
+    async fn accept_confirm(&self) {
+        let deadline = std::time::Instant::now() + WAIT;
+        loop {
+            match self.client.accept_alert().await {
+                Ok(()) => return,
+                Err(e) if std::time::Instant::now() > deadline => panic!("no confirmation dialog: {e}"),
+                Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+            }
+        }
+    }
+
+    async fn login(&self, base: &str, name: &str) {
+        self.goto(&format!("{base}/login")).await;
+        self.type_into("#name", name).await;
+        self.type_into("#password", PASSWORD).await;
+        self.find("form.api-form button[type=submit]")
+            .await
+            .click()
+            .await
+            .expect("log in");
+        self.until(
+            "the lobby after logging in",
+            "location.pathname === '/' && document.getElementById('viewer-name')",
+        )
+        .await;
+        self.no_js_errors("after login").await;
+    }
+
+    async fn logout(&self) {
+        self.find("#logout").await.click().await.expect("log out");
+        self.until(
+            "the logged-out lobby",
+            "!document.getElementById('viewer-name') && document.readyState === 'complete'",
+        )
+        .await;
+    }
+}
+
+/// An army of `power` with a legal move to an empty space, worked out with the engine
+/// itself; `skip` leaves out armies and destinations already used.
+fn army_move(v: &chancery_engine::Variant, state: &GameState, power: &str, skip: &[String]) -> (String, String) {
+    let p = v.find_power(power).expect("power");
+    for u in state
+        .units
+        .iter()
+        .filter(|u| u.power == p && u.kind == chancery_engine::UnitKind::Army)
+    {
+        let from = v.location_name(u.location);
+        if skip.contains(&from) {
+            continue;
+        }
+        for n in v.army_neighbours(u.location.province) {
+            let to = v.provinces[*n as usize].abbr.to_ascii_lowercase();
+            let text = format!("A {from} - {to}");
+            let empty = state.unit_at(*n).is_none();
+            if empty && !skip.contains(&to) && parse_order(v, p, &text).and_then(|o| validate(v, state, &o)).is_ok() {
+                return (from, to);
+            }
+        }
+    }
+    panic!("{power} has no army with a legal move to an empty space")
+}
+
+/// A support order for one of `power`'s units not in `busy`: for the move `wanted` when
+/// the engine accepts that, else for any move, else for holding. Returns the supporter,
+/// the supported unit and its destination.
+fn support_order(
+    v: &chancery_engine::Variant,
+    state: &GameState,
+    power: &str,
+    busy: &[String],
+    wanted: (&str, &str),
+) -> (String, String, Option<String>) {
+    let p = v.find_power(power).expect("power");
+    let text = |u: &chancery_engine::Unit| format!("{} {}", u.kind.letter(), v.location_name(u.location));
+    let ok = |order: &str| parse_order(v, p, order).and_then(|o| validate(v, state, &o)).is_ok();
+    let mine: Vec<&chancery_engine::Unit> = state.units.iter().filter(|u| u.power == p).collect();
+    let supporters = mine.iter().filter(|u| !busy.contains(&v.location_name(u.location)));
+    let mut fallback = None;
+    for x in supporters {
+        let wanted_unit = format!("A {}", wanted.0);
+        if ok(&format!("{} S {wanted_unit} - {}", text(x), wanted.1)) {
+            return (text(x), wanted_unit, Some(wanted.1.to_string()));
+        }
+        for y in mine.iter().filter(|y| y.location != x.location) {
+            if fallback.is_none() && ok(&format!("{} S {}", text(x), text(y))) {
+                fallback = Some((text(x), text(y), None));
+            }
+        }
+    }
+    fallback.unwrap_or_else(|| panic!("{power} has no unit that can support another"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_and_the_gm_play_a_1936_turn_in_the_browser() {
+    let Some(b) = browser(1400, 1000).await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let base = server.base.clone();
+    let gm = server.register("gm-anna").await;
+    let game = gm
+        .post(
+            "/api/games",
+            json!({"name": "Browser 1936", "variant": "1936", "press": "full"}),
+        )
+        .await;
+    let id = game["id"].as_i64().unwrap();
+    // A second player, so that one ready mark does not end the phase: the GM will.
+    let france = server.register("france-ben").await;
+    france
+        .post(&format!("/api/games/{id}/join"), json!({"power": "France"}))
+        .await;
+
+    // Register in the browser, log out, log back in.
+    b.goto(&format!("{base}/register")).await;
+    b.type_into("#name", "carla").await;
+    b.type_into("#password", PASSWORD).await;
+    b.find("form.api-form button[type=submit]").await.click().await.unwrap();
+    b.until("the lobby after registering", "document.getElementById('viewer-name')")
+        .await;
+    assert_eq!(b.text("#viewer-name").await, "carla");
+    b.logout().await;
+    b.login(&base, "carla").await;
+    b.find(&format!("tr[data-game='{id}'] a")).await;
+    b.shot("lobby").await;
+
+    // Join as Germany from the game page.
+    b.find(&format!("tr[data-game='{id}'] a")).await.click().await.unwrap();
+    b.find("button[data-join='Germany']").await.click().await.unwrap();
+    b.until(
+        "the seat",
+        "document.querySelector('.you') && document.querySelector('.you').textContent.includes('Germany')",
+    )
+    .await;
+    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    b.goto(&format!("{base}/games/{id}")).await;
+    b.find("#countdown").await;
+    b.until(
+        "the countdown running",
+        "/\\d\\d:\\d\\d:\\d\\d/.test(document.getElementById('countdown').textContent)",
+    )
+    .await;
+    b.until(
+        "the local deadline",
+        "document.getElementById('deadline-local').textContent.includes('your time')",
+    )
+    .await;
+
+    // The engine's view of the board, to choose orders and know its messages.
+    let v = chancery_engine::builtin::builtin("1936").unwrap().unwrap();
+    let state = GameState::initial(&v);
+    let (typed_from, typed_to) = army_move(&v, &state, "Germany", &[]);
+    let (click_from, click_to) = army_move(&v, &state, "Germany", &[typed_from.clone(), typed_to.clone()]);
+
+    // A good order, typed.
+    b.type_into("#order-text", &format!("A {typed_from} - {typed_to}\u{E007}"))
+        .await;
+    let good = format!("A {typed_from} - {typed_to}");
+    b.until(
+        "the typed order in the list",
+        &format!(
+            "[...document.querySelectorAll('#orders .order-text')].some(e => e.textContent.toLowerCase() === {:?})",
+            good.to_lowercase()
+        ),
+    )
+    .await;
+
+    // A bad one: the engine's own message appears, and nothing is stored.
+    let bad = format!("A {typed_from} - xyz");
+    let expected = parse_order(&v, v.find_power("Germany").unwrap(), &bad)
+        .and_then(|o| validate(&v, &state, &o))
+        .unwrap_err()
+        .to_string();
+    b.type_into("#order-text", &bad).await;
+    b.until(
+        "the parser's message while typing",
+        &format!("document.getElementById('order-message').textContent.includes({expected:?})"),
+    )
+    .await;
+    b.find("#order-text").await.send_keys("\u{E007}").await.unwrap();
+    b.until("the refusal after submitting", &format!("document.getElementById('order-message').classList.contains('error') && document.getElementById('order-message').textContent.includes({expected:?})")).await;
+    assert_eq!(
+        b.js("return document.querySelectorAll('#orders li').length;").await,
+        json!(1)
+    );
+    b.js("document.getElementById('order-form').scrollIntoView({block: 'center'}); return 1;")
+        .await;
+    b.shot("game-order-error").await;
+
+    // An order by clicking: the unit, then the space it goes to.
+    b.find(&format!("g.units g.unit[data-unit='A {click_from}']"))
+        .await
+        .click()
+        .await
+        .unwrap();
+    b.until(
+        "the selection hint",
+        "document.getElementById('map-hint').textContent.includes('selected')",
+    )
+    .await;
+    b.click_space(&click_to).await;
+    let clicked = format!("A {click_from} - {click_to}");
+    b.until(
+        "the clicked order in the list",
+        &format!(
+            "[...document.querySelectorAll('#orders .order-text')].some(e => e.textContent.toLowerCase() === {:?})",
+            clicked.to_lowercase()
+        ),
+    )
+    .await;
+    // A support by clicking: the supporter, "Support…", the unit supported, its
+    // destination (or the unit again, for a support to hold).
+    let (supporter, supported, to) = support_order(
+        &v,
+        &state,
+        "Germany",
+        &[typed_from.clone(), click_from.clone()],
+        (&typed_from, &typed_to),
+    );
+    b.find(&format!("g.units g.unit[data-unit='{supporter}']"))
+        .await
+        .click()
+        .await
+        .unwrap();
+    b.find("#map-hint button.mode-choice[data-mode='support']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    b.until(
+        "the support prompt",
+        "document.getElementById('map-hint').textContent.includes('supports')",
+    )
+    .await;
+    b.find(&format!("g.units g.unit[data-unit='{supported}']"))
+        .await
+        .click()
+        .await
+        .unwrap();
+    let support = match &to {
+        Some(z) => {
+            b.click_space(z).await;
+            format!("{supporter} S {supported} - {z}")
+        }
+        None => {
+            b.find(&format!("g.units g.unit[data-unit='{supported}']"))
+                .await
+                .click()
+                .await
+                .unwrap();
+            format!("{supporter} S {supported}")
+        }
+    };
+    b.until(
+        "the clicked support in the list",
+        &format!(
+            "[...document.querySelectorAll('#orders .order-text')].some(e => e.textContent.toLowerCase() === {:?})",
+            support.to_lowercase()
+        ),
+    )
+    .await;
+    let stored = gm.get(&format!("/api/games/{id}/orders?power=Germany")).await;
+    assert_eq!(
+        stored["orders"].as_array().unwrap().len(),
+        3,
+        "the three orders are stored: {stored}"
+    );
+
+    // DP bids: the budget is the engine's, with its reckoning; one DP on the first
+    // minor unit, with the order typed after the unit the form fills in.
+    let budget: i64 = b
+        .find("#dp-budget")
+        .await
+        .attr("data-dp")
+        .await
+        .unwrap()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(budget >= 1, "Germany has DPs to bid in Spring 1936 (rule 2)");
+    assert!(
+        !b.text("#dp-reckoning").await.is_empty(),
+        "the budget's reckoning is shown"
+    );
+    let unit = b.js("return document.getElementById('bid-unit').value;").await;
+    let unit = unit.as_str().unwrap().to_string();
+    // An order the engine cannot read is refused with the parser's message.
+    b.find("#bid-order").await.send_keys("- ").await.unwrap();
+    b.find("#bid-form button[type=submit]").await.click().await.unwrap();
+    b.until(
+        "the parser's message",
+        "document.getElementById('bid-message').classList.contains('error') && document.getElementById('bid-message').textContent.startsWith('bid `')",
+    )
+    .await;
+    b.js("var o = document.getElementById('bid-order'); o.value = o.value.replace(/- $/, ''); return 1;")
+        .await;
+    b.find("#bid-order").await.send_keys("H").await.unwrap();
+    b.find("#bid-form button[type=submit]").await.click().await.unwrap();
+    b.until(
+        "the bid saved",
+        "document.getElementById('bid-message').textContent === 'Bid saved.' && document.querySelectorAll('#bids .remove-bid').length === 1",
+    )
+    .await;
+    let bids = gm.get(&format!("/api/games/{id}/bids")).await;
+    assert!(
+        bids["bids"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|x| x["power"] == "Germany" && x["unit"] == unit.as_str() && x["dp"] == 1),
+        "{bids}"
+    );
+    b.js("document.getElementById('dp-h').scrollIntoView(); return 1;")
+        .await;
+    b.shot("game-bids").await;
+
+    // Ready.
+    b.find("#ready").await.click().await.unwrap();
+    b.until(
+        "the ready mark",
+        "document.getElementById('ready').getAttribute('aria-pressed') === 'true'",
+    )
+    .await;
+    b.js("window.scrollTo(0, 0); return 1;").await;
+    b.shot("game-page").await;
+
+    // Press: a public message from the page, a private one from the GM.
+    b.type_into("#press-body", "Germany seeks friends in the West.").await;
+    b.find("#new-press button[type=submit]").await.click().await.unwrap();
+    b.until("the public message", "document.querySelector('#thread-all') && document.querySelector('#thread-all').textContent.includes('Germany seeks friends')").await;
+    gm.post(
+        &format!("/api/games/{id}/press"),
+        json!({"to": ["Germany"], "body": "Carla, your orders are in."}),
+    )
+    .await;
+    france
+        .post(
+            &format!("/api/games/{id}/press"),
+            json!({"to": ["Germany"], "body": "Bonjour from Paris."}),
+        )
+        .await;
+    // Only the hash differs from the current address, so load the page afresh.
+    b.goto(&format!("{base}/games/{id}#thread-gm")).await;
+    b.client.refresh().await.unwrap();
+    b.until("the GM's message", "document.getElementById('thread-gm').open && document.getElementById('thread-gm').textContent.includes('your orders are in')").await;
+    b.until("France's thread", "document.getElementById('thread-france') && document.getElementById('thread-france').textContent.includes('Bonjour from Paris')").await;
+    b.until(
+        "France's message marked new",
+        "!document.querySelector('#thread-france .new-badge').hidden",
+    )
+    .await;
+    b.js("document.getElementById('thread-france').open = true; return 1;")
+        .await;
+    b.until(
+        "the mark gone once read",
+        "document.querySelector('#thread-france .new-badge').hidden",
+    )
+    .await;
+    b.type_into("#thread-france-body", "Guten Tag, Paris.").await;
+    b.find("#thread-france form button[type=submit]")
+        .await
+        .click()
+        .await
+        .unwrap();
+    b.until("the reply in France's thread", "document.getElementById('thread-france').open && document.getElementById('thread-france').textContent.includes('Guten Tag')").await;
+    let french = france.get(&format!("/api/games/{id}/press")).await;
+    assert!(
+        french["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["body"] == "Guten Tag, Paris." && m["from"] == "Germany"),
+        "{french}"
+    );
+    b.js("document.getElementById('press-h').scrollIntoView(); return 1;")
+        .await;
+    b.shot("game-press").await;
+
+    // The GM's console: the bid report, then "process now".
+    b.logout().await;
+    b.login(&base, "gm-anna").await;
+    b.goto(&format!("{base}/games/{id}/gm")).await;
+    b.until("the bid report", &format!("document.querySelector('tr[data-unit={unit:?}]') && document.querySelector('tr[data-unit={unit:?}]').textContent.includes('Germany 1')")).await;
+    let waiting = b.text("#waiting").await;
+    assert!(
+        waiting.contains("France") && !waiting.contains("Germany"),
+        "France has not marked ready, Germany has: {waiting}"
+    );
+    b.shot("gm-console").await;
+    b.find("#gm-process").await.click().await.unwrap();
+    b.accept_confirm().await;
+    // The heading's line, not the whole page: the console now keeps the last phase's
+    // bid report, which names the phase it was made in.
+    b.until("the next phase", "document.readyState === 'complete' && document.querySelector('.game-head .meta') && !document.querySelector('.game-head .meta').textContent.includes('Spring 1936 movement')").await;
+    let second = gm.get(&format!("/api/games/{id}")).await["phase"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_ne!(second, "S1936M");
+    b.no_js_errors("after processing").await;
+
+    // History: the result with arrows, the reasons; then a second phase and a step back.
+    b.goto(&format!("{base}/games/{id}/history")).await;
+    b.find("#phase-title[data-phase='S1936M']").await;
+    let moved = format!("A {typed_from} - {typed_to}");
+    b.until("the typed move's arrow", &format!("[...document.querySelectorAll('.maps figure')][0].querySelectorAll('g.order.move').length && [...[...document.querySelectorAll('.maps figure')][0].querySelectorAll('g.order.move')].some(g => g.dataset.order.toLowerCase() === {:?})", moved.to_lowercase())).await;
+    let arrows = b
+        .js("return document.querySelectorAll('.maps figure:first-of-type g.order').length;")
+        .await;
+    assert!(arrows.as_u64().unwrap() >= 2, "the orders are drawn: {arrows}");
+    let reasons = b
+        .js("return [...document.querySelectorAll('table.results tbody tr')].map(r => r.textContent).join('\\n');")
+        .await;
+    assert!(reasons.as_str().unwrap().contains(&typed_from.to_string()), "{reasons}");
+    b.shot("history").await;
+    gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+    b.goto(&format!("{base}/games/{id}/history")).await;
+    b.find(&format!("#phase-title[data-phase='{second}']")).await;
+    b.find("#prev-phase").await.click().await.unwrap();
+    b.find("#phase-title[data-phase='S1936M']").await;
+    // The slider, by keyboard: one step right is the later phase again.
+    b.find("#phase-slider").await.send_keys("\u{E014}").await.unwrap();
+    b.find(&format!("#phase-title[data-phase='{second}']")).await;
+    b.no_js_errors("history").await;
+}
+
+/// On a phone-sized screen the game page fits the width (no sideways scrolling of the
+/// page itself) and the map scales down.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_game_page_fits_a_phone() {
+    let Some(b) = browser(390, 844).await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let gm = server.register("gm-phone").await;
+    let game = gm
+        .post("/api/games", json!({"name": "Pocket game", "variant": "standard"}))
+        .await;
+    let id = game["id"].as_i64().unwrap();
+    let player: Api = server.register("pocket").await;
+    player
+        .post(&format!("/api/games/{id}/join"), json!({"power": "England"}))
+        .await;
+    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    let base = server.base.clone();
+    b.login(&base, "pocket").await;
+    b.goto(&format!("{base}/games/{id}")).await;
+    b.find("figure.map svg").await;
+    let overflow = b
+        .js("return document.documentElement.scrollWidth - window.innerWidth;")
+        .await;
+    assert!(
+        overflow.as_i64().unwrap() <= 0,
+        "the page is wider than the phone by {overflow} px"
+    );
+    let map_width = b
+        .js("return document.querySelector('figure.map svg').getBoundingClientRect().width;")
+        .await;
+    assert_eq!(
+        b.js("return window.innerWidth;").await,
+        json!(390),
+        "the phone's screen width"
+    );
+    assert!(
+        map_width.as_f64().unwrap() <= 390.0,
+        "the map scales to the screen: {map_width}"
+    );
+    b.shot("game-phone").await;
+    // Keyboard: the order field is reachable and takes an order with Enter.
+    b.type_into("#order-text", "F lon - nth\u{E007}").await;
+    b.until(
+        "the order",
+        "[...document.querySelectorAll('#orders .order-text')].some(e => e.textContent === 'F lon - nth')",
+    )
+    .await;
+}
+
+/// A dislodged unit retreats, a unit is removed and one built, all by clicking, in the
+/// standard game: Austria takes Venice in 1901 (2 against 1, rule: a supported attack
+/// dislodges), Italy retreats and then, a centre short, removes a unit, and Austria, a
+/// centre up, builds (rules: retreats, adjustments).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_retreat_a_removal_and_a_build_are_clicked() {
+    let Some(b) = browser(1400, 1000).await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let base = server.base.clone();
+    let gm = server.register("gm-rita").await;
+    let game = gm
+        .post("/api/games", json!({"name": "Venice falls", "variant": "standard"}))
+        .await;
+    let id = game["id"].as_i64().unwrap();
+    let austria = server.register("austria-otto").await;
+    austria
+        .post(&format!("/api/games/{id}/join"), json!({"power": "Austria"}))
+        .await;
+    let italy = server.register("italy-ugo").await;
+    italy
+        .post(&format!("/api/games/{id}/join"), json!({"power": "Italy"}))
+        .await;
+    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    let orders = |list: &[&str]| json!({"orders": list});
+    austria
+        .post(
+            &format!("/api/games/{id}/orders"),
+            orders(&["A vie - tyr", "F tri - adr"]),
+        )
+        .await;
+    gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+    austria
+        .post(
+            &format!("/api/games/{id}/orders"),
+            orders(&["A tyr - ven", "F adr S A tyr - ven"]),
+        )
+        .await;
+    gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+    assert_eq!(gm.get(&format!("/api/games/{id}")).await["phase"], "F1901R");
+
+    b.login(&base, "italy-ugo").await;
+    b.goto(&format!("{base}/games/{id}")).await;
+    b.find("#phase[data-phase='F1901R']").await;
+    b.find("g.units g.unit.dislodged[data-unit='A ven']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    b.until(
+        "the selection hint",
+        "document.getElementById('map-hint').textContent.includes('retreat to')",
+    )
+    .await;
+    b.js("window.scrollTo(0, 0); return 1;").await;
+    b.shot("game-retreat").await;
+    b.click_space("pie").await;
+    b.until(
+        "the retreat order",
+        "[...document.querySelectorAll('#orders .order-text')].some(e => /^A ven R pie$/i.test(e.textContent))",
+    )
+    .await;
+    // Italy is the only player with a decision, so its ready mark processes the phase.
+    b.find("#ready").await.click().await.unwrap();
+    b.find("#phase[data-phase='W1901A']").await;
+    // A centre short (Venice lost): Italy removes a unit by clicking it.
+    b.until(
+        "the removal hint",
+        "document.getElementById('map-hint').textContent.includes('must remove 1 unit')",
+    )
+    .await;
+    b.find("g.units g.unit.own[data-unit='F nap']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    b.until(
+        "the removal",
+        "[...document.querySelectorAll('#orders .order-text')].some(e => /remove/i.test(e.textContent) && /nap/i.test(e.textContent))",
+    )
+    .await;
+    // Austria, a centre up, builds by clicking an empty home centre (Vienna and Trieste;
+    // Budapest is occupied). Trieste is on the coast, so the page asks: army or fleet.
+    b.logout().await;
+    b.login(&base, "austria-otto").await;
+    b.goto(&format!("{base}/games/{id}")).await;
+    let sites = b
+        .js("return [...document.querySelectorAll('path.space.build-site')].map(p => p.dataset.space);")
+        .await;
+    assert_eq!(sites, json!(["tri", "vie"]));
+    b.click_space("tri").await;
+    b.until(
+        "the choice",
+        "document.querySelectorAll('#map-hint button.build-choice').length === 2",
+    )
+    .await;
+    b.find("#map-hint button.build-choice:nth-of-type(2)")
+        .await
+        .click()
+        .await
+        .unwrap();
+    b.until(
+        "the build",
+        "[...document.querySelectorAll('#orders .order-text')].some(e => /build/i.test(e.textContent) && /F tri/i.test(e.textContent))",
+    )
+    .await;
+    b.js("window.scrollTo(0, 0); return 1;").await;
+    b.shot("game-build").await;
+    gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+
+    // History: the retreat phase's result, then the adjustments'.
+    b.goto(&format!("{base}/games/{id}/history")).await;
+    b.find("#phase-title[data-phase='W1901A']").await;
+    b.until(
+        "the removal in the results",
+        "[...document.querySelectorAll('table.results tbody tr')].some(r => r.textContent.includes('removed'))",
+    )
+    .await;
+    b.until(
+        "the build in the results",
+        "[...document.querySelectorAll('table.results tbody tr')].some(r => r.textContent.includes('built'))",
+    )
+    .await;
+    b.find("#prev-phase").await.click().await.unwrap();
+    b.find("#phase-title[data-phase='F1901R']").await;
+    b.until(
+        "the retreat in the results",
+        "[...document.querySelectorAll('table.results tbody tr')].some(r => r.textContent.includes('retreated'))",
+    )
+    .await;
+    b.until(
+        "the retreat arrow",
+        "document.querySelector('.maps figure g.order.retreat')",
+    )
+    .await;
+    b.find("#prev-phase").await.click().await.unwrap();
+    b.find("#phase-title[data-phase='F1901M']").await;
+    b.until(
+        "the dislodged unit marked",
+        "document.querySelector('.maps figure g.unit.dislodged-now')",
+    )
+    .await;
+    b.js("document.getElementById('before-h').scrollIntoView(); return 1;")
+        .await;
+    b.shot("history-dislodged").await;
+}
+
+/// The lobby creates a game (its creator is the GM, who starts it from the console); a
+/// visitor sees the game without logging in; an account follows it as an observer; the
+/// map's units are reachable by keyboard.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_is_created_in_the_lobby_and_followed() {
+    let Some(b) = browser(1280, 900).await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let base = server.base.clone();
+
+    b.goto(&format!("{base}/register")).await;
+    b.type_into("#name", "gm-lea").await;
+    b.type_into("#password", PASSWORD).await;
+    b.find("form.api-form button[type=submit]").await.click().await.unwrap();
+    b.until("the lobby", "document.getElementById('create-h')").await;
+    b.type_into("#g-name", "Thirty Years").await;
+    b.find("#g-variant").await.select_by_value("1648").await.unwrap();
+    b.type_into("#g-move", "2880").await;
+    b.find("#create-h").await;
+    b.find("form[data-api='/api/games'] button[type=submit]")
+        .await
+        .click()
+        .await
+        .unwrap();
+    b.until(
+        "the new game's page",
+        "location.pathname.startsWith('/games/') && document.querySelector('h1')",
+    )
+    .await;
+    assert_eq!(b.text("h1").await, "Thirty Years");
+    let path = b.js("return location.pathname;").await;
+    let id: i64 = path.as_str().unwrap().trim_start_matches("/games/").parse().unwrap();
+    let game = server.visitor().get(&format!("/api/games/{id}")).await;
+    assert_eq!(game["variant"], "1648");
+    assert_eq!(game["deadlines"]["movement_minutes"], 2880);
+    assert_eq!(game["gm"], "gm-lea");
+
+    b.goto(&format!("{base}/games/{id}/gm")).await;
+    b.find("#gm-start").await.click().await.unwrap();
+    b.accept_confirm().await;
+    b.find("#gm-process").await;
+    b.until(
+        "the countdown",
+        "/\\d\\d:\\d\\d:\\d\\d/.test(document.getElementById('countdown').textContent)",
+    )
+    .await;
+    b.shot("gm-console-started").await;
+    b.logout().await;
+
+    // A visitor: the board and the history, no forms.
+    b.goto(&format!("{base}/games/{id}")).await;
+    b.find("figure.map svg").await;
+    assert_eq!(
+        b.js("return document.querySelectorAll('#order-form, #bid-form').length;")
+            .await,
+        json!(0)
+    );
+    b.goto(&format!("{base}/games/{id}/history")).await;
+    b.until(
+        "the empty history",
+        "document.body.textContent.includes('No phase has been processed yet')",
+    )
+    .await;
+
+    // An observer.
+    b.goto(&format!("{base}/register?next=/games/{id}")).await;
+    b.type_into("#name", "watcher").await;
+    b.type_into("#password", PASSWORD).await;
+    b.find("form.api-form button[type=submit]").await.click().await.unwrap();
+    b.until("back on the game", &format!("location.pathname === '/games/{id}'"))
+        .await;
+    b.find("form[data-api$='/observe'] button").await.click().await.unwrap();
+    b.until(
+        "the observer's view",
+        "document.querySelector('.you') && document.querySelector('.you').textContent.includes('You follow this game')",
+    )
+    .await;
+    b.goto(&format!("{base}/")).await;
+    b.find(&format!("section[aria-labelledby='mine-h'] tr[data-game='{id}']"))
+        .await;
+
+    // A player, by keyboard: the units on the map take focus; Enter selects one and starts
+    // the order in the order field.
+    let player = server.register("sweden-kai").await;
+    player
+        .post(&format!("/api/games/{id}/join"), json!({"power": "Sweden"}))
+        .await;
+    b.logout().await;
+    b.login(&base, "sweden-kai").await;
+    b.goto(&format!("{base}/games/{id}")).await;
+    let unit = b.find("g.units g.unit.own[tabindex='0']").await;
+    let name = unit.attr("data-unit").await.unwrap().unwrap();
+    b.js("document.querySelector('g.units g.unit.own').focus(); return 1;")
+        .await;
+    b.client
+        .active_element()
+        .await
+        .unwrap()
+        .send_keys("\u{E007}")
+        .await
+        .unwrap();
+    b.until(
+        "the order started",
+        &format!(
+            "document.getElementById('order-text').value === {:?}",
+            format!("{name} - ")
+        ),
+    )
+    .await;
+    b.shot("game-1648").await;
+}

@@ -1,0 +1,253 @@
+//! Test harness: starts the real `chancery-server` binary on a loopback port against a
+//! real SQLite file (always) and a fresh PostgreSQL database (when
+//! `CHANCERY_TEST_POSTGRES` holds a server URL whose role may create databases), and
+//! talks to it over HTTP.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+pub const PASSWORD: &str = "correct horse battery";
+
+/// A database to run a server against.
+pub struct Target {
+    pub label: &'static str,
+    pub url: String,
+    /// Keeps the SQLite file's folder alive.
+    _dir: Option<tempfile::TempDir>,
+}
+
+/// SQLite always; PostgreSQL when the environment names a server.
+pub async fn targets() -> Vec<Target> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("club.db");
+    let mut out = vec![Target {
+        label: "sqlite",
+        url: path.to_string_lossy().into_owned(),
+        _dir: Some(dir),
+    }];
+    match std::env::var("CHANCERY_TEST_POSTGRES") {
+        Ok(url) if !url.is_empty() => out.push(Target {
+            label: "postgres",
+            url: fresh_postgres(&url).await,
+            _dir: None,
+        }),
+        _ => eprintln!("note: CHANCERY_TEST_POSTGRES is not set; skipping the PostgreSQL run of this test"),
+    }
+    out
+}
+
+/// A new, empty database on the server `base` points at; its URL.
+pub async fn fresh_postgres(base: &str) -> String {
+    use rand::Rng;
+    use sqlx::Connection;
+    let name = format!("chancery_t_{}", rand::thread_rng().gen_range(0..u64::MAX));
+    let mut conn = sqlx::postgres::PgConnection::connect(base)
+        .await
+        .expect("connect to CHANCERY_TEST_POSTGRES");
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut conn)
+        .await
+        .expect("create a test database");
+    let (prefix, _) = base.rsplit_once('/').expect("a URL with a database name");
+    format!("{prefix}/{name}")
+}
+
+pub struct Server {
+    pub child: Child,
+    pub base: String,
+}
+
+impl Server {
+    /// Starts a test server (adjustable clock, no demo club, a fast scheduler tick).
+    pub fn start(db: &str) -> Server {
+        Server::start_with(
+            db,
+            &["--test-clock", "--no-demo", "--tick-ms", "50", "--rate", "100000"],
+        )
+    }
+
+    pub fn start_with(db: &str, args: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chancery-server"))
+            .args(["--listen", "127.0.0.1:0", "--database", db])
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start chancery-server");
+        let stderr = child.stderr.take().expect("stderr");
+        let (tx, rx) = mpsc::channel();
+        // Keeps draining the server's log so that it never blocks on a full pipe.
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Some(rest) = line.split("listening on http://").nth(1) {
+                    let addr = rest.split_whitespace().next().unwrap_or_default().to_string();
+                    let _ = tx.send(Ok(addr));
+                } else if line.contains("database error") || line.contains("WARNING") {
+                    // Expected in crash tests; shown for diagnosis.
+                    eprintln!("[server] {line}");
+                } else {
+                    let _ = tx.send(Err(line));
+                }
+            }
+        });
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        let mut log = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(Ok(addr)) => {
+                    return Server {
+                        child,
+                        base: format!("http://{addr}"),
+                    }
+                }
+                Ok(Err(line)) => log.push(line),
+                Err(_) => {
+                    let _ = child.kill();
+                    panic!("the server did not start; its log:\n{}", log.join("\n"));
+                }
+            }
+        }
+    }
+
+    /// SIGKILL: no chance to clean up.
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    pub fn visitor(&self) -> Api {
+        Api::new(&self.base, None)
+    }
+
+    pub async fn register(&self, name: &str) -> Api {
+        let anon = self.visitor();
+        let (status, body) = anon
+            .call(
+                "POST",
+                "/api/register",
+                Some(json!({"name": name, "password": PASSWORD})),
+            )
+            .await;
+        assert_eq!(status, 201, "register {name}: {body}");
+        Api::new(&self.base, body["token"].as_str().map(str::to_string))
+    }
+
+    pub async fn advance(&self, ms: i64) -> Value {
+        let (status, body) = self
+            .visitor()
+            .call("POST", "/api/test/clock", Some(json!({"ms": ms})))
+            .await;
+        assert_eq!(status, 200, "advance the clock: {body}");
+        body
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[derive(Clone)]
+pub struct Api {
+    pub base: String,
+    pub token: Option<String>,
+    client: reqwest::Client,
+}
+
+impl Api {
+    pub fn new(base: &str, token: Option<String>) -> Api {
+        Api {
+            base: base.to_string(),
+            token,
+            client: reqwest::Client::builder()
+                .timeout(Duration::from_secs(30))
+                .build()
+                .expect("client"),
+        }
+    }
+
+    pub async fn try_call(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<Value>,
+    ) -> Result<(u16, Value), reqwest::Error> {
+        let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
+        let mut req = self.client.request(method, format!("{}{}", self.base, path));
+        if let Some(t) = &self.token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        let resp = req.send().await?;
+        let status = resp.status().as_u16();
+        let text = resp.text().await?;
+        let value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
+        Ok((status, value))
+    }
+
+    pub async fn call(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+        self.try_call(method, path, body).await.expect("request")
+    }
+
+    pub async fn get(&self, path: &str) -> Value {
+        let (status, body) = self.call("GET", path, None).await;
+        assert_eq!(status, 200, "GET {path}: {body}");
+        body
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> Value {
+        let (status, out) = self.call("POST", path, Some(body)).await;
+        assert!(status == 200 || status == 201, "POST {path}: {status} {out}");
+        out
+    }
+}
+
+/// Creates a game as `gm` and seats one registered account per playable power; returns
+/// the game id and the players by power name.
+pub async fn full_game(
+    server: &Server,
+    gm: &Api,
+    variant: &str,
+    options: Value,
+    prefix: &str,
+) -> (i64, Vec<(String, Api)>) {
+    let mut body = json!({"name": format!("{prefix} game"), "variant": variant});
+    if let Value::Object(extra) = options {
+        for (k, v) in extra {
+            body[k] = v;
+        }
+    }
+    let game = gm.post("/api/games", body).await;
+    let id = game["id"].as_i64().expect("game id");
+    let powers: Vec<String> = game["powers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["playable"] == true)
+        .map(|p| p["name"].as_str().unwrap().to_string())
+        .collect();
+    let mut players = Vec::new();
+    for (i, power) in powers.iter().enumerate() {
+        let api = server.register(&format!("{prefix}-player{i}")).await;
+        let joined = api
+            .post(&format!("/api/games/{id}/join"), json!({"power": power}))
+            .await;
+        assert_eq!(joined["power"], power.as_str());
+        players.push((power.clone(), api));
+    }
+    (id, players)
+}
+
+pub fn player<'a>(players: &'a [(String, Api)], power: &str) -> &'a Api {
+    &players.iter().find(|(p, _)| p == power).expect("power").1
+}

@@ -1,0 +1,252 @@
+//! Diplomacy Points in a club game of 1936, over HTTP against the real server: bids are
+//! checked as they arrive (rule 3), the highest total buys the minor unit's order
+//! (rule 4), and who bid stays the GM's secret (rule 12).
+
+mod common;
+
+use common::{full_game, player, Api, Server};
+use serde_json::{json, Value};
+
+/// A page's status and HTML as `who` is shown it.
+async fn page(who: &Api, path: &str) -> (u16, String) {
+    let mut req = reqwest::Client::new().get(format!("{}{path}", who.base));
+    if let Some(t) = &who.token {
+        req = req.bearer_auth(t);
+    }
+    let resp = req.send().await.expect("request");
+    (resp.status().as_u16(), resp.text().await.expect("page text"))
+}
+
+fn bid(unit: &str, dp: i64, order: &str) -> Value {
+    json!({"bids": [{"unit": unit, "dp": dp, "order": order}]})
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_higher_total_buys_the_minor_units_order_and_the_bidders_stay_secret() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let server = Server::start(&target.url);
+        let gm = server.register("dp-gm").await;
+        let (id, players) = full_game(&server, &gm, "1936", json!({}), "dp").await;
+        let germany = player(&players, "Germany");
+        let britain = player(&players, "Britain");
+        let france = player(&players, "France");
+        let observer = server.register("dp-observer").await;
+        observer.post(&format!("/api/games/{id}/observe"), json!({})).await;
+
+        // Rule 4: Germany's 2 DPs against Britain's 1 on the Dutch fleet; neither is a
+        // patron of the Netherlands, so no client bonus changes the totals.
+        let mine = germany
+            .post(&format!("/api/games/{id}/bids"), bid("Netherlands", 2, "F net - sns"))
+            .await;
+        assert_eq!(mine["bids"][0]["dp"], 2, "{mine}");
+        assert_eq!(
+            mine["bids"][0]["order"], "F net - sns",
+            "stored in the engine's notation: {mine}"
+        );
+        britain
+            .post(
+                &format!("/api/games/{id}/bids"),
+                bid("Netherlands", 1, "F Netherlands - ENG"),
+            )
+            .await;
+        // France bids on Belgium, then attacks it: rule 3 makes the bid void at
+        // adjudication, and the GM's report says so.
+        france
+            .post(&format!("/api/games/{id}/bids"), bid("Belgium", 1, "A Belgium H"))
+            .await;
+        france
+            .post(&format!("/api/games/{id}/orders"), json!({"orders": ["A par - bel"]}))
+            .await;
+
+        // Only the bidder and the GM read a power's bids before the phase either.
+        let seen = france.get(&format!("/api/games/{id}/bids")).await;
+        assert_eq!(seen["bids"].as_array().unwrap().len(), 1, "{seen}");
+        assert_eq!(seen["bids"][0]["power"], "France");
+        let (status, _) = france
+            .call("GET", &format!("/api/games/{id}/bids?power=Germany"), None)
+            .await;
+        assert_eq!(status, 403);
+        let (status, _) = observer.call("GET", &format!("/api/games/{id}/bids"), None).await;
+        assert_eq!(status, 403);
+        assert_eq!(
+            gm.get(&format!("/api/games/{id}/bids")).await["bids"]
+                .as_array()
+                .unwrap()
+                .len(),
+            3
+        );
+        let (status, _) = france
+            .call("GET", &format!("/api/games/{id}/gm/bid-report"), None)
+            .await;
+        assert_eq!(status, 403, "the bid report is the GM's alone");
+
+        gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+
+        // The published result: the Dutch fleet carried out Germany's order, in the
+        // Netherlands' own name.
+        let phase = server.visitor().get(&format!("/api/games/{id}/phases/0")).await;
+        let results = phase["result"]["results"].as_array().unwrap();
+        let dutch: Vec<&Value> = results.iter().filter(|r| r["power"] == "Netherlands").collect();
+        assert_eq!(dutch.len(), 1, "{phase}");
+        assert_eq!(dutch[0]["order"], "F net - sns", "{phase}");
+        assert_eq!(dutch[0]["succeeded"], true, "{phase}");
+        // A minor unit's move is a sortie: it blocks the space and stays at home.
+        assert_eq!(dutch[0]["outcome"], "sortie", "{phase}");
+        // The Belgian army had only France's void bid, so it held (rule 4: no bid
+        // counts, the unit holds).
+        let belgian = results.iter().find(|r| r["power"] == "Belgium").unwrap();
+        assert!(belgian["order"].is_null() || belgian["order"] == "A bel H", "{belgian}");
+
+        // Nothing a player, observer or visitor can read says who bid (rule 12).
+        let visitor = server.visitor();
+        for who in [&visitor, &observer, france] {
+            for path in ["", "/phases", "/phases/0", "/press"] {
+                let (status, body) = who.call("GET", &format!("/api/games/{id}{path}"), None).await;
+                if status != 200 {
+                    continue;
+                }
+                let text = body.to_string();
+                for secret in ["\"dp\"", "DP bids", "bid_report", "Germany 2", "Britain 1"] {
+                    assert!(!text.contains(secret), "{path} shows `{secret}`: {text}");
+                }
+            }
+            let (status, html) = page(who, &format!("/games/{id}/history/0")).await;
+            assert_eq!(status, 200);
+            assert!(!html.contains("bid-report"), "the history page shows the bid report");
+            assert!(html.contains("F net - sns"), "the result is public: {html}");
+        }
+        let (status, _) = observer
+            .call("GET", &format!("/api/games/{id}/gm/bid-report?seq=0"), None)
+            .await;
+        assert_eq!(status, 403);
+
+        // The GM's report: every bid with its DPs, the void one with its reason.
+        let report = gm.get(&format!("/api/games/{id}/gm/bid-report?seq=0")).await;
+        assert_eq!(report["processed"], true);
+        let text = report["report"].as_str().expect("a stored report");
+        assert!(text.contains("Germany 2 DP = 2: F net - sns"), "{text}");
+        assert!(text.contains("Britain 1 DP = 1: F net - eng"), "{text}");
+        assert!(text.contains("void: France 1 DP A bel H"), "{text}");
+        assert!(text.contains("France attacks Belgium"), "{text}");
+        let (status, html) = page(&gm, &format!("/games/{id}/history/0")).await;
+        assert_eq!(status, 200);
+        assert!(html.contains(r#"id="bid-report""#), "the GM's history shows the report");
+        let (status, html) = page(&gm, &format!("/games/{id}/gm")).await;
+        assert_eq!(status, 200);
+        assert!(html.contains(r#"id="bid-last""#), "the console shows the last report");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bids_past_the_budget_or_on_an_attacked_minor_are_refused() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let server = Server::start(&target.url);
+        let gm = server.register("dpr-gm").await;
+        let (id, players) = full_game(&server, &gm, "1936", json!({}), "dpr").await;
+        let germany = player(&players, "Germany");
+        let observer = server.register("dpr-observer").await;
+        observer.post(&format!("/api/games/{id}/observe"), json!({})).await;
+
+        // Rule 2: Germany starts 1936 with the default budget of 3 DPs.
+        let budget = germany.get(&format!("/api/games/{id}/budget")).await;
+        let mine = &budget["budgets"][0];
+        assert_eq!(mine["power"], "Germany");
+        assert_eq!(mine["total"], 3, "{budget}");
+        assert!(mine["lines"][0].as_str().unwrap().contains("base 3"), "{budget}");
+        let all = gm.get(&format!("/api/games/{id}/budget")).await;
+        assert_eq!(all["budgets"].as_array().unwrap().len(), 7, "every great power: {all}");
+        let (status, _) = observer.call("GET", &format!("/api/games/{id}/budget"), None).await;
+        assert_eq!(status, 403);
+        let (status, _) = germany
+            .call("GET", &format!("/api/games/{id}/budget?power=France"), None)
+            .await;
+        assert_eq!(status, 403);
+
+        // Rule 3: 2 + 1 + 1 DPs is past the budget; nothing is stored, and the message
+        // gives the budget with its reckoning.
+        let (status, err) = germany
+            .call(
+                "POST",
+                &format!("/api/games/{id}/bids"),
+                Some(json!({"bids": [
+                    {"unit": "Netherlands", "dp": 2, "order": "F net H"},
+                    {"unit": "Belgium", "dp": 1, "order": "A bel H"},
+                    {"unit": "Denmark", "dp": 1, "order": "F den H"},
+                ]})),
+            )
+            .await;
+        assert_eq!(status, 422, "{err}");
+        let message = err["error"].as_str().unwrap();
+        assert!(message.contains("spend 4 DPs"), "{message}");
+        assert!(
+            message.contains(&format!("budget of {}", mine["summary"].as_str().unwrap())),
+            "{message}"
+        );
+        assert_eq!(germany.get(&format!("/api/games/{id}/bids")).await["bids"], json!([]));
+
+        // Bids add up across requests: 3 DPs stored, one more is past the budget.
+        germany
+            .post(&format!("/api/games/{id}/bids"), bid("Netherlands", 2, "F net H"))
+            .await;
+        germany
+            .post(&format!("/api/games/{id}/bids"), bid("Belgium", 1, "A bel H"))
+            .await;
+        let (status, err) = germany
+            .call(
+                "POST",
+                &format!("/api/games/{id}/bids"),
+                Some(bid("Denmark", 1, "F den H")),
+            )
+            .await;
+        assert_eq!(status, 422, "{err}");
+        assert!(err["error"].as_str().unwrap().contains("budget of 3 DPs"), "{err}");
+        // A removed bid frees its DPs.
+        let left = germany
+            .call("DELETE", &format!("/api/games/{id}/bids?unit=bel"), None)
+            .await;
+        assert_eq!(left.0, 200, "{}", left.1);
+        assert_eq!(left.1["bids"].as_array().unwrap().len(), 1);
+        germany
+            .post(&format!("/api/games/{id}/bids"), bid("Denmark", 1, "F den H"))
+            .await;
+
+        // Rule 3: no bid on a minor the power's own orders attack.
+        germany
+            .post(&format!("/api/games/{id}/orders"), json!({"orders": ["F ham - den"]}))
+            .await;
+        let (status, err) = germany
+            .call(
+                "POST",
+                &format!("/api/games/{id}/bids"),
+                Some(bid("Denmark", 1, "F den - sns")),
+            )
+            .await;
+        assert_eq!(status, 422, "{err}");
+        let message = err["error"].as_str().unwrap();
+        assert!(message.contains("Germany attacks Denmark"), "{message}");
+        assert!(message.contains("may not bid"), "{message}");
+
+        // The engine's parser speaks for an order it cannot read, and a bid on a great
+        // power's unit is refused.
+        let (status, err) = germany
+            .call(
+                "POST",
+                &format!("/api/games/{id}/bids"),
+                Some(bid("Belgium", 1, "A bel - ")),
+            )
+            .await;
+        assert_eq!(status, 422, "{err}");
+        assert!(err["error"].as_str().unwrap().starts_with("bid `A bel - `: "), "{err}");
+        let (status, err) = germany
+            .call(
+                "POST",
+                &format!("/api/games/{id}/bids"),
+                Some(bid("Paris", 1, "A par H")),
+            )
+            .await;
+        assert_eq!(status, 422, "{err}");
+        assert!(err["error"].as_str().unwrap().contains("France"), "{err}");
+    }
+}

@@ -1,0 +1,263 @@
+//! A game driven over HTTP from creation through several phases: orders validated on
+//! arrival, secrecy before processing, deadlines, ready marks, results and history,
+//! rollback and roll forward.
+
+mod common;
+
+use chancery_engine::parse::parse_order;
+use chancery_engine::validate::validate;
+use chancery_engine::GameState;
+use common::{full_game, player, Server};
+use serde_json::{json, Value};
+
+/// The message the engine gives for an order, so the test checks the server passes it on
+/// unchanged.
+fn engine_message(power: &str, text: &str) -> String {
+    let v = chancery_engine::builtin::builtin("standard").unwrap().unwrap();
+    let p = v.find_power(power).unwrap();
+    let state = GameState::initial(&v);
+    match parse_order(&v, p, text).and_then(|o| validate(&v, &state, &o)) {
+        Ok(_) => panic!("`{text}` is a legal order"),
+        Err(e) => e.to_string(),
+    }
+}
+
+fn result_for<'a>(result: &'a Value, unit: &str) -> &'a Value {
+    result["result"]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["unit"] == unit)
+        .unwrap_or_else(|| panic!("no result for {unit}: {result}"))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn orders_deadlines_ready_marks_and_rollback() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let server = Server::start(&target.url);
+        let gm = server.register("the-gm").await;
+        let (id, players) = full_game(
+            &server,
+            &gm,
+            "standard",
+            json!({"deadlines": {"movement_minutes": 60, "retreat_minutes": 30, "adjustment_minutes": 30}}),
+            "p",
+        )
+        .await;
+        let game = gm.get(&format!("/api/games/{id}")).await;
+        // The game starts when every power has a player, with the first deadline set.
+        assert_eq!(game["status"], "active");
+        assert_eq!(game["phase"], "S1901M");
+        assert!(
+            game["deadline"].as_str().unwrap().ends_with('Z'),
+            "deadlines are shown in UTC"
+        );
+        let england = player(&players, "England");
+        let france = player(&players, "France");
+        let path = format!("/api/games/{id}/orders");
+
+        // Good orders are stored in canonical notation.
+        let out = england
+            .post(&path, json!({"orders": ["F lon - nth", "a LVP-yor", "F edi - nwg"]}))
+            .await;
+        let texts: Vec<&str> = out["orders"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["order"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            texts,
+            ["F edi - nwg", "F lon - nth", "A lvp - yor"],
+            "listed by province"
+        );
+
+        // A bad order comes back with the engine's own message, and nothing is stored.
+        let (status, err) = england
+            .call("POST", &path, Some(json!({"orders": ["F lon - eng", "A lvp - mun"]})))
+            .await;
+        assert_eq!(status, 422);
+        assert_eq!(err["error"], engine_message("England", "A lvp - mun"));
+        assert_eq!(err["refused"][0]["order"], "A lvp - mun");
+        // Rulebook: a power orders only its own units.
+        let (status, err) = france
+            .call("POST", &path, Some(json!({"orders": ["F lon - eng"]})))
+            .await;
+        assert_eq!(status, 422);
+        assert_eq!(err["error"], engine_message("France", "F lon - eng"));
+        let now = england.get(&path).await;
+        assert_eq!(
+            now["orders"].as_array().unwrap().len(),
+            3,
+            "a refused request changes nothing"
+        );
+
+        // A new order for a unit replaces its old one; one unit's order can be cleared.
+        england.post(&path, json!({"orders": ["F lon - eng"]})).await;
+        let (status, _) = england.call("DELETE", &format!("{path}?unit=edi"), None).await;
+        assert_eq!(status, 200);
+        let now = england.get(&path).await;
+        let texts: Vec<&str> = now["orders"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["order"].as_str().unwrap())
+            .collect();
+        assert_eq!(texts, ["F lon - eng", "A lvp - yor"]);
+
+        // Secrecy before processing: nobody but England and the GM sees England's orders.
+        let (status, _) = france.call("GET", &format!("{path}?power=England"), None).await;
+        assert_eq!(status, 403);
+        assert_eq!(france.get(&path).await["orders"], json!([]));
+        let (status, _) = france.call("GET", &format!("/api/games/{id}/gm/orders"), None).await;
+        assert_eq!(status, 403);
+        let (status, _) = server.visitor().call("GET", &path, None).await;
+        assert_eq!(status, 401);
+        let observer = server.register("watcher").await;
+        observer.post(&format!("/api/games/{id}/observe"), json!({})).await;
+        let (status, _) = observer.call("GET", &path, None).await;
+        assert_eq!(status, 403);
+        for who in [france, &observer, &server.visitor()] {
+            for p in ["", "/press", "/phases"] {
+                let text = who.get(&format!("/api/games/{id}{p}")).await.to_string();
+                assert!(
+                    !text.contains("lon - eng") && !text.contains("lvp - yor"),
+                    "{p} leaks orders: {text}"
+                );
+            }
+        }
+        let all = gm.get(&format!("/api/games/{id}/gm/orders")).await;
+        assert_eq!(all["orders"].as_array().unwrap().len(), 2);
+
+        // The deadline passes: the phase is processed; nobody was dislodged, so the
+        // spring retreat phase is skipped.
+        france.post(&path, json!({"orders": ["A par - pic"]})).await;
+        let moved = server.advance(61 * 60_000).await;
+        assert_eq!(moved["processed"], 1);
+        let game = gm.get(&format!("/api/games/{id}")).await;
+        assert_eq!(game["phase"], "F1901M");
+        let s1901 = server.visitor().get(&format!("/api/games/{id}/phases/0")).await;
+        assert_eq!(s1901["phase"], "S1901M");
+        assert_eq!(s1901["how"], "deadline");
+        let lon = result_for(&s1901, "F lon");
+        assert_eq!(lon["order"], "F lon - eng");
+        assert_eq!(lon["outcome"], "moved");
+        assert!(!lon["reason"].as_str().unwrap().is_empty());
+        // A unit without orders holds (rulebook: units not ordered hold).
+        assert_eq!(result_for(&s1901, "F edi")["outcome"], "held");
+        assert_eq!(result_for(&s1901, "A par")["order"], "A par - pic");
+        assert_eq!(s1901["centres"]["England"], 3);
+
+        // Early processing: when every power with a choice is ready, no need to wait.
+        for (_, p) in &players {
+            p.post(&format!("/api/games/{id}/ready"), json!({})).await;
+        }
+        let game = gm.get(&format!("/api/games/{id}")).await;
+        assert_eq!(game["seq"], 2, "all ready processed the phase: {game}");
+        let f1901 = gm.get(&format!("/api/games/{id}/phases/1")).await;
+        assert_eq!(f1901["how"], "all ready");
+        // Nobody gained a centre by moving, so no adjustments: winter is skipped too.
+        assert_eq!(game["phase"], "S1902M");
+
+        // Rollback returns to the fall with its orders; roll forward restores the result.
+        let (status, _) = england
+            .call("POST", &format!("/api/games/{id}/gm/rollback"), None)
+            .await;
+        assert_eq!(status, 403, "only the GM rolls back");
+        gm.post(&format!("/api/games/{id}/gm/rollback"), json!({})).await;
+        let game = gm.get(&format!("/api/games/{id}")).await;
+        assert_eq!(game["phase"], "F1901M");
+        assert_eq!(game["seq"], 1);
+        let (status, _) = gm.call("GET", &format!("/api/games/{id}/phases/1"), None).await;
+        assert_eq!(status, 404, "the rolled-back result is no longer published");
+        gm.post(&format!("/api/games/{id}/gm/rollforward"), json!({})).await;
+        let game = gm.get(&format!("/api/games/{id}")).await;
+        assert_eq!(game["phase"], "S1902M");
+        // Roll back again and process anew: the phase's fresh result replaces the old.
+        gm.post(&format!("/api/games/{id}/gm/rollback"), json!({})).await;
+        england.post(&path, json!({"orders": ["F eng - bre"]})).await;
+        gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+        let f1901 = gm.get(&format!("/api/games/{id}/phases/1")).await;
+        assert_eq!(result_for(&f1901, "F eng")["order"], "F eng - bre");
+        let (status, _) = gm.call("POST", &format!("/api/games/{id}/gm/rollforward"), None).await;
+        assert_eq!(status, 409, "nothing to roll forward after reprocessing");
+
+        // The event log shows each phase processed once per pass, never twice in a row.
+        let events = gm.get(&format!("/api/games/{id}/gm/events")).await;
+        let processed: Vec<i64> = events["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["kind"] == "processed")
+            .map(|e| e["seq"].as_i64().unwrap())
+            .collect();
+        assert_eq!(processed, [0, 1, 1]);
+        let history = server.visitor().get(&format!("/api/games/{id}/phases")).await;
+        assert_eq!(history["phases"].as_array().unwrap().len(), 2);
+    }
+}
+
+/// 1936: the Italian player also orders Nationalist Spain, the Soviet player Republican
+/// Spain (the variant's `player` links); nobody else may order those units.
+#[tokio::test(flavor = "multi_thread")]
+async fn faction_units_are_ordered_by_their_patrons_player() {
+    let target = common::targets().await.remove(0);
+    let server = Server::start(&target.url);
+    let gm = server.register("faction-gm").await;
+    let variants = server.visitor().get("/api/variants").await;
+    let names: Vec<&str> = variants["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    if !names.contains(&"1936") {
+        eprintln!("note: the 1936 variant is not built in yet; skipping");
+        return;
+    }
+    let (id, players) = full_game(&server, &gm, "1936", json!({}), "spain").await;
+    let game = gm.get(&format!("/api/games/{id}")).await;
+    let factions: Vec<&Value> = game["powers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| !p["ordered_by"].is_null())
+        .collect();
+    assert!(!factions.is_empty(), "1936 has factions played by a great power");
+    for faction in factions {
+        let name = faction["name"].as_str().unwrap();
+        let patron = faction["ordered_by"].as_str().unwrap();
+        let Some(unit) = game["state"]["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|u| u["power"] == name)
+        else {
+            continue;
+        };
+        let order = format!(
+            "{} {} H",
+            unit["type"].as_str().unwrap(),
+            unit["location"].as_str().unwrap()
+        );
+        let out = player(&players, patron)
+            .post(&format!("/api/games/{id}/orders"), json!({"orders": [order]}))
+            .await;
+        assert_eq!(
+            out["orders"].as_array().unwrap().len(),
+            1,
+            "{patron} orders {name}'s unit"
+        );
+        let other = players.iter().find(|(p, _)| p != patron).unwrap();
+        let (status, _) = other
+            .1
+            .call(
+                "POST",
+                &format!("/api/games/{id}/orders"),
+                Some(json!({"orders": [order]})),
+            )
+            .await;
+        assert_eq!(status, 422, "{} may not order {name}'s unit", other.0);
+    }
+}

@@ -1,0 +1,133 @@
+//! The pages over plain HTTP, without a browser (these run on every machine): what each
+//! viewer is shown and refused, and the order check the game page calls as you type.
+
+mod common;
+
+use common::Server;
+use serde_json::json;
+
+async fn page(base: &str, path: &str, token: Option<&str>) -> (u16, String, reqwest::header::HeaderMap) {
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let mut req = client.get(format!("{base}{path}"));
+    if let Some(t) = token {
+        req = req.bearer_auth(t);
+    }
+    let resp = req.send().await.expect("request");
+    let status = resp.status().as_u16();
+    let headers = resp.headers().clone();
+    (status, resp.text().await.unwrap(), headers)
+}
+
+#[tokio::test]
+async fn each_viewer_sees_what_is_theirs() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let base = server.base.clone();
+    let gm = server.register("gm-page").await;
+    let game = gm
+        .post("/api/games", json!({"name": "Pages <test>", "variant": "standard"}))
+        .await;
+    let id = game["id"].as_i64().unwrap();
+    let france = server.register("fr-page").await;
+    france
+        .post(&format!("/api/games/{id}/join"), json!({"power": "France"}))
+        .await;
+    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+
+    // A visitor: the lobby and the board, the name escaped, no order form.
+    let (status, lobby, _) = page(&base, "/", None).await;
+    assert_eq!(status, 200);
+    assert!(
+        lobby.contains("Pages &lt;test&gt;") && !lobby.contains("Pages <test>"),
+        "names are escaped"
+    );
+    let (status, board, _) = page(&base, &format!("/games/{id}"), None).await;
+    assert_eq!(status, 200);
+    assert!(
+        board.contains(r#"data-space="par""#),
+        "the map is inline SVG with clickable spaces"
+    );
+    assert!(!board.contains(r#"id="order-form""#));
+
+    // The player gets the order form and the press forms; no DP panel in a variant
+    // without minor powers.
+    let (_, mine, _) = page(&base, &format!("/games/{id}"), france.token.as_deref()).await;
+    assert!(mine.contains(r#"id="order-form""#) && mine.contains(r#"id="new-press""#));
+    assert!(!mine.contains(r#"id="bid-form""#));
+
+    // The GM console: to the login page when logged out, refused to a player.
+    let (status, _, headers) = page(&base, &format!("/games/{id}/gm"), None).await;
+    assert_eq!(status, 303);
+    assert_eq!(headers["location"], format!("/login?next=/games/{id}/gm").as_str());
+    let (status, refused, _) = page(&base, &format!("/games/{id}/gm"), france.token.as_deref()).await;
+    assert_eq!(status, 403);
+    assert!(
+        refused.contains("only the game&#39;s GM"),
+        "an HTML page says why: {refused}"
+    );
+    let (status, console, _) = page(&base, &format!("/games/{id}/gm"), gm.token.as_deref()).await;
+    assert_eq!(status, 200);
+    assert!(console.contains(r#"id="gm-process""#));
+
+    // History before any phase, and a phase that does not exist.
+    let (status, empty, _) = page(&base, &format!("/games/{id}/history"), None).await;
+    assert_eq!(status, 200);
+    assert!(empty.contains("No phase has been processed yet"));
+    let (status, _, _) = page(&base, &format!("/games/{id}/history/7"), None).await;
+    assert_eq!(status, 404);
+
+    // Assets are served from the binary; an unknown one is a 404.
+    let (status, css, headers) = page(&base, "/assets/chancery.css", None).await;
+    assert_eq!(status, 200);
+    assert!(headers["content-type"].to_str().unwrap().starts_with("text/css"));
+    assert!(css.contains("figure.map"));
+    assert_eq!(page(&base, "/assets/nothing.js", None).await.0, 404);
+}
+
+#[tokio::test]
+async fn the_order_check_gives_the_engines_reading_or_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let gm = server.register("gm-check").await;
+    let game = gm
+        .post("/api/games", json!({"name": "Check", "variant": "standard"}))
+        .await;
+    let id = game["id"].as_i64().unwrap();
+    let england = server.register("en-check").await;
+    england
+        .post(&format!("/api/games/{id}/join"), json!({"power": "England"}))
+        .await;
+    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+
+    let check = |text: &str| format!("/games/{id}/check-order?text={}", text.replace(' ', "%20"));
+    let good = england.get(&check("f LON - nth")).await;
+    assert_eq!(
+        good,
+        json!({"ok": true, "order": "F lon - nth"}),
+        "the canonical reading"
+    );
+    // London and Holland do not touch (standard map): the board check's message.
+    let bad = england.get(&check("F lon - hol")).await;
+    assert_eq!(bad["ok"], false);
+    let (status, refused) = england
+        .call(
+            "POST",
+            &format!("/api/games/{id}/orders"),
+            Some(json!({"orders": ["F lon - hol"]})),
+        )
+        .await;
+    assert_eq!(status, 422);
+    assert_eq!(bad["error"], refused["error"], "the page says what the order API would");
+    // Nothing was stored by checking.
+    let stored = england.get(&format!("/api/games/{id}/orders")).await;
+    assert_eq!(stored["orders"], json!([]));
+    // Someone else's unit: the engine refuses it.
+    let theirs = england.get(&check("A par - bur")).await;
+    assert_eq!(theirs["ok"], false);
+    // A visitor has no power to check for.
+    let (status, _) = server.visitor().call("GET", &check("F lon - nth"), None).await;
+    assert_eq!(status, 401);
+}

@@ -1,0 +1,52 @@
+//! Two server processes on one database, both running schedulers: every due phase is
+//! processed exactly once. Runs on PostgreSQL when CHANCERY_TEST_POSTGRES is set, and
+//! on a shared SQLite file.
+
+mod common;
+
+use common::{Api, Server};
+use serde_json::json;
+
+const GAMES: usize = 6;
+const ROUNDS: usize = 6;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn each_due_phase_is_processed_once() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let a = Server::start(&target.url);
+        let b = Server::start(&target.url);
+        let gm = a.register("twin-gm").await;
+        let mut ids = Vec::new();
+        for i in 0..GAMES {
+            let g = gm.post("/api/games", json!({"name": format!("twin {i}"), "deadlines": {"movement_minutes": 10, "retreat_minutes": 10, "adjustment_minutes": 10}})).await;
+            let id = g["id"].as_i64().unwrap();
+            gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+            ids.push(id);
+        }
+        for _ in 0..ROUNDS {
+            // Both clocks pass the deadlines together; both servers race for the work.
+            let (ra, rb) = tokio::join!(a.advance(11 * 60_000), b.advance(11 * 60_000));
+            let _ = (ra, rb);
+            tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+        }
+        let gm_b = Api::new(&b.base, gm.token.clone());
+        let mut servers = std::collections::HashSet::new();
+        for id in &ids {
+            let game = gm_b.get(&format!("/api/games/{id}")).await;
+            let seq = game["seq"].as_i64().unwrap();
+            assert!(seq >= ROUNDS as i64 - 1, "game {id} advanced: {seq}");
+            let events = gm_b.get(&format!("/api/games/{id}/gm/events")).await;
+            let processed: Vec<&serde_json::Value> = events["events"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|e| e["kind"] == "processed")
+                .collect();
+            let seqs: Vec<i64> = processed.iter().map(|e| e["seq"].as_i64().unwrap()).collect();
+            assert_eq!(seqs, (0..seq).collect::<Vec<_>>(), "game {id}: each phase once");
+            servers.extend(processed.iter().map(|e| e["server"].as_str().unwrap().to_string()));
+        }
+        eprintln!("{}: phases were processed by {} server(s)", target.label, servers.len());
+    }
+}
