@@ -2,8 +2,9 @@
 //! before its hot loop; the benchmark and the allocation test feed these to
 //! `movement::Resolver` directly.
 
+use chancery_engine::adjudicate::command_of;
 use chancery_engine::movement::Command;
-use chancery_engine::{GameState, Order, OrderKind};
+use chancery_engine::{GameState, Order};
 
 /// One command per unit of `state`, in unit order; units without an order hold.
 /// `orders` must already be validated (they name the unit's own space).
@@ -18,23 +19,4 @@ pub fn commands_for(state: &GameState, orders: &[Order]) -> Vec<Command> {
                 .map_or(Command::Hold, command_of)
         })
         .collect()
-}
-
-fn command_of(order: &Order) -> Command {
-    match order.kind {
-        OrderKind::Move { to, via_convoy } => Command::Move { to, via_convoy },
-        OrderKind::SupportHold { unit } => Command::SupportHold {
-            target: unit.location.province,
-        },
-        OrderKind::SupportMove { unit, to } => Command::SupportMove {
-            target: unit.location.province,
-            to: to.province,
-            to_coast: to.coast,
-        },
-        OrderKind::Convoy { army, to } => Command::Convoy {
-            from: army.location.province,
-            to: to.province,
-        },
-        _ => Command::Hold,
-    }
 }

@@ -150,7 +150,8 @@ fn coast_swap(v: &Variant, units: &[Unit], commands: &[Command], i: usize) -> bo
         })
 }
 
-fn command_of(order: &Order) -> Command {
+/// The resolver's view of a validated movement order; other orders hold.
+pub fn command_of(order: &Order) -> Command {
     match order.kind {
         OrderKind::Move { to, via_convoy } => Command::Move { to, via_convoy },
         OrderKind::SupportHold { unit } => Command::SupportHold {

@@ -149,8 +149,15 @@ async fn setup(base: &str, clients: usize, run: u64) -> Result<Vec<Seat>, String
     Ok(seats)
 }
 
-async fn drive(seat: Seat, until: Instant) -> (Vec<u32>, usize, Option<String>) {
-    let mut latencies = Vec::new();
+/// Latencies in microseconds, reads and writes apart.
+#[derive(Default)]
+struct Samples {
+    reads: Vec<u32>,
+    writes: Vec<u32>,
+}
+
+async fn drive(seat: Seat, until: Instant) -> (Samples, usize, Option<String>) {
+    let mut latencies = Samples::default();
     let mut errors = 0;
     let mut first_error = None;
     let mut flip = false;
@@ -193,7 +200,12 @@ async fn drive(seat: Seat, until: Instant) -> (Vec<u32>, usize, Option<String>) 
                     .await
             }
         };
-        latencies.push(started.elapsed().as_micros() as u32);
+        let micros = started.elapsed().as_micros() as u32;
+        if (30..=54).contains(&roll) || (70..=79).contains(&roll) {
+            latencies.writes.push(micros);
+        } else {
+            latencies.reads.push(micros);
+        }
         if let Err(e) = r {
             errors += 1;
             first_error.get_or_insert(e);
@@ -224,18 +236,25 @@ async fn main() -> Result<(), String> {
     let until = started + Duration::from_secs(seconds);
     let handles: Vec<_> = seats.into_iter().map(|s| tokio::spawn(drive(s, until))).collect();
     let mut all = Vec::new();
+    let mut reads = Vec::new();
+    let mut writes = Vec::new();
     let mut errors = 0;
     let mut first_error = None;
     for h in handles {
         let (lat, err, first) = h.await.map_err(|e| e.to_string())?;
-        all.extend(lat);
+        all.extend(&lat.reads);
+        all.extend(&lat.writes);
+        reads.extend(lat.reads);
+        writes.extend(lat.writes);
         errors += err;
         if first_error.is_none() {
             first_error = first;
         }
     }
     let elapsed = started.elapsed().as_secs_f64();
-    all.sort_unstable();
+    for v in [&mut all, &mut reads, &mut writes] {
+        v.sort_unstable();
+    }
     println!(
         "clients {clients}, {seconds} s: {} requests, {:.0} requests/s, p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms, errors {errors}",
         all.len(),
@@ -244,6 +263,14 @@ async fn main() -> Result<(), String> {
         percentile(&all, 0.99),
         percentile(&all, 1.0),
     );
+    for (label, v) in [("reads", &reads), ("writes", &writes)] {
+        println!(
+            "  {label}: {} requests, p50 {:.1} ms, p99 {:.1} ms",
+            v.len(),
+            percentile(v, 0.50),
+            percentile(v, 0.99)
+        );
+    }
     if let Some(e) = first_error {
         println!("first error: {e}");
     }

@@ -11,6 +11,11 @@ use sqlx::{Any, AnyPool, ConnectOptions, Executor, Row, Transaction};
 const MIGRATIONS: &[(i64, &str, &str)] = &[
     (1, "init", include_str!("../migrations/0001_init.sql")),
     (2, "dp_bids", include_str!("../migrations/0002_dp_bids.sql")),
+    (
+        3,
+        "deadline_time_of_day",
+        include_str!("../migrations/0003_deadline_time_of_day.sql"),
+    ),
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

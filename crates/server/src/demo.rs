@@ -20,6 +20,8 @@ use crate::process::adjudicate_current;
 use crate::App;
 
 pub const DEMO_GM: &str = "demo-gm";
+/// The demo GM's password unless CHANCERY_DEMO_PASSWORD says otherwise (README).
+pub const DEMO_PASSWORD: &str = "demo-club-1958";
 /// Phases played before the club opens.
 const DEMO_PHASES: usize = 4;
 
@@ -33,12 +35,9 @@ pub async fn create_if_empty(app: &App) -> Result<(), String> {
     if accounts > 0 {
         return Ok(());
     }
-    let password: String = {
-        let mut rng = rand::thread_rng();
-        (0..16)
-            .map(|_| *b"abcdefghijkmnpqrstuvwxyz23456789".choose(&mut rng).unwrap_or(&b'x') as char)
-            .collect()
-    };
+    // A known password, so that the README can say how to log in to a fresh demo;
+    // CHANCERY_DEMO_PASSWORD chooses another for a demo reachable by others.
+    let password = std::env::var("CHANCERY_DEMO_PASSWORD").unwrap_or_else(|_| DEMO_PASSWORD.to_string());
     let gm = match create_account(app, DEMO_GM, &password).await {
         Ok(a) => a,
         // Another server on the same database is creating the club.

@@ -17,7 +17,7 @@ use sqlx::{Any, Executor, Row};
 use crate::auth::{Account, Viewer};
 use crate::clock::iso_utc;
 use crate::db::{lock_game, new_id, Lock, Tx};
-use crate::error::{ApiError, ApiResult, Body, Path};
+use crate::error::{ApiError, ApiResult, Body, Params, Path};
 use crate::App;
 
 /// A row of `games`.
@@ -41,9 +41,12 @@ pub struct Game {
     pub deadline_ms: Option<i64>,
     pub paused_left_ms: Option<i64>,
     pub outcome: Option<String>,
+    /// "HH:MM": deadlines fall at this time of day in `time_zone`.
+    pub deadline_time: Option<String>,
+    pub time_zone: Option<String>,
 }
 
-const GAME_COLUMNS: &str = "id, name, variant, variant_text, gm_id, status, press, grey_press, anonymous, movement_minutes, retreat_minutes, adjustment_minutes, start_at_ms, seq, state_json, deadline_ms, paused_left_ms, outcome";
+const GAME_COLUMNS: &str = "id, name, variant, variant_text, gm_id, status, press, grey_press, anonymous, movement_minutes, retreat_minutes, adjustment_minutes, start_at_ms, seq, state_json, deadline_ms, paused_left_ms, outcome, deadline_time, time_zone";
 
 fn game_from_row(r: &AnyRow) -> Game {
     Game {
@@ -65,6 +68,8 @@ fn game_from_row(r: &AnyRow) -> Game {
         deadline_ms: r.get("deadline_ms"),
         paused_left_ms: r.get("paused_left_ms"),
         outcome: r.get("outcome"),
+        deadline_time: r.get("deadline_time"),
+        time_zone: r.get("time_zone"),
     }
 }
 
@@ -99,6 +104,15 @@ impl Game {
             .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("stored position: {e}")))?;
         state_from_json(v, &json)
             .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("stored position: {e}")))
+    }
+
+    /// The deadline of a phase of this kind opening at `now_ms`.
+    pub fn deadline_from(&self, now_ms: i64, kind: PhaseKind) -> i64 {
+        let at = match (&self.deadline_time, &self.time_zone) {
+            (Some(t), Some(z)) => crate::deadlines::parse(t, z).ok(),
+            _ => None,
+        };
+        crate::deadlines::next(now_ms, self.minutes_for(kind), at)
     }
 
     /// The deadline length for a phase of this kind.
@@ -183,6 +197,12 @@ pub struct Deadlines {
     pub movement_minutes: Option<i64>,
     pub retreat_minutes: Option<i64>,
     pub adjustment_minutes: Option<i64>,
+    /// "HH:MM": each deadline falls at this time of day in `time_zone`, the first such
+    /// moment at least the phase's length away.
+    #[serde(default)]
+    pub at: Option<String>,
+    #[serde(default)]
+    pub time_zone: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -248,14 +268,30 @@ pub async fn create(
     let movement = minutes(g.deadlines.movement_minutes, 24 * 60, "movement_minutes")?;
     let retreat = minutes(g.deadlines.retreat_minutes, 12 * 60, "retreat_minutes")?;
     let adjustment = minutes(g.deadlines.adjustment_minutes, 12 * 60, "adjustment_minutes")?;
+    let (deadline_time, time_zone) = match (&g.deadlines.at, &g.deadlines.time_zone) {
+        (None, None) => (None, None),
+        (Some(t), zone) => {
+            let zone = zone.as_deref().unwrap_or("UTC");
+            let parsed = crate::deadlines::parse(t, zone).map_err(ApiError::unprocessable)?;
+            (
+                Some(parsed.time.format("%H:%M").to_string()),
+                Some(parsed.zone.name().to_string()),
+            )
+        }
+        (None, Some(_)) => {
+            return Err(ApiError::unprocessable(
+                "`time_zone` goes with `at`, a time of day like 20:00",
+            ))
+        }
+    };
     let state = GameState::initial(&v);
     let state_json =
         serde_json::to_string(&state_to_json(&v, &state)).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let id = new_id();
     let now = app.clock.now_ms();
     sqlx::query(
-        "INSERT INTO games (id, name, variant, variant_text, gm_id, status, press, grey_press, anonymous, movement_minutes, retreat_minutes, adjustment_minutes, start_at_ms, seq, state_json, created_ms)
-         VALUES ($1, $2, $3, $4, $5, 'forming', $6, $7, $8, $9, $10, $11, $12, 0, $13, $14)",
+        "INSERT INTO games (id, name, variant, variant_text, gm_id, status, press, grey_press, anonymous, movement_minutes, retreat_minutes, adjustment_minutes, start_at_ms, seq, state_json, created_ms, deadline_time, time_zone)
+         VALUES ($1, $2, $3, $4, $5, 'forming', $6, $7, $8, $9, $10, $11, $12, 0, $13, $14, $15, $16)",
     )
     .bind(id)
     .bind(name)
@@ -271,6 +307,8 @@ pub async fn create(
     .bind(g.start_at_ms)
     .bind(state_json)
     .bind(now)
+    .bind(deadline_time)
+    .bind(time_zone)
     .execute(&app.db.write)
     .await?;
     let game = load(&app.db.read, id).await?;
@@ -299,10 +337,31 @@ pub async fn list(State(app): State<App>) -> ApiResult<Json<Value>> {
     Ok(Json(json!({ "games": games })))
 }
 
-pub async fn view(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ViewQuery {
+    /// The viewer's time zone: the deadline is shown in it beside UTC.
+    #[serde(default)]
+    pub tz: Option<String>,
+}
+
+pub async fn view(
+    State(app): State<App>,
+    Viewer(viewer): Viewer,
+    Path(id): Path<i64>,
+    Params(q): Params<ViewQuery>,
+) -> ApiResult<Json<Value>> {
+    let zone = match &q.tz {
+        Some(z) => Some(crate::deadlines::parse_zone(z).map_err(ApiError::unprocessable)?),
+        None => None,
+    };
     let game = load(&app.db.read, id).await?;
     let role = role_of(&app.db.read, &game, viewer.as_ref()).await?;
-    Ok(Json(view_json(&app, &game, &role).await?))
+    let mut view = view_json(&app, &game, &role).await?;
+    if let (Some(zone), Some(deadline)) = (zone, game.deadline_ms) {
+        view["deadline_local"] = json!({"zone": zone.name(), "time": crate::deadlines::local_text(deadline, zone)});
+    }
+    Ok(Json(view))
 }
 
 /// The game as `role` may see it: players' names are hidden in anonymous games from
@@ -374,7 +433,7 @@ pub async fn view_json(app: &App, game: &Game, role: &Role) -> ApiResult<Value> 
         "press": game.press,
         "grey_press": game.grey_press,
         "anonymous": game.anonymous,
-        "deadlines": {"movement_minutes": game.movement_minutes, "retreat_minutes": game.retreat_minutes, "adjustment_minutes": game.adjustment_minutes},
+        "deadlines": {"movement_minutes": game.movement_minutes, "retreat_minutes": game.retreat_minutes, "adjustment_minutes": game.adjustment_minutes, "at": game.deadline_time, "time_zone": game.time_zone},
         "start_at": game.start_at_ms.map(iso_utc),
         "seq": game.seq,
         "phase": state.phase.code(),
@@ -496,7 +555,7 @@ pub async fn seat_player(
 pub async fn start(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<()> {
     let v = game.variant(app)?;
     let state = game.state(&v)?;
-    let deadline = app.clock.now_ms() + game.minutes_for(state.phase.kind) * 60_000;
+    let deadline = game.deadline_from(app.clock.now_ms(), state.phase.kind);
     sqlx::query("UPDATE games SET status = 'active', deadline_ms = $2 WHERE id = $1 AND status = 'forming'")
         .bind(game.id)
         .bind(deadline)

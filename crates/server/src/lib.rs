@@ -12,6 +12,7 @@ pub mod auth;
 pub mod bids;
 pub mod clock;
 pub mod db;
+pub mod deadlines;
 pub mod demo;
 pub mod error;
 pub mod games;

@@ -133,33 +133,56 @@ pub async fn submit(
             .await?;
     }
     let now = app.clock.now_ms();
-    let mut waives = sqlx::query("SELECT unit_key FROM orders WHERE game_id = $1 AND seq = $2 AND power = $3")
-        .bind(id)
-        .bind(game.seq)
-        .bind(&power)
-        .fetch_all(&mut *tx)
-        .await?
-        .iter()
-        .filter(|r| r.get::<String, _>("unit_key").starts_with("waive"))
-        .count();
-    for order in &accepted {
-        // A later order for the same unit (or build site) replaces the earlier one; the
-        // engine would void both (DATC 4.D.3), which is never what a player means.
-        let key = if order.kind == OrderKind::Waive {
-            waives += 1;
-            format!("waive{waives}")
-        } else {
-            v.provinces[order_province(order) as usize].abbr.to_ascii_lowercase()
-        };
-        sqlx::query("DELETE FROM orders WHERE game_id = $1 AND seq = $2 AND power = $3 AND unit_key = $4")
+    // Waived builds have no unit to key on: number them after those already stored.
+    let mut waives = if accepted.iter().any(|o| o.kind == OrderKind::Waive) {
+        sqlx::query("SELECT unit_key FROM orders WHERE game_id = $1 AND seq = $2 AND power = $3")
             .bind(id)
             .bind(game.seq)
             .bind(&power)
-            .bind(&key)
-            .execute(&mut *tx)
-            .await?;
+            .fetch_all(&mut *tx)
+            .await?
+            .iter()
+            .filter(|r| r.get::<String, _>("unit_key").starts_with("waive"))
+            .count()
+    } else {
+        0
+    };
+    // Where several units share a space (Original 1958 stacks, several builds in one
+    // capital), each gets its own key `space/type/n`; the orders one request gives a
+    // space's units of one type replace that space's earlier orders for that type.
+    let stacking = v.rule("stacking").next().is_some();
+    let mut slots: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for order in &accepted {
+        // A later order for the same unit (or build site) replaces the earlier one; the
+        // engine would void both (DATC 4.D.3), which is never what a player means.
+        let space = v.provinces[order_province(order) as usize].abbr.to_ascii_lowercase();
+        let key = if order.kind == OrderKind::Waive {
+            waives += 1;
+            format!("waive{waives}")
+        } else if stacking {
+            let letter = order.unit.kind.map_or('?', |k| k.letter().to_ascii_lowercase());
+            let base = format!("{space}/{letter}");
+            let n = slots.entry(base.clone()).or_insert(0);
+            if *n == 0 {
+                sqlx::query(
+                    "DELETE FROM orders WHERE game_id = $1 AND seq = $2 AND power = $3 AND (unit_key = $4 OR unit_key LIKE $5)",
+                )
+                .bind(id)
+                .bind(game.seq)
+                .bind(&power)
+                .bind(&space)
+                .bind(format!("{base}/%"))
+                .execute(&mut *tx)
+                .await?;
+            }
+            *n += 1;
+            format!("{base}/{n}")
+        } else {
+            space
+        };
         sqlx::query(
-            "INSERT INTO orders (game_id, seq, power, unit_key, text, submitted_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO orders (game_id, seq, power, unit_key, text, submitted_ms) VALUES ($1, $2, $3, $4, $5, $6)
+             ON CONFLICT (game_id, seq, power, unit_key) DO UPDATE SET text = excluded.text, submitted_ms = excluded.submitted_ms",
         )
         .bind(id)
         .bind(game.seq)
@@ -209,13 +232,17 @@ pub async fn clear(
                 Some(p) => v.provinces[p as usize].abbr.to_ascii_lowercase(),
                 None => unit.to_ascii_lowercase(),
             };
-            let r = sqlx::query("DELETE FROM orders WHERE game_id = $1 AND seq = $2 AND power = $3 AND unit_key = $4")
-                .bind(id)
-                .bind(game.seq)
-                .bind(&power)
-                .bind(&key)
-                .execute(&mut *tx)
-                .await?;
+            // `vie` also clears every unit of a stack there (`vie/A/1`, `vie/A/2`).
+            let r = sqlx::query(
+                "DELETE FROM orders WHERE game_id = $1 AND seq = $2 AND power = $3 AND (unit_key = $4 OR unit_key LIKE $5)",
+            )
+            .bind(id)
+            .bind(game.seq)
+            .bind(&power)
+            .bind(&key)
+            .bind(format!("{key}/%"))
+            .execute(&mut *tx)
+            .await?;
             if r.rows_affected() == 0 {
                 return Err(ApiError::not_found(format!("{power} has no order for `{unit}`")));
             }

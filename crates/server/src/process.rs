@@ -173,7 +173,7 @@ async fn advance_to(app: &App, tx: &mut Tx, game: &Game, result: &AdjudicationJs
         None => (
             "active",
             None,
-            Some(app.clock.now_ms() + game.minutes_for(next.phase.kind) * 60_000),
+            Some(game.deadline_from(app.clock.now_ms(), next.phase.kind)),
         ),
     };
     sqlx::query("UPDATE games SET seq = seq + 1, state_json = $3, status = $4, outcome = $5, deadline_ms = $6, paused_left_ms = NULL WHERE id = $1 AND seq = $2")
@@ -235,7 +235,7 @@ pub async fn rollback(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> 
     let v = game.variant(app)?;
     let state: StateJson = serde_json::from_str(&state_json).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let kind = state_from_json(&v, &state).map_err(ApiError::bad_request)?.phase.kind;
-    let deadline = app.clock.now_ms() + game.minutes_for(kind) * 60_000;
+    let deadline = game.deadline_from(app.clock.now_ms(), kind);
     sqlx::query("UPDATE games SET seq = $2, state_json = $3, status = 'active', outcome = NULL, deadline_ms = $4, paused_left_ms = NULL WHERE id = $1")
         .bind(game.id)
         .bind(seq)

@@ -179,6 +179,16 @@ async fn production_servers_have_no_test_clock_and_create_the_demo_club() {
         let phases = server.visitor().get(&format!("/api/games/{id}/phases")).await;
         assert_eq!(phases["phases"].as_array().unwrap().len(), 4, "{g}");
     }
+    // The README's login for the demo GM works.
+    let (status, body) = server
+        .visitor()
+        .call(
+            "POST",
+            "/api/login",
+            Some(json!({"name": "demo-gm", "password": "demo-club-1958"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
     // A restart finds the club and does not create another.
     server.kill();
     let server = Server::start_with(db.to_str().unwrap(), &[]);

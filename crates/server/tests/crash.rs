@@ -64,6 +64,10 @@ fn random_orders(game: &Value, power: &str) -> Vec<String> {
     out
 }
 
+fn without_type(order: &str) -> &str {
+    order.split_once(' ').map_or(order, |(_, rest)| rest)
+}
+
 fn key_of(order: &str) -> String {
     // "A par - bur" → "par"; "F stp/sc - bot" → "stp".
     order
@@ -229,8 +233,12 @@ async fn killed_servers_lose_no_acknowledged_order_and_process_each_phase_once()
         for (k, text) in &l.acked {
             let found = stored.get(k).cloned().flatten();
             let allowed = std::iter::once(text).chain(l.unanswered.get(k).into_iter().flatten());
+            // Compared without the unit type: a client that read the board just before a
+            // phase was processed may name the wrong type, which the engine ignores
+            // (DATC 4.C.2) and the server stores as the unit's real one.
+            let found_order = found.as_deref().map(without_type);
             assert!(
-                allowed.clone().any(|t| Some(t) == found.as_ref()),
+                allowed.clone().any(|t| Some(without_type(t)) == found_order),
                 "acknowledged order {k:?} = `{text}` is not stored (found {found:?})"
             );
         }

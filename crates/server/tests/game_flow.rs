@@ -133,8 +133,9 @@ async fn orders_deadlines_ready_marks_and_rollback() {
         // The deadline passes: the phase is processed; nobody was dislodged, so the
         // spring retreat phase is skipped.
         france.post(&path, json!({"orders": ["A par - pic"]})).await;
-        let moved = server.advance(61 * 60_000).await;
-        assert_eq!(moved["processed"], 1);
+        // Either this call or the background scheduler processes the phase (whichever
+        // claims it first); the call returns only once the due work is done.
+        server.advance(61 * 60_000).await;
         let game = gm.get(&format!("/api/games/{id}")).await;
         assert_eq!(game["phase"], "F1901M");
         let s1901 = server.visitor().get(&format!("/api/games/{id}/phases/0")).await;
@@ -259,5 +260,60 @@ async fn faction_units_are_ordered_by_their_patrons_player() {
             )
             .await;
         assert_eq!(status, 422, "{} may not order {name}'s unit", other.0);
+    }
+}
+
+/// Deadlines at a fixed time of day in the GM's zone, stored in UTC and shown in the
+/// viewer's zone beside it.
+#[tokio::test(flavor = "multi_thread")]
+async fn deadlines_at_a_time_of_day_in_a_zone() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let server = Server::start(&target.url);
+        let gm = server.register("clock-gm").await;
+        let (status, err) = gm
+            .call(
+                "POST",
+                "/api/games",
+                Some(json!({"name": "x", "deadlines": {"at": "20:00", "time_zone": "Mars/Olympus"}})),
+            )
+            .await;
+        assert_eq!(status, 422, "{err}");
+        let options = json!({"deadlines": {"movement_minutes": 120, "at": "20:00", "time_zone": "Europe/Berlin"}});
+        let (id, _players) = full_game(&server, &gm, "standard", options, "tz").await;
+        let now = server.visitor().get("/api/test/clock").await["now_ms"]
+            .as_i64()
+            .unwrap();
+        let game = server.visitor().get(&format!("/api/games/{id}?tz=Europe/Berlin")).await;
+        let deadline = game["deadline_ms"].as_i64().unwrap();
+        assert!(deadline >= now + 119 * 60_000, "at least the phase's length away");
+        assert!(
+            deadline <= now + (120 + 25 * 60) * 60_000,
+            "and the first 20:00 after that"
+        );
+        assert!(
+            game["deadline"].as_str().unwrap().ends_with('Z'),
+            "stored and shown in UTC"
+        );
+        let local = game["deadline_local"]["time"].as_str().unwrap();
+        assert!(local.contains("T20:00:00+0"), "20:00 in Berlin: {local}");
+        let ny = server
+            .visitor()
+            .get(&format!("/api/games/{id}?tz=America/New_York"))
+            .await;
+        assert!(
+            ny["deadline_local"]["time"].as_str().unwrap().contains("T14:00:00-0"),
+            "{ny}"
+        );
+        let (status, _) = server
+            .visitor()
+            .call("GET", &format!("/api/games/{id}?tz=Nowhere/Else"), None)
+            .await;
+        assert_eq!(status, 422);
+        // The next phase's deadline also falls at 20:00 Berlin.
+        server.advance(deadline - now + 1).await;
+        let game = server.visitor().get(&format!("/api/games/{id}?tz=Europe/Berlin")).await;
+        assert_eq!(game["seq"], 1);
+        assert!(game["deadline_local"]["time"].as_str().unwrap().contains("T20:00:00+0"));
     }
 }

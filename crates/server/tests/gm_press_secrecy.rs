@@ -241,6 +241,37 @@ async fn press_rules_grey_press_and_anonymity() {
                 }
             }
         }
+        // Every documented GET endpoint, as another player, an observer and a visitor:
+        // never England's unprocessed orders, never another player's account name.
+        england
+            .post(&format!("/api/games/{id}/orders"), json!({"orders": ["F lon - nth"]}))
+            .await;
+        let docs = server.visitor().get("/api/docs").await;
+        let paths: Vec<String> = docs["paths"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .filter(|(path, item)| path.contains("{id}") && item.get("get").is_some())
+            .map(|(path, _)| path.replace("{id}", &id.to_string()).replace("{seq}", "0"))
+            .collect();
+        assert!(paths.len() >= 6, "{paths:?}");
+        for (who, own) in [
+            (france, Some(france_name.as_str())),
+            (&observer, None),
+            (&server.visitor(), None),
+        ] {
+            for path in &paths {
+                let (_, body) = who.call("GET", path, None).await;
+                let text = body.to_string();
+                assert!(!text.contains("lon - nth"), "{path} leaks England's orders: {text}");
+                for i in 0..7 {
+                    let name = format!("anon-player{i}");
+                    if Some(name.as_str()) != own {
+                        assert!(!text.contains(&format!("\"{name}\"")), "{path} names {name}: {text}");
+                    }
+                }
+            }
+        }
         let mine = england.get(&format!("/api/games/{id}")).await;
         let eng = mine["powers"]
             .as_array()
