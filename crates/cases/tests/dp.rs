@@ -88,3 +88,32 @@ fn refused_bids_fail_with_the_players_message() {
     }
     assert!(checked >= 10, "only {checked} refused cases");
 }
+
+/// Rule 1: a minor unit that is dislodged is removed at once, and its published result
+/// says so (it never retreats, so no later phase would show it leaving).
+#[test]
+fn a_dislodged_minor_unit_is_reported_removed() {
+    let file = dir("").join("1936-rules.txt");
+    let cases = parse_cases(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let case = cases
+        .iter()
+        .find(|c| c.name.starts_with("1936 rule 1: a dislodged minor is removed"))
+        .unwrap();
+    let v = variant_of(case);
+    let (state, orders) = chancery_cases::case_setup(case, &v).unwrap();
+    let result = chancery_engine::adjudicate::adjudicate(&v, &state, &orders);
+    let minor = result
+        .results
+        .iter()
+        .find(|r| r.dislodged_by.is_some() && v.power(r.unit.power).kind == chancery_engine::variant::PowerKind::Minor)
+        .expect("the case dislodges a minor unit");
+    assert!(minor.retreats.is_empty());
+    assert!(
+        minor
+            .reason(&v)
+            .ends_with("; removed: a minor power's unit never retreats"),
+        "{}",
+        minor.reason(&v)
+    );
+    assert!(!result.next.units.contains(&minor.unit) && result.next.dislodged.is_empty());
+}

@@ -160,6 +160,9 @@ impl OrderResult {
         };
         if let Some(by) = self.dislodged_by {
             text.push_str(&format!("; dislodged by the unit from {}", n(by)));
+            if v.power(self.unit.power).kind == crate::variant::PowerKind::Minor {
+                text.push_str("; removed: a minor power's unit never retreats");
+            }
         }
         text
     }
