@@ -173,6 +173,24 @@ pub async fn assign(
     Ok(Json(json!({"game": id, "power": power, "account": s.account})))
 }
 
+/// The power's name as the variant spells it.
+fn power_name(v: &chancery_engine::Variant, name: &str) -> ApiResult<String> {
+    v.find_power(name)
+        .map(|i| v.power(i).name.clone())
+        .ok_or_else(|| ApiError::unprocessable(format!("unknown power `{name}`")))
+}
+
+/// Ends the current player's membership of `power`; the record of it stays.
+async fn end_player(tx: &mut Tx, app: &App, game: i64, power: &str) -> ApiResult<()> {
+    sqlx::query("UPDATE members SET active = 0, left_ms = $3 WHERE game_id = $1 AND power = $2 AND role = 'player' AND active = 1")
+        .bind(game)
+        .bind(power)
+        .bind(app.clock.now_ms())
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
 /// A new account takes over a power; the old player's membership ends but stays in the
 /// record, and the power's orders and history are untouched.
 pub async fn replace(
@@ -183,17 +201,9 @@ pub async fn replace(
 ) -> ApiResult<Json<Value>> {
     let (mut tx, game) = gm_lock(&app, &account, id).await?;
     let v = game.variant(&app)?;
-    let power = v
-        .find_power(&s.power)
-        .map(|p| v.power(p).name.clone())
-        .ok_or_else(|| ApiError::unprocessable(format!("unknown power `{}`", s.power)))?;
+    let power = power_name(&v, &s.power)?;
     let who = account_id(&mut tx, &s.account).await?;
-    sqlx::query("UPDATE members SET active = 0, left_ms = $3 WHERE game_id = $1 AND power = $2 AND role = 'player' AND active = 1")
-        .bind(id)
-        .bind(&power)
-        .bind(app.clock.now_ms())
-        .execute(&mut *tx)
-        .await?;
+    end_player(&mut tx, &app, id, &power).await?;
     seat_player(&app, &mut tx, &game, who, Some(&power)).await?;
     let phase = phase_code(&app, &game)?;
     log_event(&mut tx, &app, id, game.seq, &phase, "replaced", &power).await?;
@@ -217,22 +227,14 @@ pub async fn civil_disorder(
 ) -> ApiResult<Json<Value>> {
     let (mut tx, game) = gm_lock(&app, &account, id).await?;
     let v = game.variant(&app)?;
-    let power = v
-        .find_power(&p.power)
-        .map(|i| v.power(i).name.clone())
-        .ok_or_else(|| ApiError::unprocessable(format!("unknown power `{}`", p.power)))?;
+    let power = power_name(&v, &p.power)?;
     sqlx::query("INSERT INTO disorder (game_id, power, since_seq) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
         .bind(id)
         .bind(&power)
         .bind(game.seq)
         .execute(&mut *tx)
         .await?;
-    sqlx::query("UPDATE members SET active = 0, left_ms = $3 WHERE game_id = $1 AND power = $2 AND role = 'player' AND active = 1")
-        .bind(id)
-        .bind(&power)
-        .bind(app.clock.now_ms())
-        .execute(&mut *tx)
-        .await?;
+    end_player(&mut tx, &app, id, &power).await?;
     let phase = phase_code(&app, &game)?;
     log_event(&mut tx, &app, id, game.seq, &phase, "civil_disorder", &power).await?;
     tx.commit().await?;
