@@ -37,6 +37,9 @@ pub struct Case {
     pub line: usize,
     pub variant: String,
     pub phase: Option<(usize, String)>,
+    /// Powers in permanent civil disorder at the start (DP rules 8 and 11), each with its
+    /// line, from `PRESTATE_CIVIL_DISORDER` lines.
+    pub disordered: Vec<(usize, String)>,
     pub owners: Option<Vec<CaseUnit>>,
     pub units: Vec<CaseUnit>,
     pub dislodged: Vec<CaseUnit>,
@@ -108,6 +111,15 @@ pub fn parse_cases(text: &str) -> Result<Vec<Case>, CaseError> {
         section = match head {
             "PRESTATE_SETPHASE" => {
                 case.phase = Some((line, rest.to_string()));
+                Section::None
+            }
+            "PRESTATE_CIVIL_DISORDER" => {
+                // Power names may have spaces ("Nationalist Spain"), so commas part them.
+                let names: Vec<&str> = rest.split(',').map(str::trim).filter(|n| !n.is_empty()).collect();
+                if names.is_empty() {
+                    return err("PRESTATE_CIVIL_DISORDER needs the powers in civil disorder".into());
+                }
+                case.disordered.extend(names.into_iter().map(|n| (line, n.to_string())));
                 Section::None
             }
             "PRESTATE_SUPPLYCENTER_OWNERS" => {

@@ -6,6 +6,7 @@ use chancery_engine::dp::{check_bids, dp_rules, resolve_bids, Bid};
 use chancery_engine::parse::parse_order_line;
 use chancery_engine::state::{Carried, Dislodged, GameState, Phase, PhaseKind, Unit};
 use chancery_engine::suggest::distance;
+use chancery_engine::variant::PowerKind;
 use chancery_engine::variant_file::parse_season;
 use chancery_engine::{Location, Order, OrderKind, Outcome, PowerId, Variant};
 
@@ -162,6 +163,7 @@ fn parse_bid(v: &Variant, power: PowerId, text: &str) -> Result<Option<Bid>, Str
 
 /// Checks each power's bids as the judge would on submission (rule 3: a breach fails
 /// the case with the player's message), then turns all bids into the minor units' orders.
+/// The powers in civil disorder come with the position.
 fn minor_orders(v: &Variant, state: &GameState, orders: &[Order], bids: &[(usize, Bid)]) -> Result<Vec<Order>, String> {
     let rules = dp_rules(v)?;
     let all: Vec<Bid> = bids.iter().map(|(_, b)| *b).collect();
@@ -198,6 +200,17 @@ pub fn case_setup(case: &Case, v: &Variant) -> Result<(GameState, Vec<Order>), S
     let mut state = GameState::empty(v, phase);
     if let Some(owners) = &case.owners {
         state.owners = owners_from(v, owners)?;
+    }
+    for (line, name) in &case.disordered {
+        let p = power(v, name).ok_or_else(|| format!("line {line}: unknown power `{name}`"))?;
+        if v.power(p).kind == PowerKind::Minor {
+            return Err(format!(
+                "line {line}: {name} is a minor power; only great powers and factions fall into civil disorder"
+            ));
+        }
+        if !state.in_disorder(p) {
+            state.disordered.push(p);
+        }
     }
     let (units, carried) = split(v, &case.units, false)?;
     state.units = units;

@@ -117,3 +117,95 @@ fn a_dislodged_minor_unit_is_reported_removed() {
     );
     assert!(!result.next.units.contains(&minor.unit) && result.next.dislodged.is_empty());
 }
+
+/// The adjudication of a case, by the case's name.
+fn adjudicate_case(file: &str, name: &str) -> (Variant, chancery_engine::Adjudication) {
+    let path = dir("").join(file);
+    let cases = parse_cases(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let case = cases
+        .iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("no case `{name}`"));
+    let v = variant_of(case);
+    let (state, orders) = chancery_cases::case_setup(case, &v).unwrap();
+    let result = chancery_engine::adjudicate::adjudicate(&v, &state, &orders);
+    (v, result)
+}
+
+/// Rules 11 and 12: the new minors of a power in civil disorder publish like any minor's:
+/// an unbid unit holds in its own name, a bought move is a sortie, and no result names a
+/// bidder.
+#[test]
+fn a_disordered_powers_minors_publish_their_orders_and_never_the_bidders() {
+    let (v, result) = adjudicate_case(
+        "1936-civil-disorder.txt",
+        "1936 rule 11: the new minors take bids; unbid they hold",
+    );
+    let json = chancery_engine::json::adjudication_json(&v, &result);
+    let entry = |unit: &str| json.results.iter().find(|r| r.unit == unit).unwrap();
+    let naples = entry("A nap");
+    assert_eq!(
+        (naples.power.as_str(), naples.order.as_deref(), naples.outcome.as_str()),
+        ("Italy", Some("A nap H"), "held")
+    );
+    let milan = entry("A mil");
+    assert_eq!(
+        (milan.order.as_deref(), milan.outcome.as_str()),
+        (Some("A mil - pie"), "sortie")
+    );
+    assert_eq!(entry("A rom").order.as_deref(), Some("A rom S tus - ven"));
+    let text = serde_json::to_string(&json.results).unwrap();
+    assert!(!text.contains("Britain") && !text.contains("Poland"), "{text}");
+}
+
+/// Rules 11 and 1: a disordered power's dislodged unit is removed, and says so.
+#[test]
+fn a_disordered_powers_dislodged_unit_is_reported_removed() {
+    let (v, result) = adjudicate_case(
+        "1936-civil-disorder.txt",
+        "1936 rule 11: a disordered power's unit dislodged is removed",
+    );
+    let milan = result.results.iter().find(|r| r.dislodged_by.is_some()).unwrap();
+    assert_eq!(v.power(milan.unit.power).name, "Italy");
+    assert!(milan.removed && milan.retreats.is_empty());
+    assert!(
+        milan
+            .reason(&v)
+            .ends_with("; removed: a minor power's unit never retreats"),
+        "{}",
+        milan.reason(&v)
+    );
+    assert!(result.next.dislodged.is_empty());
+    assert_eq!(result.next.disordered, vec![v.find_power("Italy").unwrap()]);
+}
+
+/// Rules 1 and 11: the Winter rebuilds publish as builds in the minor's own name, and a
+/// disordered power's own order is not read.
+#[test]
+fn winter_rebuilds_publish_as_builds() {
+    let (v, result) = adjudicate_case(
+        "1936-civil-disorder.txt",
+        "1936 rule 11: the Winter rebuilds a disordered power's empty centres",
+    );
+    let json = chancery_engine::json::adjudication_json(&v, &result);
+    let listed: Vec<(&str, &str, Option<&str>, &str)> = json
+        .results
+        .iter()
+        .map(|r| {
+            (
+                r.power.as_str(),
+                r.unit.as_str(),
+                r.order.as_deref(),
+                r.outcome.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("Italy", "A mil", Some("Build A mil"), "built"),
+            ("Italy", "A nap", Some("Build A nap"), "built"),
+        ]
+    );
+    assert!(json.refused.is_empty());
+}

@@ -2,12 +2,12 @@
 //! result and computes the next position.
 
 use crate::adjust;
-use crate::movement::{Backup, Command, Resolver};
-use crate::order::{Order, OrderError, OrderKind};
+use crate::movement::{Backup, Command, Extra, Resolver};
+use crate::order::{Order, OrderError, OrderKind, UnitRef};
 use crate::outcome::{DisbandReason, OrderResult, Outcome};
 use crate::state::{Carried, Dislodged, GameState, Phase, PhaseKind, Unit};
 use crate::validate::{retreat_options, validate};
-use crate::variant::{Location, PowerId, PowerKind, ProvinceId, Variant};
+use crate::variant::{Location, PowerId, ProvinceId, Variant};
 
 /// The result of adjudicating one phase.
 #[derive(Clone, Debug)]
@@ -181,12 +181,26 @@ fn movement(v: &Variant, state: &GameState, orders: &[Order], r: &mut Resolver) 
         refused,
     } = assign_orders(v, state, units, orders);
     crate::stacking::void_duplicate_supports(v, units, &mut assigned, &mut void);
+    // A minor unit nobody bought an order for holds; saying so gives it an order in the
+    // published result like every other minor unit, without telling who bid.
+    for (i, unit) in units.iter().enumerate() {
+        if assigned[i].is_none() && void[i].is_none() && state.acts_as_minor(v, unit.power) {
+            assigned[i] = Some(hold_order(unit));
+        }
+    }
     let commands: Vec<Command> = assigned
         .iter()
         .map(|o| o.as_ref().map_or(Command::Hold, command_of))
         .collect();
     let extras = crate::boarding::extras(v, state, units, &assigned);
-    r.load_with(v, units, &commands, &extras);
+    let with_disorder;
+    let load_extras = if state.disordered.is_empty() {
+        &extras
+    } else {
+        with_disorder = disorder_extras(state, units, &extras);
+        &with_disorder
+    };
+    r.load_with(v, units, &commands, load_extras);
     r.run(v);
 
     let mut results = Vec::with_capacity(units.len());
@@ -252,7 +266,7 @@ fn movement(v: &Variant, state: &GameState, orders: &[Order], r: &mut Resolver) 
             _ => None,
         };
         let dislodged_by = dislodger.map(|m| units[m].location.province);
-        let minor = v.power(unit.power).kind == PowerKind::Minor;
+        let minor = state.acts_as_minor(v, unit.power);
         next_index.push(dislodger.is_none().then_some(next_units.len()));
         if dislodger.is_some() && minor {
             // A minor power's unit never retreats: it is removed at once.
@@ -278,6 +292,7 @@ fn movement(v: &Variant, state: &GameState, orders: &[Order], r: &mut Resolver) 
             outcome,
             dislodged_by,
             retreats: Vec::new(),
+            removed: dislodger.is_some() && minor,
         });
     }
 
@@ -321,6 +336,7 @@ fn movement(v: &Variant, state: &GameState, orders: &[Order], r: &mut Resolver) 
         standoffs,
         carried,
         capitals: state.capitals.clone(),
+        disordered: state.disordered.clone(),
     };
     for res in results.iter_mut() {
         // Minor units are removed at once and have no entry to retreat from.
@@ -336,6 +352,30 @@ fn movement(v: &Variant, state: &GameState, orders: &[Order], r: &mut Resolver) 
         next,
         winner,
     }
+}
+
+fn hold_order(unit: &Unit) -> Order {
+    Order {
+        power: unit.power,
+        unit: UnitRef {
+            kind: Some(unit.kind),
+            location: unit.location,
+        },
+        kind: OrderKind::Hold,
+    }
+}
+
+/// The resolver's facts per unit with the units of powers in civil disorder marked: the
+/// resolver knows powers only by the variant's kinds, and those units fight as minors.
+fn disorder_extras(state: &GameState, units: &[Unit], extras: &[Extra]) -> Vec<Extra> {
+    units
+        .iter()
+        .enumerate()
+        .map(|(i, u)| Extra {
+            minor: state.in_disorder(u.power),
+            ..extras.get(i).copied().unwrap_or_default()
+        })
+        .collect()
 }
 
 fn move_failure(v: &Variant, r: &mut Resolver, i: usize, to: ProvinceId) -> Outcome {
@@ -428,6 +468,7 @@ fn retreats(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudication {
             outcome,
             dislodged_by: None,
             retreats: options,
+            removed: false,
         });
     }
     let mut next = GameState {
@@ -438,6 +479,7 @@ fn retreats(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudication {
         standoffs: Vec::new(),
         carried,
         capitals: state.capitals.clone(),
+        disordered: state.disordered.clone(),
     };
     let winner = advance(v, &mut next);
     Adjudication {

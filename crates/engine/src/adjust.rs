@@ -44,31 +44,35 @@ pub fn build_sites(v: &Variant, state: &GameState, power: PowerId) -> Vec<Provin
 /// Whether any great power or faction has an adjustment to make or choose, or a minor
 /// power is due to be rebuilt.
 pub fn anyone_adjusts(v: &Variant, state: &GameState) -> bool {
-    let players = (0..v.powers.len() as PowerId).filter(|&p| v.power(p).kind != PowerKind::Minor);
+    let players = (0..v.powers.len() as PowerId).filter(|&p| !state.acts_as_minor(v, p));
     let mut players = players.filter(|&p| {
         let s = surplus(state, p);
         s < 0 || (s > 0 && !build_sites(v, state, p).is_empty())
     });
-    players.next().is_some() || !minor_rebuilds(v, state, &[]).is_empty()
+    players.next().is_some() || !minor_rebuilds(v, state).is_empty()
 }
 
 /// The units the Winter rebuilds for minor powers (rule 1: "If a Great Power does not
 /// occupy the minor power SC at the end of a Fall turn, the minor power's unit is
 /// automatically rebuilt"): one in each centre a minor still controls that stands empty,
-/// of the kind the minor started with there (an army where it started with none).
-/// `disordered` are great powers in civil disorder, whose centres are independent minors.
-pub fn minor_rebuilds(v: &Variant, state: &GameState, disordered: &[PowerId]) -> Vec<Unit> {
+/// of the kind the minor started with there (an army where it started with none). The
+/// centres of a power in civil disorder are independent minors (rule 11) and get an
+/// army, as the rule says ("a minor power army unit is built there"), even where the
+/// power started with a fleet.
+pub fn minor_rebuilds(v: &Variant, state: &GameState) -> Vec<Unit> {
     let mut out = Vec::new();
     for (p, prov) in v.provinces.iter().enumerate() {
         let Some(owner) = state.owners[p] else { continue };
-        let minor = v.power(owner).kind == PowerKind::Minor || disordered.contains(&owner);
-        if !prov.sc || !minor || state.units.iter().any(|u| u.location.province as usize == p) {
+        if !prov.sc || !state.acts_as_minor(v, owner) || state.units.iter().any(|u| u.location.province as usize == p) {
             continue;
         }
-        let start = v
-            .units
-            .iter()
-            .find(|u| u.power == owner && u.location.province as usize == p);
+        let start = match v.power(owner).kind {
+            PowerKind::Minor => v
+                .units
+                .iter()
+                .find(|u| u.power == owner && u.location.province as usize == p),
+            _ => None,
+        };
         let (kind, location) = match start {
             Some(u) => (u.kind, u.location),
             None if v.army_can_stand(p as ProvinceId) => (UnitKind::Army, Location::province(p as ProvinceId)),
@@ -89,7 +93,10 @@ pub fn adjustments(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudica
     let mut units = state.units.clone();
     let mut carried = state.carried.clone();
     for power in 0..v.powers.len() as PowerId {
-        if v.power(power).kind == PowerKind::Minor {
+        // Minor powers and powers in civil disorder have no player to order anything:
+        // their units come back by the rebuild below, so any order in their name is
+        // not read (a published rebuild lists one, and reading it back changes nothing).
+        if state.acts_as_minor(v, power) {
             continue;
         }
         let s = surplus(state, power);
@@ -126,11 +133,7 @@ pub fn adjustments(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudica
                 match validate(v, &check_state, order) {
                     Ok(o) => {
                         left -= 1;
-                        let unit = Unit {
-                            power,
-                            kind: o.unit.kind.unwrap_or(UnitKind::Army),
-                            location: o.unit.location,
-                        };
+                        let unit = adjustment_unit(&o);
                         let outcome = if o.kind == OrderKind::Waive {
                             Outcome::Waived
                         } else {
@@ -144,10 +147,39 @@ pub fn adjustments(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudica
                             outcome,
                             dislodged_by: None,
                             retreats: Vec::new(),
+                            removed: false,
                         });
                     }
                     Err(e) => refused.push((*order, e)),
                 }
+            }
+            // Builds not ordered are waived (DATC 4.D.7). Each gets the entry an explicit
+            // waive gets, so the result accounts for every build the power could have
+            // made; builds it had no free site for were never its to waive.
+            let now = GameState {
+                units: units.clone(),
+                carried: carried.clone(),
+                ..state.clone()
+            };
+            let unused = (left as usize).min(build_sites(v, &now, power).len());
+            for _ in 0..unused {
+                let o = Order {
+                    power,
+                    unit: UnitRef {
+                        kind: None,
+                        location: Location::province(0),
+                    },
+                    kind: OrderKind::Waive,
+                };
+                results.push(OrderResult {
+                    unit: adjustment_unit(&o),
+                    order: Some(o),
+                    given: None,
+                    outcome: Outcome::Waived,
+                    dislodged_by: None,
+                    retreats: Vec::new(),
+                    removed: false,
+                });
             }
         } else if s < 0 {
             let mut left = -s;
@@ -188,6 +220,7 @@ pub fn adjustments(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudica
                                 outcome: Outcome::Removed,
                                 dislodged_by: None,
                                 retreats: Vec::new(),
+                                removed: false,
                             });
                         }
                     }
@@ -215,6 +248,7 @@ pub fn adjustments(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudica
                     outcome: Outcome::RemovedInDisorder,
                     dislodged_by: None,
                     retreats: Vec::new(),
+                    removed: false,
                 });
             }
         } else {
@@ -230,15 +264,26 @@ pub fn adjustments(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudica
         units: units.clone(),
         ..state.clone()
     };
-    for unit in minor_rebuilds(v, &after_orders, &[]) {
+    for unit in minor_rebuilds(v, &after_orders) {
         units.push(unit);
+        // Given as a build in the minor's own name, so the result reads like any other
+        // build (the minor has no player who ordered it).
+        let build = Order {
+            power: unit.power,
+            unit: UnitRef {
+                kind: Some(unit.kind),
+                location: unit.location,
+            },
+            kind: OrderKind::Build { kind: Some(unit.kind) },
+        };
         results.push(OrderResult {
             unit,
-            order: None,
+            order: Some(build),
             given: None,
             outcome: Outcome::Built,
             dislodged_by: None,
             retreats: Vec::new(),
+            removed: false,
         });
     }
     let mut next = GameState {
@@ -249,6 +294,7 @@ pub fn adjustments(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudica
         standoffs: Vec::new(),
         carried,
         capitals: state.capitals.clone(),
+        disordered: state.disordered.clone(),
     };
     let winner = advance(v, &mut next);
     Adjudication {
@@ -257,6 +303,17 @@ pub fn adjustments(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudica
         refused,
         next,
         winner,
+    }
+}
+
+/// The unit a build or waive stands for in the result. A waive names no unit, so it
+/// keeps the placeholder the parser reads it with (an army in the first space), and an
+/// unordered build waived by default uses the same one to read the same.
+fn adjustment_unit(o: &Order) -> Unit {
+    Unit {
+        power: o.power,
+        kind: o.unit.kind.unwrap_or(UnitKind::Army),
+        location: o.unit.location,
     }
 }
 

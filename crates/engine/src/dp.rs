@@ -13,6 +13,8 @@ pub mod disorder;
 pub mod params;
 pub mod resolve;
 
+use std::borrow::Cow;
+
 use crate::order::Order;
 use crate::state::{GameState, Unit};
 use crate::variant::{PowerId, PowerKind, Variant};
@@ -21,7 +23,7 @@ pub use bids::{check_bids, BidError};
 pub use budget::{budget, budgets, Budget};
 pub use disorder::{civil_disorder, orphaned_factions};
 pub use params::{dp_rules, DpRules};
-pub use resolve::{resolve_bids, resolve_bids_with, BidReport};
+pub use resolve::{resolve_bids, BidReport};
 
 /// DPs a great power spends on one minor unit, with the order it asks that unit to
 /// carry out. `order.unit` names the minor unit; `order.power` is ignored (the order,
@@ -35,19 +37,36 @@ pub struct Bid {
 }
 
 /// Whether units of `power` take orders only through DP bids: the minor powers, and
-/// great powers the GM has put in permanent civil disorder (their centres became
-/// independent minors, rule 11).
+/// powers in permanent civil disorder (their centres became independent minors, rule
+/// 11), which a caller with the position passes as `&state.disordered`
+/// (`GameState::acts_as_minor` says the same from the position alone).
 pub fn takes_bids(v: &Variant, power: PowerId, disordered: &[PowerId]) -> bool {
     v.power(power).kind == PowerKind::Minor || disordered.contains(&power)
 }
 
-/// The minor units on the board, in board order.
-pub fn minor_units<'a>(
-    v: &'a Variant,
-    state: &'a GameState,
-    disordered: &'a [PowerId],
-) -> impl Iterator<Item = &'a Unit> {
-    state.units.iter().filter(move |u| takes_bids(v, u.power, disordered))
+/// The minor units on the board, in board order: those of minor powers and of the
+/// powers in civil disorder in `state.disordered` or `also`.
+pub fn minor_units<'a>(v: &'a Variant, state: &'a GameState, also: &'a [PowerId]) -> impl Iterator<Item = &'a Unit> {
+    state
+        .units
+        .iter()
+        .filter(move |u| state.acts_as_minor(v, u.power) || also.contains(&u.power))
+}
+
+/// `state` with the powers in `also` counted as in civil disorder too. Some public
+/// functions took the disordered powers as a parameter before the position recorded
+/// them; they keep it for their callers and add it to the position's list.
+pub(crate) fn with_disordered<'a>(state: &'a GameState, also: &[PowerId]) -> Cow<'a, GameState> {
+    if also.iter().all(|p| state.in_disorder(*p)) {
+        return Cow::Borrowed(state);
+    }
+    let mut s = state.clone();
+    for &p in also {
+        if !s.in_disorder(p) {
+            s.disordered.push(p);
+        }
+    }
+    Cow::Owned(s)
 }
 
 /// The patrons of the minor that owns `unit`. A new minor created by civil disorder on

@@ -11,7 +11,7 @@ use crate::order::Order;
 use crate::outcome::Outcome;
 use crate::parse::parse_order_line;
 use crate::state::{Carried, Dislodged, GameState, Phase, PhaseKind, Unit};
-use crate::variant::{Location, PowerId, Season, UnitKind, Variant};
+use crate::variant::{Location, PowerId, PowerKind, Season, UnitKind, Variant};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnitJson {
@@ -52,6 +52,10 @@ pub struct StateJson {
     /// home capital while owned, else the first home centre still owned.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub capitals: BTreeMap<String, String>,
+    /// Powers in permanent civil disorder (DP variants, rules 8 and 11), by name. Absent
+    /// when there are none, so positions stored before it existed still load.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub disordered: Vec<String>,
 }
 
 /// An army aboard a fleet: the army's power and the fleet that carries it.
@@ -160,6 +164,7 @@ pub fn state_to_json(v: &Variant, s: &GameState) -> StateJson {
                 ))
             })
             .collect(),
+        disordered: s.disordered.iter().map(|&p| v.power(p).name.clone()).collect(),
     }
 }
 
@@ -243,6 +248,17 @@ pub fn state_from_json(v: &Variant, s: &StateJson) -> Result<GameState, String> 
             fleet,
             carrier_dislodged: c.dislodged,
         });
+    }
+    for name in &s.disordered {
+        let p = power_by_name(v, name)?;
+        if v.power(p).kind == PowerKind::Minor {
+            return Err(format!(
+                "`{name}` is a minor power; only great powers and factions fall into civil disorder"
+            ));
+        }
+        if !state.in_disorder(p) {
+            state.disordered.push(p);
+        }
     }
     for (power, at) in &s.capitals {
         let power = power_by_name(v, power)?;

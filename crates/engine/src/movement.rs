@@ -55,6 +55,10 @@ pub struct Extra {
     /// A boarding move whose partner did not order B: it fails as a standoff (rule 7)
     /// but still keeps others out like any failed move.
     pub unmatched_board: bool,
+    /// The unit belongs to a power in civil disorder (DP rule 11), whose units are
+    /// independent minors although the variant declares the power great: its moves are
+    /// sorties, as a minor power's are.
+    pub minor: bool,
 }
 
 /// What the backup rule decided, for the reasons shown to players.
@@ -267,7 +271,7 @@ impl Resolver {
 
         self.sortie.clear();
         for i in 0..n {
-            let minor = v.power(self.power[i]).kind == PowerKind::Minor;
+            let minor = v.power(self.power[i]).kind == PowerKind::Minor || extras.get(i).is_some_and(|e| e.minor);
             self.sortie.push(minor && matches!(self.cmd[i], Command::Move { .. }));
         }
 

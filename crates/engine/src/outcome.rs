@@ -111,6 +111,10 @@ pub struct OrderResult {
     pub dislodged_by: Option<ProvinceId>,
     /// Where a dislodged unit may retreat.
     pub retreats: Vec<Location>,
+    /// The unit was dislodged and removed at once: a minor power's (or one of a power in
+    /// civil disorder) never retreats (DP rule 1). Recorded here because whether its
+    /// power counts as minor depends on the position, which the reason cannot see.
+    pub removed: bool,
 }
 
 impl OrderResult {
@@ -160,7 +164,7 @@ impl OrderResult {
         };
         if let Some(by) = self.dislodged_by {
             text.push_str(&format!("; dislodged by the unit from {}", n(by)));
-            if v.power(self.unit.power).kind == crate::variant::PowerKind::Minor {
+            if self.removed {
                 text.push_str("; removed: a minor power's unit never retreats");
             }
         }

@@ -1,6 +1,6 @@
 //! The position between phases: units, centre owners, and what a retreat phase needs.
 
-use crate::variant::{Location, PowerId, ProvinceId, Season, UnitKind, Variant};
+use crate::variant::{Location, PowerId, PowerKind, ProvinceId, Season, UnitKind, Variant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub enum PhaseKind {
@@ -93,6 +93,11 @@ pub struct GameState {
     /// Capitals a power designated after losing its own (`rule stacking`); see
     /// `stacking::capital` for how the capital in force is found.
     pub capitals: Vec<(PowerId, ProvinceId)>,
+    /// Powers in permanent civil disorder (DP variants): great powers the GM declared so
+    /// (rule 11) and factions whose sponsor was eliminated (rule 8). Their remaining
+    /// units are independent minors, so the rules for minor powers apply to them; the
+    /// list is part of the position because no later phase can tell them apart otherwise.
+    pub disordered: Vec<PowerId>,
 }
 
 /// An army aboard a fleet. The army stands wherever the fleet is; `carrier_dislodged`
@@ -135,6 +140,7 @@ impl GameState {
             standoffs: Vec::new(),
             carried: Vec::new(),
             capitals: Vec::new(),
+            disordered: Vec::new(),
         }
     }
 
@@ -148,7 +154,20 @@ impl GameState {
             standoffs: Vec::new(),
             carried: Vec::new(),
             capitals: Vec::new(),
+            disordered: Vec::new(),
         }
+    }
+
+    /// Whether `power` is in permanent civil disorder (`disordered`).
+    pub fn in_disorder(&self, power: PowerId) -> bool {
+        self.disordered.contains(&power)
+    }
+
+    /// Whether `power`'s units follow the minor-power rules: hold unless DP bids order
+    /// them, removed when dislodged, rebuilt in the Winter. True of minor powers and of
+    /// powers in civil disorder, whose units became independent minors.
+    pub fn acts_as_minor(&self, v: &Variant, power: PowerId) -> bool {
+        v.power(power).kind == PowerKind::Minor || self.in_disorder(power)
     }
 
     pub fn unit_at(&self, province: ProvinceId) -> Option<&Unit> {

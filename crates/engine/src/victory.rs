@@ -8,23 +8,31 @@ use crate::state::GameState;
 use crate::variant::{PowerId, PowerKind, Variant, Victory};
 
 /// Centres that count towards `power`'s victory: its own and those of the factions its
-/// player orders.
+/// player orders. A faction in civil disorder has no player any more (its centres are
+/// independent minors, rule 8), so its centres count for nobody.
 pub fn victory_count(v: &Variant, state: &GameState, power: PowerId) -> usize {
-    let factions = (0..v.powers.len() as PowerId)
-        .filter(|&f| v.power(f).kind == PowerKind::Faction && v.power(f).player == Some(power));
+    let factions = (0..v.powers.len() as PowerId).filter(|&f| {
+        v.power(f).kind == PowerKind::Faction && v.power(f).player == Some(power) && !state.in_disorder(f)
+    });
     state.centre_count(power) + factions.map(|f| state.centre_count(f)).sum::<usize>()
 }
 
 /// The great power that has won: it reached the threshold and has strictly more than
 /// any other great power that reached it. Two at the threshold with equal counts: play
 /// goes on ("the game continues until one player has 18 or more SCs and that player has
-/// more SCs than any other player").
+/// more SCs than any other player"). A power in civil disorder has no player and
+/// cannot win; the centres kept in its name are independent minors' and count as
+/// nobody's (rule 11).
 pub fn winner(v: &Variant, state: &GameState) -> Option<PowerId> {
     let (needed, count): (usize, Box<dyn Fn(PowerId) -> usize>) = match v.victory {
         Victory::Centres(n) => (n as usize, Box::new(|p| victory_count(v, state, p))),
         Victory::Units(n) => (n as usize, Box::new(|p| state.unit_count(p))),
     };
-    let mut ranked: Vec<(usize, PowerId)> = v.great_powers().map(|p| (count(p), p)).collect();
+    let mut ranked: Vec<(usize, PowerId)> = v
+        .great_powers()
+        .filter(|&p| !state.in_disorder(p))
+        .map(|p| (count(p), p))
+        .collect();
     ranked.sort_unstable_by_key(|&(n, _)| std::cmp::Reverse(n));
     match ranked.as_slice() {
         [(top, p), rest @ ..] if *top >= needed && rest.first().is_none_or(|(second, _)| second < top) => Some(*p),

@@ -6,7 +6,7 @@ use std::fmt;
 
 use crate::dp::budget::budget;
 use crate::dp::params::DpRules;
-use crate::dp::{minor_key, takes_bids, Bid};
+use crate::dp::{minor_key, with_disordered, Bid};
 use crate::order::{Order, OrderKind};
 use crate::state::{GameState, PhaseKind, Unit};
 use crate::validate::validate;
@@ -29,12 +29,12 @@ fn space(v: &Variant, p: ProvinceId) -> &str {
 }
 
 /// The minor unit a bid is about, or why it names none.
-pub fn bid_unit(v: &Variant, state: &GameState, disordered: &[PowerId], bid: &Bid) -> Result<Unit, String> {
+pub fn bid_unit(v: &Variant, state: &GameState, bid: &Bid) -> Result<Unit, String> {
     let p = bid.order.unit.location.province;
     let unit = state
         .unit_at(p)
         .ok_or_else(|| format!("there is no unit in {} to bid on", space(v, p)))?;
-    if !takes_bids(v, unit.power, disordered) {
+    if !state.acts_as_minor(v, unit.power) {
         let kind = match v.power(unit.power).kind {
             PowerKind::Faction => "a faction",
             _ => "a great power",
@@ -50,11 +50,18 @@ pub fn bid_unit(v: &Variant, state: &GameState, disordered: &[PowerId], bid: &Bi
 
 /// What is wrong with one bid on its own, if anything: who may bid, when, on which unit,
 /// and whether the order is one that unit could carry out. On success, the order in
-/// canonical form, given in the minor's name.
-pub fn bid_problem(v: &Variant, state: &GameState, disordered: &[PowerId], bid: &Bid) -> Result<Order, String> {
+/// canonical form, given in the minor's name. The powers in civil disorder are those of
+/// `state.disordered` and `also` (pass `&[]` when the position records them all).
+pub fn bid_problem(v: &Variant, state: &GameState, also: &[PowerId], bid: &Bid) -> Result<Order, String> {
+    let state = &*with_disordered(state, also);
     let who = &v.power(bid.power).name;
-    if v.power(bid.power).kind != PowerKind::Great || disordered.contains(&bid.power) {
-        return Err(format!("{who} gets no DPs: only great powers in play bid (rule 2)"));
+    if state.in_disorder(bid.power) {
+        return Err(format!(
+            "{who} is in civil disorder and bids no more: its centres are independent minors (rule 11)"
+        ));
+    }
+    if v.power(bid.power).kind != PowerKind::Great {
+        return Err(format!("{who} gets no DPs: only great powers bid (rule 2)"));
     }
     if state.phase.kind != PhaseKind::Movement {
         return Err(format!(
@@ -65,7 +72,7 @@ pub fn bid_problem(v: &Variant, state: &GameState, disordered: &[PowerId], bid: 
     if bid.dp == 0 {
         return Err("a bid spends at least 1 DP".into());
     }
-    let unit = bid_unit(v, state, disordered, bid)?;
+    let unit = bid_unit(v, state, bid)?;
     match bid.order.kind {
         OrderKind::Hold | OrderKind::Move { .. } | OrderKind::SupportHold { .. } | OrderKind::SupportMove { .. } => {}
         OrderKind::Convoy { .. } => {
@@ -87,7 +94,6 @@ pub fn bid_problem(v: &Variant, state: &GameState, disordered: &[PowerId], bid: 
 pub fn barred_minors(
     v: &Variant,
     state: &GameState,
-    disordered: &[PowerId],
     power: PowerId,
     orders: &[Order],
 ) -> Vec<((PowerId, Option<u16>), Order)> {
@@ -110,7 +116,7 @@ pub fn barred_minors(
             _ => continue,
         };
         if let Some(u) = state.unit_at(target) {
-            if takes_bids(v, u.power, disordered) {
+            if state.acts_as_minor(v, u.power) {
                 barred.push((minor_key(v, u), order));
             }
         }
@@ -128,20 +134,23 @@ pub(crate) fn minor_name(v: &Variant, key: (PowerId, Option<u16>)) -> String {
 
 /// Checks all of one power's bids for a turn as it submits them (rule 3): each bid on
 /// its own, one bid per unit, at most 1 DP per unit except one unit with 2, the total
-/// within the budget, and no bid on a minor the power's own orders attack.
+/// within the budget, and no bid on a minor the power's own orders attack. The powers in
+/// civil disorder are those of `state.disordered` and `also` (pass `&[]` when the
+/// position records them all).
 pub fn check_bids(
     v: &Variant,
     state: &GameState,
     rules: &DpRules,
-    disordered: &[PowerId],
+    also: &[PowerId],
     power: PowerId,
     own_orders: &[Order],
     bids: &[Bid],
 ) -> Result<(), BidError> {
+    let state = &*with_disordered(state, also);
     let who = &v.power(power).name;
     let mine: Vec<&Bid> = bids.iter().filter(|b| b.power == power).collect();
     for bid in &mine {
-        if let Err(e) = bid_problem(v, state, disordered, bid) {
+        if let Err(e) = bid_problem(v, state, &[], bid) {
             return Err(BidError(format!(
                 "rule 3: {who}'s bid on {}: {e}",
                 space(v, bid.order.unit.location.province)
@@ -151,7 +160,7 @@ pub fn check_bids(
     if let Some(e) = limits_problem(v, state, rules, power, &mine) {
         return Err(BidError(e));
     }
-    let barred = barred_minors(v, state, disordered, power, own_orders);
+    let barred = barred_minors(v, state, power, own_orders);
     for bid in &mine {
         let unit = state.unit_at(bid.order.unit.location.province).expect("checked above");
         if let Some((key, order)) = barred.iter().find(|(k, _)| *k == minor_key(v, unit)) {

@@ -44,6 +44,15 @@ pub fn budget(v: &Variant, state: &GameState, rules: &DpRules, power: PowerId) -
             )],
         };
     }
+    if state.in_disorder(power) {
+        return Budget {
+            power,
+            total: 0,
+            lines: vec![format!(
+                "{name} is in civil disorder: its centres are independent minors and it gets no DPs (rule 11)"
+            )],
+        };
+    }
     let mut lines = Vec::new();
     let (base, default) = rules.base_budget(power);
     lines.push(format!(

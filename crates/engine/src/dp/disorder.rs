@@ -13,11 +13,14 @@ use crate::variant::{Location, PowerId, PowerKind, UnitKind, Variant};
 ///
 /// The army on a centre that started as a minor power's belongs to that minor again
 /// (with that minor's patrons, as 1648 asks: "a power's client if so designated on the
-/// map"); on any other centre it keeps `power`'s colours and is an independent minor,
-/// which callers mark by passing `power` among the `disordered` powers to the DP
-/// functions.
+/// map"); on any other centre it keeps `power`'s colours and is an independent minor.
+/// `power` joins `GameState::disordered`, for good ("it may not be played by an active
+/// player again"), which is how every later phase knows its units are minors.
 pub fn civil_disorder(v: &Variant, state: &GameState, power: PowerId) -> GameState {
     let mut next = state.clone();
+    if !next.in_disorder(power) {
+        next.disordered.push(power);
+    }
     next.units.retain(|u| u.power != power);
     next.dislodged.retain(|d| d.unit.power != power);
     for (p, prov) in v.provinces.iter().enumerate() {
@@ -44,10 +47,12 @@ pub fn civil_disorder(v: &Variant, state: &GameState, power: PowerId) -> GameSta
 }
 
 /// Factions whose sponsor has been eliminated (no units and no centres) but which still
-/// stand on the board: rule 8 puts them in civil disorder at once.
+/// stand on the board and are not yet in civil disorder: rule 8 puts them there at once.
 pub fn orphaned_factions(v: &Variant, state: &GameState) -> Vec<PowerId> {
     (0..v.powers.len() as PowerId)
-        .filter(|&f| v.power(f).kind == PowerKind::Faction)
+        // Once in disorder a faction's centres stay in its name as independent minors,
+        // so it still "stands on the board" and would be listed again.
+        .filter(|&f| v.power(f).kind == PowerKind::Faction && !state.in_disorder(f))
         .filter(|&f| {
             let alive = |p: PowerId| state.unit_count(p) > 0 || state.centre_count(p) > 0;
             v.power(f).player.is_some_and(|s| !alive(s)) && alive(f)

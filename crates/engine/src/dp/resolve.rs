@@ -73,22 +73,12 @@ pub struct BidReport {
     pub unplaced: Vec<VoidBid>,
 }
 
-/// Resolves the bids of a turn in which no great power is in civil disorder.
-pub fn resolve_bids(v: &Variant, state: &GameState, orders: &[Order], bids: &[Bid]) -> (Vec<Order>, BidReport) {
-    resolve_bids_with(v, state, &[], orders, bids)
-}
-
 /// Resolves the bids of a turn: `orders` are the great powers' (and factions') own
-/// orders as finally submitted, `bids` every power's bids; `disordered` the great
-/// powers in civil disorder, whose units are independent minors. Returns an order for
-/// each minor unit with a bid that counted (a tie gives a hold), and the GM's report.
-pub fn resolve_bids_with(
-    v: &Variant,
-    state: &GameState,
-    disordered: &[PowerId],
-    orders: &[Order],
-    bids: &[Bid],
-) -> (Vec<Order>, BidReport) {
+/// orders as finally submitted, `bids` every power's bids. The units of the powers in
+/// `state.disordered` are independent minors and take bids; those powers bid no more.
+/// Returns an order for each minor unit with a bid that counted (a tie gives a hold),
+/// and the GM's report.
+pub fn resolve_bids(v: &Variant, state: &GameState, orders: &[Order], bids: &[Bid]) -> (Vec<Order>, BidReport) {
     let (rules, rules_error) = match dp_rules(v) {
         Ok(r) => (r, None),
         Err(e) => (
@@ -104,7 +94,7 @@ pub fn resolve_bids_with(
     bidders.sort_unstable();
     bidders.dedup();
     for power in bidders {
-        let barred = barred_minors(v, state, disordered, power, orders);
+        let barred = barred_minors(v, state, power, orders);
         let mut limits = Limits::new(v, state, &rules, power);
         for bid in bids.iter().filter(|b| b.power == power) {
             if let Some(reason) = &rules_error {
@@ -114,7 +104,7 @@ pub fn resolve_bids_with(
                 });
                 continue;
             }
-            match bid_problem(v, state, disordered, bid) {
+            match bid_problem(v, state, &[], bid) {
                 Err(reason) => void.push(VoidBid { bid: *bid, reason }),
                 Ok(order) => {
                     let unit = state.unit_at(order.unit.location.province).expect("validated");
@@ -133,7 +123,7 @@ pub fn resolve_bids_with(
 
     let mut chosen_orders = Vec::new();
     let mut units = Vec::new();
-    for unit in minor_units(v, state, disordered) {
+    for unit in minor_units(v, state, &[]) {
         let here = unit.location.province;
         let on_unit: Vec<&(Bid, Order)> = counted
             .iter()
@@ -141,8 +131,8 @@ pub fn resolve_bids_with(
             .collect();
         let patrons = patrons_of(v, unit);
         let report = choose(&rules, bonus, unit, &patrons, &on_unit, &void);
-        // A unit nobody bid on gets no order, so it holds as any unordered unit does and
-        // a case or GM order given to it directly is not contradicted.
+        // A unit nobody bid on gets no order here, so a case or GM order given to it
+        // directly is not contradicted; without one, adjudication records its hold.
         if report.decision != Decision::NoBids {
             chosen_orders.push(report.chosen);
         }

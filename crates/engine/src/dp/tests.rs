@@ -462,6 +462,8 @@ fn civil_disorder_makes_minors() {
     let aus = v.find_province("aus").unwrap();
     s.units.retain(|u| u.location.province != aus);
     let next = civil_disorder(&v, &s, germany);
+    assert_eq!(next.disordered, vec![germany]);
+    assert_eq!(civil_disorder(&v, &next, germany).disordered, vec![germany]);
     let ber = v.find_province("ber").unwrap();
     let ham = v.find_province("ham").unwrap();
     assert!(next
@@ -479,25 +481,30 @@ fn civil_disorder_makes_minors() {
     assert_eq!(next.owners[aus as usize], Some(power(&v, "Austria")));
     assert_eq!(next.owners[mun as usize], Some(germany));
     assert_eq!(next.unit_at(mun).unwrap().power, power(&v, "France"));
-    // Its units now take bids, from others; it bids no more.
+    // Its units now take bids, from others; it bids no more, and has no budget.
     let bids = [bid(&v, "France", 1, "A ber - sil")];
-    let (out, _) = resolve_bids_with(&v, &next, &[germany], &[], &bids);
+    let (out, _) = resolve_bids(&v, &next, &[], &bids);
     assert!(out.iter().any(|o| o.display(&v).to_string() == "A ber - sil"));
     let rules = dp_rules(&v).unwrap();
-    assert!(check_bids(
+    let refused = check_bids(
         &v,
         &next,
         &rules,
-        &[germany],
+        &[],
         germany,
         &[],
-        &[bid(&v, "Germany", 1, "A aus H")]
-    )
-    .is_err());
+        &[bid(&v, "Germany", 1, "A aus H")],
+    );
+    assert!(refused.unwrap_err().0.contains("civil disorder"));
+    assert_eq!(budget(&v, &next, &rules, germany).total, 0);
+    // The parameter older callers pass adds to the position's list.
+    let before = [bid(&v, "Germany", 1, "A boh H")];
+    assert!(check_bids(&v, &s, &rules, &[germany], germany, &[], &before).is_err());
+    assert!(check_bids(&v, &s, &rules, &[], germany, &[], &before).is_ok());
     // Munich, once empty after a Fall, is rebuilt as an independent minor in the Winter.
     let mut winter = next.clone();
     winter.units.retain(|u| u.location.province != mun);
-    let rebuilt = crate::adjust::minor_rebuilds(&v, &winter, &[germany]);
+    let rebuilt = crate::adjust::minor_rebuilds(&v, &winter);
     assert!(rebuilt.iter().any(|u| u.location.province == mun && u.power == germany));
 }
 
@@ -520,12 +527,13 @@ fn orphaned_faction() {
     // In civil disorder the faction's army in Burgos is an independent minor that takes
     // bids (rule 11), with no patron (no Spanish centre is anyone's client).
     let next = civil_disorder(&v, &s, nationalists);
+    assert!(orphaned_factions(&v, &next).is_empty(), "declared once");
     let brg = v.find_province("brg").unwrap();
     let army = *next.unit_at(brg).unwrap();
     assert_eq!(army.power, nationalists);
     assert!(patrons_of(&v, &army).is_empty());
     let bids = [bid(&v, "France", 1, "A brg - mad")];
-    let (out, _) = resolve_bids_with(&v, &next, &[nationalists], &[], &bids);
+    let (out, _) = resolve_bids(&v, &next, &[], &bids);
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].display(&v).to_string(), "A brg - mad");
 }
@@ -557,6 +565,22 @@ fn victory() {
     give(&mut s, "Italy", 13);
     assert_eq!(crate::victory::victory_count(&v, &s, power(&v, "Italy")), 18);
     assert_eq!(winner(&v, &s), Some(power(&v, "Italy")));
+    // The end-of-Fall check in `adjudicate` counts the same way.
+    let mut fall = s.clone();
+    fall.phase = Phase::new(Season::Fall, 1937, PhaseKind::Movement);
+    // No units, so the centre count after the Fall leaves the owners as they are.
+    fall.units.clear();
+    let done = crate::adjudicate::adjudicate(&v, &fall, &[]);
+    assert_eq!(done.winner, Some(power(&v, "Italy")));
+    // Rule 8: a faction in civil disorder has no player; its Burgos counts for nobody.
+    let mut orphaned = s.clone();
+    orphaned.disordered.push(power(&v, "Nationalist Spain"));
+    assert_eq!(crate::victory::victory_count(&v, &orphaned, power(&v, "Italy")), 17);
+    assert_eq!(winner(&v, &orphaned), None);
+    // Rule 11: a great power in civil disorder cannot win, whatever stays in its name.
+    let mut lapsed = s.clone();
+    lapsed.disordered.push(power(&v, "Italy"));
+    assert_eq!(winner(&v, &lapsed), None);
     let v48 = variant("1648");
     let mut s48 = GameState::initial(&v48);
     let france = power(&v48, "France");
