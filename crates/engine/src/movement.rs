@@ -274,6 +274,19 @@ impl Resolver {
             let minor = v.power(self.power[i]).kind == PowerKind::Minor || extras.get(i).is_some_and(|e| e.minor);
             self.sortie.push(minor && matches!(self.cmd[i], Command::Move { .. }));
         }
+        // Rule 11 makes each centre of a power in civil disorder "a newly independent
+        // minor power", though its units keep the power's id. The resolver's own-power
+        // rules (no self-dislodgement, no help in dislodging one's own unit) must not tie
+        // them together, so each such unit fights under an identity of its own, counted
+        // down from the top of the id range, above every real power.
+        let mut spare = PowerId::MAX;
+        for i in 0..n {
+            let disordered = extras.get(i).is_some_and(|e| e.minor) && v.power(self.power[i]).kind != PowerKind::Minor;
+            if disordered && spare as usize >= v.powers.len() {
+                self.power[i] = spare;
+                spare -= 1;
+            }
+        }
 
         // Head-to-head battles: two units moving into each other's space over land.
         // With `rule swaps different-coasts` two fleets pass each other when their
