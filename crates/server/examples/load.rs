@@ -3,7 +3,15 @@
 //! throughput, latency percentiles and errors are printed. `bench/load.sh` starts a
 //! release server on a fresh SQLite file and runs this against it.
 //!
-//! cargo run --release -p chancery-server --example load -- URL [CLIENTS] [SECONDS]
+//! Two ways to drive it. Closed loop (the default): each client sends its next request
+//! the moment the last one is answered, which finds the server's saturation throughput;
+//! latency then is simply clients / throughput (Little's law) and says little about the
+//! server. Paced (`RATE` requests/s over all clients): each client sends on its own
+//! random (Poisson) schedule and waits for each answer, as players at their browsers do;
+//! latency is counted from when the request was due, so a stalled server cannot hide its
+//! backlog (no coordinated omission).
+//!
+//! cargo run --release -p chancery-server --example load -- URL [CLIENTS] [SECONDS] [RATE]
 
 use std::time::{Duration, Instant};
 
@@ -156,15 +164,36 @@ struct Samples {
     writes: Vec<u32>,
 }
 
-async fn drive(seat: Seat, until: Instant) -> (Samples, usize, Option<String>) {
+/// The gap to a paced client's next request: exponential with the mean that gives
+/// `rate` requests/s over `clients` clients.
+fn next_gap(clients: usize, rate: f64) -> Duration {
+    let mean = clients as f64 / rate;
+    let u: f64 = rand::thread_rng().gen_range(f64::EPSILON..1.0);
+    Duration::from_secs_f64(-u.ln() * mean)
+}
+
+async fn drive(seat: Seat, until: Instant, pace: Option<(usize, f64)>) -> (Samples, usize, Option<String>) {
     let mut latencies = Samples::default();
     let mut errors = 0;
     let mut first_error = None;
     let mut flip = false;
+    let mut press_since: Option<i64> = None;
     let id = seat.game;
+    let mut due = Instant::now() + pace.map_or(Duration::ZERO, |(c, r)| next_gap(c, r));
     while Instant::now() < until {
+        let started = match pace {
+            Some((clients, rate)) => {
+                tokio::time::sleep_until(due.into()).await;
+                let was_due = due;
+                due += next_gap(clients, rate);
+                was_due
+            }
+            None => Instant::now(),
+        };
+        if started >= until {
+            break;
+        }
         let roll: u32 = rand::thread_rng().gen_range(0..100);
-        let started = Instant::now();
         let c = &seat.client;
         let r = match roll {
             0..=29 => {
@@ -195,9 +224,16 @@ async fn drive(seat: Seat, until: Instant) -> (Samples, usize, Option<String>) {
                 )
                 .await
             }
+            // Polling for news, as the game page does: only what came since the last read.
             _ => {
-                c.call(reqwest::Method::GET, &format!("/api/games/{id}/press"), None)
-                    .await
+                let since = press_since.map_or(String::new(), |t| format!("?since_ms={t}"));
+                let r = c
+                    .call(reqwest::Method::GET, &format!("/api/games/{id}/press{since}"), None)
+                    .await;
+                if let Some(t) = r.as_ref().ok().and_then(|v| v["latest_ms"].as_i64()) {
+                    press_since = Some(t);
+                }
+                r
             }
         };
         let micros = started.elapsed().as_micros() as u32;
@@ -228,13 +264,20 @@ async fn main() -> Result<(), String> {
     let base = args.get(1).cloned().unwrap_or_else(|| "http://127.0.0.1:8080".into());
     let clients: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(200);
     let seconds: u64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(60);
+    let rate: Option<f64> = args.get(4).and_then(|a| a.parse().ok()).filter(|r: &f64| *r > 0.0);
     let run = rand::thread_rng().gen_range(0..1_000_000u64);
     eprintln!("setting up {clients} players against {base} ...");
     let seats = setup(&base, clients, run).await?;
-    eprintln!("running for {seconds} s ...");
+    match rate {
+        Some(r) => eprintln!("running for {seconds} s, paced at {r} requests/s ..."),
+        None => eprintln!("running for {seconds} s, closed loop ..."),
+    }
     let started = Instant::now();
     let until = started + Duration::from_secs(seconds);
-    let handles: Vec<_> = seats.into_iter().map(|s| tokio::spawn(drive(s, until))).collect();
+    let handles: Vec<_> = seats
+        .into_iter()
+        .map(|s| tokio::spawn(drive(s, until, rate.map(|r| (clients, r)))))
+        .collect();
     let mut all = Vec::new();
     let mut reads = Vec::new();
     let mut writes = Vec::new();
@@ -255,8 +298,9 @@ async fn main() -> Result<(), String> {
     for v in [&mut all, &mut reads, &mut writes] {
         v.sort_unstable();
     }
+    let mode = rate.map_or("closed loop".to_string(), |r| format!("paced at {r}/s"));
     println!(
-        "clients {clients}, {seconds} s: {} requests, {:.0} requests/s, p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms, errors {errors}",
+        "clients {clients}, {seconds} s, {mode}: {} requests, {:.0} requests/s, p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms, errors {errors}",
         all.len(),
         all.len() as f64 / elapsed,
         percentile(&all, 0.50),

@@ -20,6 +20,7 @@ use sqlx::Row;
 use crate::clock::system_ms;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult, Body};
+use crate::limits::LoginThrottle;
 use crate::App;
 
 pub const COOKIE_NAME: &str = "chancery_session";
@@ -208,7 +209,7 @@ pub async fn login(
     Body(c): Body<Credentials>,
 ) -> ApiResult<Response> {
     let name = c.name.trim().to_string();
-    if let Some(wait) = app.login_throttle.blocked(&name, addr.ip()) {
+    if let Some(wait) = LoginThrottle::blocked(&app, &name, addr.ip()).await? {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             format!("too many failed logins for `{name}`; try again in {wait} s"),
@@ -237,11 +238,11 @@ pub async fn login(
         .unwrap_or(false);
     match account {
         Some(account) if ok => {
-            app.login_throttle.succeeded(&name, addr.ip());
+            LoginThrottle::succeeded(&app, &name, addr.ip()).await?;
             start_session(&app, &account, StatusCode::OK).await
         }
         _ => {
-            app.login_throttle.failed(&name, addr.ip());
+            LoginThrottle::failed(&app, &name, addr.ip()).await?;
             Err(ApiError::new(
                 StatusCode::UNAUTHORIZED,
                 "wrong account name or password",

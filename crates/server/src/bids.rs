@@ -203,11 +203,6 @@ async fn lock_for_bids(
     }
     let role = role_of(&mut *tx, &game, Some(account)).await?;
     let power = acting_power(&role, requested, &v)?;
-    if matches!(role, Role::Player(_)) && disorder_powers(&mut tx, game.id).await?.contains(&power) {
-        return Err(ApiError::conflict(format!(
-            "{power} is in civil disorder; the GM can give it to a new player"
-        )));
-    }
     Ok((tx, game, v, power))
 }
 

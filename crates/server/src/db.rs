@@ -6,6 +6,8 @@ use std::str::FromStr;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{Any, AnyPool, ConnectOptions, Executor, Row, Transaction};
 
+use crate::error::{ApiError, ApiResult};
+
 /// The migrations, in order. Each is applied once, in one transaction, and recorded in
 /// `schema_migrations`.
 const MIGRATIONS: &[(i64, &str, &str)] = &[
@@ -15,6 +17,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         3,
         "deadline_time_of_day",
         include_str!("../migrations/0003_deadline_time_of_day.sql"),
+    ),
+    (
+        4,
+        "login_failures",
+        include_str!("../migrations/0004_login_failures.sql"),
     ),
 ];
 
@@ -32,6 +39,44 @@ pub struct Db {
     /// process queue here instead of failing with SQLITE_BUSY.
     pub write: AnyPool,
     pub backend: Backend,
+    /// SQLite only: the thread the hot write transactions run on (see [`Db::writing`]).
+    lane: Option<WriteLane>,
+}
+
+type Job = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>;
+
+/// A thread with its own single-threaded runtime for SQLite's write transactions.
+///
+/// SQLite runs one writer at a time, so a write transaction's latency is its turn in the
+/// queue plus its own statements, and each statement is a round trip to the driver's
+/// worker thread. On the main runtime every round trip also puts the transaction's task
+/// at the back of a run queue shared with hundreds of reads; under load those waits,
+/// repeated a dozen times while holding the one write connection, were nearly all of a
+/// write's time. On this lane the transaction only ever waits for other writes.
+#[derive(Clone)]
+struct WriteLane {
+    jobs: tokio::sync::mpsc::UnboundedSender<Job>,
+}
+
+impl WriteLane {
+    fn start() -> Result<WriteLane, String> {
+        let (jobs, mut queue) = tokio::sync::mpsc::unbounded_channel::<Job>();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| format!("starting the write thread: {e}"))?;
+        std::thread::Builder::new()
+            .name("chancery-writes".into())
+            .spawn(move || {
+                runtime.block_on(async move {
+                    while let Some(job) = queue.recv().await {
+                        tokio::spawn(job);
+                    }
+                })
+            })
+            .map_err(|e| format!("starting the write thread: {e}"))?;
+        Ok(WriteLane { jobs })
+    }
 }
 
 pub type Tx = Transaction<'static, Any>;
@@ -74,10 +119,12 @@ impl Db {
                     );
                 }
                 drop(warm);
+                // Row locks let PostgreSQL writers run side by side: no lane.
                 Db {
                     read: pool.clone(),
                     write: pool,
                     backend,
+                    lane: None,
                 }
             }
             Backend::Sqlite => {
@@ -99,11 +146,38 @@ impl Db {
                 };
                 let write = connect(1).await.map_err(|e| format!("opening {url}: {e}"))?;
                 let read = connect(8).await.map_err(|e| format!("opening {url}: {e}"))?;
-                Db { read, write, backend }
+                Db {
+                    read,
+                    write,
+                    backend,
+                    lane: Some(WriteLane::start()?),
+                }
             }
         };
         db.migrate().await?;
         Ok(db)
+    }
+
+    /// Runs `work` (a whole write transaction) on the write lane when there is one, or
+    /// here. The work finishes even if the caller stops waiting (a client hanging up), so
+    /// a transaction is never abandoned halfway by a dropped request.
+    pub async fn writing<T: Send + 'static>(
+        &self,
+        work: impl std::future::Future<Output = ApiResult<T>> + Send + 'static,
+    ) -> ApiResult<T> {
+        let Some(lane) = &self.lane else {
+            return work.await;
+        };
+        let (done, answer) = tokio::sync::oneshot::channel();
+        let job: Job = Box::pin(async move {
+            let _ = done.send(work.await);
+        });
+        lane.jobs
+            .send(job)
+            .map_err(|_| ApiError::unavailable("the server is shutting down"))?;
+        answer
+            .await
+            .unwrap_or_else(|_| Err(ApiError::unavailable("the write failed; try again")))
     }
 
     async fn migrate(&self) -> Result<(), String> {

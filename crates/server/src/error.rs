@@ -44,6 +44,9 @@ impl ApiError {
     pub fn unprocessable(m: impl Into<String>) -> Self {
         Self::new(StatusCode::UNPROCESSABLE_ENTITY, m)
     }
+    pub fn unavailable(m: impl Into<String>) -> Self {
+        Self::new(StatusCode::SERVICE_UNAVAILABLE, m)
+    }
     pub fn with(mut self, details: Value) -> Self {
         self.details = Some(details);
         self

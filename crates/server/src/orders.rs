@@ -16,8 +16,8 @@ use sqlx::Row;
 use crate::auth::Account;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, Body, Params, Path};
-use crate::games::{self, acting_power, role_of, Game, Role};
-use crate::process::{disorder_powers, process_phase, Trigger};
+use crate::games::{self, acting_power, role_of, Game};
+use crate::process::{adjudicate_current, disorder_powers};
 use crate::App;
 
 /// Most orders one request may carry; a power has far fewer units on any map.
@@ -54,15 +54,6 @@ fn require_active(game: &Game) -> ApiResult<()> {
     }
 }
 
-async fn refuse_disorder(tx: &mut Tx, game: &Game, role: &Role, power: &str) -> ApiResult<()> {
-    if matches!(role, Role::Player(_)) && disorder_powers(tx, game.id).await?.iter().any(|p| p == power) {
-        return Err(ApiError::conflict(format!(
-            "{power} is in civil disorder; the GM can give it to a new player"
-        )));
-    }
-    Ok(())
-}
-
 /// The current orders of one power, in submission order.
 async fn power_orders(tx: &mut Tx, game: &Game, power: &str) -> ApiResult<Vec<Value>> {
     Ok(sqlx::query(
@@ -92,12 +83,15 @@ pub async fn submit(
     if s.orders.len() > MAX_ORDERS {
         return Err(ApiError::unprocessable(format!("at most {MAX_ORDERS} orders at once")));
     }
+    app.db.clone().writing(store(app, account, id, s)).await.map(Json)
+}
+
+async fn store(app: App, account: Account, id: i64, s: Submission) -> ApiResult<Value> {
     let (mut tx, game) = games::lock(&app, id).await?;
     require_active(&game)?;
     let role = role_of(&mut *tx, &game, Some(&account)).await?;
     let v = game.variant(&app)?;
     let power = acting_power(&role, s.power.as_deref(), &v)?;
-    refuse_disorder(&mut tx, &game, &role, &power).await?;
     let power_id = v
         .find_power(&power)
         .ok_or_else(|| ApiError::unprocessable("unknown power"))?;
@@ -152,9 +146,10 @@ pub async fn submit(
     // space's units of one type replace that space's earlier orders for that type.
     let stacking = v.rule("stacking").next().is_some();
     let mut slots: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    // A later order for the same unit (or build site) replaces the earlier one; the
+    // engine would void both (DATC 4.D.3), which is never what a player means.
+    let mut rows: Vec<(String, String)> = Vec::with_capacity(accepted.len());
     for order in &accepted {
-        // A later order for the same unit (or build site) replaces the earlier one; the
-        // engine would void both (DATC 4.D.3), which is never what a player means.
         let space = v.provinces[order_province(order) as usize].abbr.to_ascii_lowercase();
         let key = if order.kind == OrderKind::Waive {
             waives += 1;
@@ -163,7 +158,7 @@ pub async fn submit(
             let letter = order.unit.kind.map_or('?', |k| k.letter().to_ascii_lowercase());
             let base = format!("{space}/{letter}");
             let n = slots.entry(base.clone()).or_insert(0);
-            if *n == 0 {
+            if *n == 0 && !s.replace {
                 sqlx::query(
                     "DELETE FROM orders WHERE game_id = $1 AND seq = $2 AND power = $3 AND (unit_key = $4 OR unit_key LIKE $5)",
                 )
@@ -180,22 +175,39 @@ pub async fn submit(
         } else {
             space
         };
-        sqlx::query(
-            "INSERT INTO orders (game_id, seq, power, unit_key, text, submitted_ms) VALUES ($1, $2, $3, $4, $5, $6)
-             ON CONFLICT (game_id, seq, power, unit_key) DO UPDATE SET text = excluded.text, submitted_ms = excluded.submitted_ms",
-        )
-        .bind(id)
-        .bind(game.seq)
-        .bind(&power)
-        .bind(&key)
-        .bind(order.display(&v).to_string())
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
+        let text = order.display(&v).to_string();
+        match rows.iter_mut().find(|(k, _)| *k == key) {
+            Some(row) => row.1 = text,
+            None => rows.push((key, text)),
+        }
     }
-    let orders = power_orders(&mut tx, &game, &power).await?;
+    if !rows.is_empty() {
+        // One statement for the whole set: $1–$4 are shared, then a key and a text per row.
+        let values: Vec<String> = (0..rows.len())
+            .map(|i| format!("($1, $2, $3, ${}, ${}, $4)", 5 + 2 * i, 6 + 2 * i))
+            .collect();
+        let sql = format!(
+            "INSERT INTO orders (game_id, seq, power, unit_key, text, submitted_ms) VALUES {}
+             ON CONFLICT (game_id, seq, power, unit_key) DO UPDATE SET text = excluded.text, submitted_ms = excluded.submitted_ms",
+            values.join(", ")
+        );
+        let mut insert = sqlx::query(&sql).bind(id).bind(game.seq).bind(&power).bind(now);
+        for (key, text) in &rows {
+            insert = insert.bind(key).bind(text);
+        }
+        insert.execute(&mut *tx).await?;
+    }
+    // After a replacement the stored orders are exactly these: no need to read them back.
+    let orders = if s.replace {
+        rows.sort();
+        rows.into_iter()
+            .map(|(unit, order)| json!({"unit": unit, "order": order}))
+            .collect()
+    } else {
+        power_orders(&mut tx, &game, &power).await?
+    };
     tx.commit().await?;
-    Ok(Json(orders_json(&game, &v, &power, orders)?))
+    orders_json(&game, &v, &power, orders)
 }
 
 pub async fn list(
@@ -225,7 +237,6 @@ pub async fn clear(
     let role = role_of(&mut *tx, &game, Some(&account)).await?;
     let v = game.variant(&app)?;
     let power = acting_power(&role, w.power.as_deref(), &v)?;
-    refuse_disorder(&mut tx, &game, &role, &power).await?;
     match &w.unit {
         Some(unit) => {
             let key = match v.find_province(unit) {
@@ -316,7 +327,6 @@ pub async fn mark_ready(
     let role = role_of(&mut *tx, &game, Some(&account)).await?;
     let v = game.variant(&app)?;
     let power = acting_power(&role, w.power.as_deref(), &v)?;
-    refuse_disorder(&mut tx, &game, &role, &power).await?;
     sqlx::query("INSERT INTO ready (game_id, seq, power) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
         .bind(id)
         .bind(game.seq)
@@ -325,19 +335,14 @@ pub async fn mark_ready(
         .await?;
     let waiting = waiting_for(&app, &mut tx, &game).await?;
     let all_ready = waiting.is_empty();
+    // The last mark and the processing are one transaction: nothing (a scheduler's tick,
+    // another server, a crash) can come between them.
     if all_ready {
-        // Due now: if this process dies before processing, the scheduler of any server
-        // finds the phase due and processes it.
-        sqlx::query("UPDATE games SET deadline_ms = $2 WHERE id = $1")
-            .bind(id)
-            .bind(app.clock.now_ms())
-            .execute(&mut *tx)
-            .await?;
+        adjudicate_current(&app, &mut tx, &game, "all ready").await?;
     }
     tx.commit().await?;
-    let processed = all_ready && process_phase(&app, id, game.seq, Trigger::Now, "all ready").await?;
     Ok(Json(
-        json!({"power": power, "ready": true, "all_ready": all_ready, "processed": processed}),
+        json!({"power": power, "ready": true, "all_ready": all_ready, "processed": all_ready}),
     ))
 }
 

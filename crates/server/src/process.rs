@@ -7,6 +7,7 @@
 //! (game, phase number) backs this up inside the database.
 
 use chancery_engine::adjudicate::adjudicate;
+use chancery_engine::dp;
 use chancery_engine::json::{adjudication_json, state_from_json, AdjudicationJson, StateJson};
 use chancery_engine::parse::parse_order;
 use chancery_engine::{Order, Variant};
@@ -50,16 +51,13 @@ pub async fn disorder_powers(tx: &mut Tx, game_id: i64) -> ApiResult<Vec<String>
         .collect())
 }
 
-/// When a phase may be processed.
+/// When the scheduler may process a phase: only if its deadline has passed by `now`.
+/// With `wait` false the game is skipped when another transaction holds it (so servers
+/// sharing a database spread out over the due games); with `wait` true it queues for the
+/// lock, so a game under a steady stream of order submissions is never starved.
 #[derive(Clone, Copy)]
 pub enum Trigger {
-    /// Only if its deadline has passed by `now` (the scheduler). With `wait` false the
-    /// game is skipped when another transaction holds it (so servers sharing a database
-    /// spread out over the due games); with `wait` true it queues for the lock, so a game
-    /// under a steady stream of order submissions is never starved.
     Deadline { now: i64, wait: bool },
-    /// Now, whatever the deadline (all ready, the GM).
-    Now,
 }
 
 /// Processes phase `seq` of the game if it is still the current one and active.
@@ -68,7 +66,7 @@ pub async fn process_phase(app: &App, game_id: i64, seq: i64, trigger: Trigger, 
     let mut tx = app.db.write.begin().await?;
     let lock = match trigger {
         Trigger::Deadline { wait: false, .. } => Lock::SkipLocked,
-        Trigger::Deadline { wait: true, .. } | Trigger::Now => Lock::Wait,
+        Trigger::Deadline { wait: true, .. } => Lock::Wait,
     };
     if !lock_game(&mut tx, app.db.backend, game_id, lock).await? {
         return Ok(false);
@@ -77,10 +75,9 @@ pub async fn process_phase(app: &App, game_id: i64, seq: i64, trigger: Trigger, 
     if game.seq != seq || game.status != "active" {
         return Ok(false);
     }
-    if let Trigger::Deadline { now, .. } = trigger {
-        if game.deadline_ms.is_none_or(|d| d > now) {
-            return Ok(false);
-        }
+    let Trigger::Deadline { now, .. } = trigger;
+    if game.deadline_ms.is_none_or(|d| d > now) {
+        return Ok(false);
     }
     adjudicate_current(app, &mut tx, &game, how).await?;
     tx.commit().await?;
@@ -89,6 +86,22 @@ pub async fn process_phase(app: &App, game_id: i64, seq: i64, trigger: Trigger, 
 
 /// Adjudicates the game's current phase inside `tx` (which holds the game's lock).
 pub async fn adjudicate_current(app: &App, tx: &mut Tx, game: &Game, how: &str) -> ApiResult<AdjudicationJson> {
+    let judged = judge(app, tx, game).await?;
+    let now = app.clock.now_ms();
+    record(app, tx, game, &judged, now, how, false).await?;
+    log_event(tx, app, game.id, game.seq, &judged.phase, "processed", how).await?;
+    Ok(judged.result)
+}
+
+/// A phase adjudicated from the orders and bids stored now, not yet recorded.
+struct Judged {
+    phase: String,
+    result: AdjudicationJson,
+    result_text: String,
+    bid_report: Option<String>,
+}
+
+async fn judge(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<Judged> {
     let v = game.variant(app)?;
     let state = game.state(&v)?;
     // A power in civil disorder gives no orders: the engine's rules for missing orders
@@ -98,38 +111,62 @@ pub async fn adjudicate_current(app: &App, tx: &mut Tx, game: &Game, how: &str) 
     // Rule 4: the great powers' final orders decide which bids stand (a bid on a minor
     // the bidder now attacks is void); the winning bids become the minors' own orders.
     let bids = crate::bids::phase_bids(tx, &v, game, &disorder).await?;
-    let report = match crate::bids::minor_orders(&v, &state, &orders, &bids) {
+    let bid_report = match crate::bids::minor_orders(&v, &state, &orders, &bids) {
         Some((minor, report)) => {
             orders.extend(minor);
             Some(report.text(&v))
         }
         None => None,
     };
-    let adjudication = adjudicate(&v, &state, &orders);
+    let mut adjudication = adjudicate(&v, &state, &orders);
+    // Rule 8 (1936): a faction whose sponsor has just been eliminated falls into civil
+    // disorder at once, its centres becoming independent minors for the next phase.
+    if crate::bids::has_dp(&v) {
+        for faction in dp::orphaned_factions(&v, &adjudication.next) {
+            adjudication.next = dp::civil_disorder(&v, &adjudication.next, faction);
+        }
+    }
     let result = adjudication_json(&v, &adjudication);
     let result_text = serde_json::to_string(&result).map_err(|e| ApiError::bad_request(e.to_string()))?;
-    let now = app.clock.now_ms();
-    let phase = state.phase.code();
+    Ok(Judged {
+        phase: state.phase.code(),
+        result,
+        result_text,
+        bid_report,
+    })
+}
+
+/// Publishes a judged phase and moves the game on to the next one. `restored`: the
+/// result is the one a rollback took back, so the later phases rolled back with it still
+/// follow from it and stay available to roll forward.
+async fn record(
+    app: &App,
+    tx: &mut Tx,
+    game: &Game,
+    judged: &Judged,
+    processed_ms: i64,
+    how: &str,
+    restored: bool,
+) -> ApiResult<()> {
     sqlx::query("INSERT INTO phases (game_id, seq, phase, state_json, result_json, processed_ms, how, bid_report) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
         .bind(game.id)
         .bind(game.seq)
-        .bind(&phase)
+        .bind(&judged.phase)
         .bind(&game.state_json)
-        .bind(&result_text)
-        .bind(now)
+        .bind(&judged.result_text)
+        .bind(processed_ms)
         .bind(how)
-        .bind(report)
+        .bind(&judged.bid_report)
         .execute(&mut **tx)
         .await?;
     // A new result for this phase makes any result rolled back from here on stale.
-    sqlx::query("DELETE FROM undone_phases WHERE game_id = $1 AND seq >= $2")
+    let stale = if restored { "seq = $2" } else { "seq >= $2" };
+    sqlx::query(&format!("DELETE FROM undone_phases WHERE game_id = $1 AND {stale}"))
         .bind(game.id)
         .bind(game.seq)
         .execute(&mut **tx)
         .await?;
-    advance_to(app, tx, game, &result).await?;
-    log_event(tx, app, game.id, game.seq, &phase, "processed", how).await?;
-    Ok(result)
+    advance_to(app, tx, game, &judged.result).await
 }
 
 /// The powers' stored orders for the current phase, leaving out powers in `disorder`.
@@ -247,42 +284,37 @@ pub async fn rollback(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> 
     Ok(phase)
 }
 
-/// Restores the result a rollback took back, when the game is still where the
-/// rollback left it.
-pub async fn roll_forward(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> {
+/// Undoes a rollback: the phase is adjudicated again from the orders and bids stored
+/// now. When nothing was changed since the rollback the result is the one taken back, and
+/// its record (processing time and how) is restored as it was; when orders or bids were
+/// changed in between, the new result is published instead of the stale one. Returns the
+/// phase and whether the result differs from the one rolled back.
+pub async fn roll_forward(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<(String, bool)> {
     let row = sqlx::query(
-        "SELECT phase, state_json, result_json, processed_ms, how, bid_report FROM undone_phases WHERE game_id = $1 AND seq = $2",
+        "SELECT state_json, result_json, processed_ms, how FROM undone_phases WHERE game_id = $1 AND seq = $2",
     )
     .bind(game.id)
     .bind(game.seq)
     .fetch_optional(&mut **tx)
     .await?
     .ok_or_else(|| ApiError::conflict("there is no rolled-back phase to restore here"))?;
-    let state_json: String = row.get("state_json");
-    if state_json != game.state_json {
+    if row.get::<String, _>("state_json") != game.state_json {
         return Err(ApiError::conflict("the position changed since the rollback"));
     }
-    let phase: String = row.get("phase");
-    let result_text: String = row.get("result_json");
-    let result: AdjudicationJson =
-        serde_json::from_str(&result_text).map_err(|e| ApiError::bad_request(e.to_string()))?;
-    sqlx::query("INSERT INTO phases (game_id, seq, phase, state_json, result_json, processed_ms, how, bid_report) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
-        .bind(game.id)
-        .bind(game.seq)
-        .bind(&phase)
-        .bind(&state_json)
-        .bind(&result_text)
-        .bind(row.get::<i64, _>("processed_ms"))
-        .bind(row.get::<String, _>("how"))
-        .bind(row.get::<Option<String>, _>("bid_report"))
-        .execute(&mut **tx)
-        .await?;
-    sqlx::query("DELETE FROM undone_phases WHERE game_id = $1 AND seq = $2")
-        .bind(game.id)
-        .bind(game.seq)
-        .execute(&mut **tx)
-        .await?;
-    advance_to(app, tx, game, &result).await?;
-    log_event(tx, app, game.id, game.seq, &phase, "rolled_forward", "").await?;
-    Ok(phase)
+    let judged = judge(app, tx, game).await?;
+    let changed = judged.result_text != row.get::<String, _>("result_json");
+    if changed {
+        let how = "gm: rolled forward with changed orders";
+        record(app, tx, game, &judged, app.clock.now_ms(), how, false).await?;
+    } else {
+        let how: String = row.get("how");
+        record(app, tx, game, &judged, row.get("processed_ms"), &how, true).await?;
+    }
+    let detail = if changed {
+        "orders changed since the rollback"
+    } else {
+        ""
+    };
+    log_event(tx, app, game.id, game.seq, &judged.phase, "rolled_forward", detail).await?;
+    Ok((judged.phase, changed))
 }

@@ -250,3 +250,98 @@ async fn bids_past_the_budget_or_on_an_attacked_minor_are_refused() {
         assert!(err["error"].as_str().unwrap().contains("France"), "{err}");
     }
 }
+
+/// Rule 11 (1936): the GM's civil disorder is permanent in the DP variants. The power's
+/// units are disbanded, each of its empty centres gets an army of a new independent
+/// minor, those armies take other powers' bids, and nobody plays the power again.
+#[tokio::test(flavor = "multi_thread")]
+async fn civil_disorder_turns_a_great_power_into_independent_minors() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let server = Server::start(&target.url);
+        let gm = server.register("cd-gm").await;
+        let (id, players) = full_game(&server, &gm, "1936", json!({}), "cd").await;
+        let france = player(&players, "France");
+        let germany = player(&players, "Germany");
+        france
+            .post(&format!("/api/games/{id}/orders"), json!({"orders": ["A par - bur"]}))
+            .await;
+
+        let declared = gm
+            .post(
+                &format!("/api/games/{id}/gm/civil-disorder"),
+                json!({"power": "France"}),
+            )
+            .await;
+        assert_eq!(declared["permanent"], true, "{declared}");
+        let game = gm.get(&format!("/api/games/{id}")).await;
+        assert_eq!(game["state"]["disordered"], json!(["France"]), "{game}");
+        // France's five units are gone; its five centres stood empty, so each has an army.
+        let mut french: Vec<String> = game["state"]["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|u| u["power"] == "France")
+            .map(|u| format!("{} {}", u["type"].as_str().unwrap(), u["location"].as_str().unwrap()))
+            .collect();
+        french.sort();
+        assert_eq!(french, ["A alg", "A bre", "A leb", "A mar", "A par"], "{game}");
+        // The French order given before is gone with its unit.
+        let all = gm.get(&format!("/api/games/{id}/gm/orders")).await;
+        assert!(!all.to_string().contains("par - bur"), "{all}");
+
+        // The old player orders no more, nobody takes France, and the GM cannot bid in
+        // its name ("it may not be played by an active player again").
+        let (status, _) = france
+            .call(
+                "POST",
+                &format!("/api/games/{id}/orders"),
+                Some(json!({"orders": ["A par H"]})),
+            )
+            .await;
+        assert_eq!(status, 403);
+        let newcomer = server.register("cd-newcomer").await;
+        let (status, body) = newcomer
+            .call(
+                "POST",
+                &format!("/api/games/{id}/join"),
+                Some(json!({"power": "France"})),
+            )
+            .await;
+        assert_eq!(status, 409, "{body}");
+        assert!(body["error"].as_str().unwrap().contains("rule 11"), "{body}");
+        let mut french_bid = bid("Belgium", 1, "A bel H");
+        french_bid["power"] = json!("France");
+        let (status, body) = gm
+            .call("POST", &format!("/api/games/{id}/bids"), Some(french_bid))
+            .await;
+        assert_eq!(status, 422, "{body}");
+        let (status, _) = gm
+            .call(
+                "POST",
+                &format!("/api/games/{id}/gm/civil-disorder"),
+                Some(json!({"power": "France"})),
+            )
+            .await;
+        assert_eq!(status, 409, "declared once");
+
+        // Germany buys the Parisian army's order like any minor's (rule 4): a sortie.
+        germany
+            .post(&format!("/api/games/{id}/bids"), bid("Paris", 1, "A par - bur"))
+            .await;
+        gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+        let phase = server.visitor().get(&format!("/api/games/{id}/phases/0")).await;
+        let results = phase["result"]["results"].as_array().unwrap();
+        let paris = results
+            .iter()
+            .find(|r| r["power"] == "France" && r["unit"] == "A par")
+            .unwrap_or_else(|| panic!("{phase}"));
+        assert_eq!(paris["order"], "A par - bur", "{paris}");
+        assert_eq!(paris["outcome"], "sortie", "{paris}");
+        // Unbought, the army in Marseille holds, and the result says so.
+        let marseille = results.iter().find(|r| r["unit"] == "A mar").unwrap();
+        assert_eq!(marseille["outcome"], "held", "{marseille}");
+        let game = gm.get(&format!("/api/games/{id}")).await;
+        assert_eq!(game["state"]["disordered"], json!(["France"]), "still in disorder");
+    }
+}

@@ -172,15 +172,29 @@ async fn orders_deadlines_ready_marks_and_rollback() {
         assert_eq!(game["seq"], 1);
         let (status, _) = gm.call("GET", &format!("/api/games/{id}/phases/1"), None).await;
         assert_eq!(status, 404, "the rolled-back result is no longer published");
-        gm.post(&format!("/api/games/{id}/gm/rollforward"), json!({})).await;
+        let forward = gm.post(&format!("/api/games/{id}/gm/rollforward"), json!({})).await;
+        assert_eq!(
+            forward["readjudicated"], false,
+            "nothing changed: the old result returns"
+        );
         let game = gm.get(&format!("/api/games/{id}")).await;
         assert_eq!(game["phase"], "S1902M");
-        // Roll back again and process anew: the phase's fresh result replaces the old.
+        assert_eq!(gm.get(&format!("/api/games/{id}/phases/1")).await["how"], "all ready");
+        // An order changed after a rollback: rolling forward publishes the result of the
+        // orders as they stand now, never the stale one.
         gm.post(&format!("/api/games/{id}/gm/rollback"), json!({})).await;
         england.post(&path, json!({"orders": ["F eng - bre"]})).await;
-        gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+        let forward = gm.post(&format!("/api/games/{id}/gm/rollforward"), json!({})).await;
+        assert_eq!(forward["readjudicated"], true);
         let f1901 = gm.get(&format!("/api/games/{id}/phases/1")).await;
         assert_eq!(result_for(&f1901, "F eng")["order"], "F eng - bre");
+        assert_eq!(f1901["how"], "gm: rolled forward with changed orders");
+        // Roll back again and process anew: the phase's fresh result replaces the old.
+        gm.post(&format!("/api/games/{id}/gm/rollback"), json!({})).await;
+        england.post(&path, json!({"orders": ["F eng H"]})).await;
+        gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+        let f1901 = gm.get(&format!("/api/games/{id}/phases/1")).await;
+        assert_eq!(result_for(&f1901, "F eng")["order"], "F eng H");
         let (status, _) = gm.call("POST", &format!("/api/games/{id}/gm/rollforward"), None).await;
         assert_eq!(status, 409, "nothing to roll forward after reprocessing");
 

@@ -283,6 +283,25 @@ async fn press_rules_grey_press_and_anonymity() {
         let all = gm.get(&format!("/api/games/{id}")).await.to_string();
         assert!(all.contains("anon-player3"), "the GM sees every player");
 
+        // Press is read in pages, newest first, counting only what the reader may see.
+        let all = gm.get(&press).await;
+        let n = all["messages"].as_array().unwrap().len();
+        assert!(n >= 3, "{all}");
+        assert_eq!(all["more"], false);
+        let newest = gm.get(&format!("{press}?limit=1")).await;
+        assert_eq!(newest["more"], true);
+        assert_eq!(newest["messages"][0], all["messages"][n - 1]);
+        let since = all["latest_ms"].as_i64().unwrap();
+        let news = gm.get(&format!("{press}?since_ms={since}")).await;
+        assert!(news["messages"].as_array().unwrap().contains(&all["messages"][n - 1]));
+        let older = gm.get(&format!("{press}?before_ms={since}")).await;
+        assert!(!older["messages"].as_array().unwrap().contains(&all["messages"][n - 1]));
+        let germany_all = germany.get(&press).await["messages"].as_array().unwrap().len();
+        let germany_one = germany.get(&format!("{press}?limit=1")).await;
+        assert_eq!(germany_one["more"], germany_all > 1, "{germany_one}");
+        let (status, _) = gm.call("GET", &format!("{press}?limit=0"), None).await;
+        assert_eq!(status, 422);
+
         // Press options: public-only refuses private messages; none refuses players.
         let (public_id, public_players) = full_game(&server, &gm, "standard", json!({"press": "public"}), "pub").await;
         let p0 = &public_players[0].1;
@@ -319,6 +338,31 @@ async fn press_rules_grey_press_and_anonymity() {
             json!({"body": "GM announcements still go out"}),
         )
         .await;
+
+        // Whatever the press setting, a player may write to the GM alone; nobody else
+        // reads it.
+        for (game_id, players) in [(public_id, &public_players), (none_id, &none_players)] {
+            let path = format!("/api/games/{game_id}/press");
+            let sent = players[0]
+                .1
+                .post(&path, json!({"to": ["GM"], "body": "may I have an extension?"}))
+                .await;
+            assert_eq!(sent["to"], json!(["GM"]), "{sent}");
+            let gm_view = gm.get(&path).await.to_string();
+            assert!(gm_view.contains("may I have an extension?"), "{gm_view}");
+            let own = players[0].1.get(&path).await.to_string();
+            assert!(own.contains("may I have an extension?"), "the sender keeps it: {own}");
+            for other in [&players[1].1, &server.visitor()] {
+                let text = other.get(&path).await.to_string();
+                assert!(!text.contains("extension"), "only the GM reads it: {text}");
+            }
+            // Still no press between players there.
+            let (status, _) = players[0]
+                .1
+                .call("POST", &path, Some(json!({"to": ["GM", players[1].0], "body": "psst"})))
+                .await;
+            assert_eq!(status, 403);
+        }
     }
 }
 

@@ -50,3 +50,30 @@ async fn each_due_phase_is_processed_once() {
         eprintln!("{}: phases were processed by {} server(s)", target.label, servers.len());
     }
 }
+
+/// Failed logins are counted in the database (issue 6, item 9): five failures on one
+/// server lock the account out on the other too, until the window has passed there.
+#[tokio::test(flavor = "multi_thread")]
+async fn login_throttling_is_shared_between_servers() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let a = Server::start(&target.url);
+        let b = Server::start(&target.url);
+        let name = format!("twin-login-{}", target.label);
+        a.register(&name).await;
+        let login = |server: &Server, password: &str| {
+            let api = server.visitor();
+            let body = json!({"name": name, "password": password});
+            async move { api.call("POST", "/api/login", Some(body)).await }
+        };
+        for _ in 0..5 {
+            assert_eq!(login(&a, "wrong password").await.0, 401);
+        }
+        let (status, body) = login(&b, common::PASSWORD).await;
+        assert_eq!(status, 429, "the other server refuses too: {body}");
+        // The window is 15 minutes; on b's clock it passes.
+        b.advance(16 * 60_000).await;
+        let (status, body) = login(&b, common::PASSWORD).await;
+        assert_eq!(status, 200, "{body}");
+    }
+}

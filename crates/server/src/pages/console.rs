@@ -124,7 +124,11 @@ fn tools_html(game: &Game, v: &Variant, view: &Value) -> String {
         "civil-disorder",
         "Declare civil disorder",
         &power_select("cd-power", &playable),
-        Some("Put this power in civil disorder?"),
+        Some(if crate::bids::has_dp(v) {
+            "Put this power in permanent civil disorder? Rule 11: its units are disbanded at once and its centres become independent minor powers; nobody plays it again."
+        } else {
+            "Put this power in civil disorder? Its units hold and its player's seat ends until you give it to someone."
+        }),
     ));
     out.push_str("</div></section>");
 

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::layout::{esc, utc_text};
 use crate::auth::{Account, Viewer};
-use crate::error::{ApiResult, Path};
+use crate::error::{ApiResult, Params, Path};
 use crate::games::{Game, Role};
 use crate::App;
 
@@ -33,7 +33,9 @@ fn thread_key(m: &Value, role: &Role) -> Vec<String> {
     let from_gm = m["from_gm"].as_bool() == Some(true);
     let mut parties: Vec<String> = match role {
         Role::Player(me) => {
-            if from_gm {
+            // The GM's messages to the player and the player's to the GM alone are one
+            // conversation.
+            if from_gm || to == [crate::press::GM] {
                 return vec!["*gm".into()];
             }
             let mut p: Vec<String> = to.into_iter().chain(from.clone()).filter(|p| p != me).collect();
@@ -44,7 +46,7 @@ fn thread_key(m: &Value, role: &Role) -> Vec<String> {
         }
         // The GM's own messages go in the thread of their recipients; the rest are
         // conversations between players.
-        _ => to.into_iter().chain(from).collect(),
+        _ => to.into_iter().filter(|t| t != crate::press::GM).chain(from).collect(),
     };
     parties.sort();
     parties.dedup();
@@ -54,7 +56,7 @@ fn thread_key(m: &Value, role: &Role) -> Vec<String> {
 fn thread_title(key: &[String], role: &Role) -> String {
     match key.first().map(String::as_str) {
         Some("*all") => "To everyone".into(),
-        Some("*gm") => "From the GM".into(),
+        Some("*gm") => "With the GM".into(),
         _ => {
             let names: Vec<&str> = key
                 .iter()
@@ -97,27 +99,34 @@ fn reply_form(game: &Game, key: &[String], role: &Role) -> Option<String> {
         _ => false,
     };
     let public = key.first().map(String::as_str) == Some("*all");
+    let with_gm = key.first().map(String::as_str) == Some("*gm");
+    if with_gm && matches!(role, Role::Player(_)) && game.status != "finished" {
+        return Some(reply_html(game, key, &[crate::press::GM.to_string()]));
+    }
     if !can_send || key.iter().any(|k| k.starts_with('*')) && !public {
         return None;
     }
     if !public && game.press == "public" && !matches!(role, Role::Gm) {
         return None;
     }
+    Some(reply_html(game, key, if public { &[] } else { key }))
+}
+
+/// A reply form for the thread `key`, sending to `to` (everyone when empty).
+fn reply_html(game: &Game, key: &[String], to: &[String]) -> String {
     let mut hidden = String::new();
-    if !public {
-        for k in key {
-            let _ = write!(
-                hidden,
-                r#"<input type="hidden" name="to" value="{}" data-type="array">"#,
-                esc(k)
-            );
-        }
+    for k in to {
+        let _ = write!(
+            hidden,
+            r#"<input type="hidden" name="to" value="{}" data-type="array">"#,
+            esc(k)
+        );
     }
     let id = anchor(key);
-    Some(format!(
+    format!(
         r#"<form class="api-form press-form" data-api="/api/games/{}/press" data-method="POST" data-reload data-hash="{id}">{hidden}<label for="{id}-body">Write</label><textarea id="{id}-body" name="body" rows="2" required maxlength="10000"></textarea><button type="submit">Send</button><span class="form-message" role="status" aria-live="polite"></span></form>"#,
         game.id
-    ))
+    )
 }
 
 fn message_html(m: &Value, role: &Role) -> String {
@@ -152,11 +161,26 @@ fn new_form(game: &Game, role: &Role, v: &Variant) -> String {
         Role::Gm => None,
         _ => return String::new(),
     };
-    if me.is_some() && (game.press == "none" || game.status == "finished") {
-        return r#"<p class="note">This game has no press.</p>"#.to_string();
+    if me.is_some() && game.status == "finished" {
+        return r#"<p class="note">The game is over.</p>"#.to_string();
     }
     let mut boxes = String::new();
-    if game.press != "public" || me.is_none() {
+    if me.is_some() {
+        let _ = write!(
+            boxes,
+            r#"<label class="check"><input type="checkbox" name="to" value="{0}" data-type="array"> {0}</label>"#,
+            crate::press::GM
+        );
+    }
+    let gunboat = game.press == "none" && me.is_some();
+    let legend = if gunboat {
+        "No press between players in this game: write to the GM"
+    } else {
+        "New message — to those ticked, or to everyone when none is"
+    };
+    if gunboat {
+        // Only the GM may be written to.
+    } else if game.press != "public" || me.is_none() {
         for p in v
             .powers
             .iter()
@@ -175,13 +199,14 @@ fn new_form(game: &Game, role: &Role, v: &Variant) -> String {
         ""
     };
     format!(
-        r#"<form id="new-press" class="api-form press-form" data-api="/api/games/{}/press" data-method="POST" data-reload><fieldset><legend>New message — to the powers ticked, or to everyone when none is</legend><div class="checks">{boxes}</div>{grey}<label for="press-body">Message</label><textarea id="press-body" name="body" rows="3" required maxlength="10000"></textarea><button type="submit">Send</button><span class="form-message" role="status" aria-live="polite"></span></fieldset></form>"#,
+        r#"<form id="new-press" class="api-form press-form" data-api="/api/games/{}/press" data-method="POST" data-reload><fieldset><legend>{legend}</legend><div class="checks">{boxes}</div>{grey}<label for="press-body">Message</label><textarea id="press-body" name="body" rows="3" required maxlength="10000"></textarea><button type="submit">Send</button><span class="form-message" role="status" aria-live="polite"></span></fieldset></form>"#,
         game.id
     )
 }
 
 pub async fn section(app: &App, game: &Game, role: &Role, viewer: Option<&Account>, v: &Variant) -> ApiResult<String> {
-    let Json(read) = crate::press::read(State(app.clone()), Viewer(viewer.cloned()), Path(game.id)).await?;
+    let everything = Params(crate::press::PressQuery::default());
+    let Json(read) = crate::press::read(State(app.clone()), Viewer(viewer.cloned()), Path(game.id), everything).await?;
     let mut threads: BTreeMap<Vec<String>, Vec<&Value>> = BTreeMap::new();
     threads.insert(vec!["*all".into()], Vec::new());
     for m in read["messages"].as_array().into_iter().flatten() {
@@ -238,6 +263,14 @@ mod tests {
         assert_eq!(
             thread_key(&json!({"from": null, "from_gm": true, "to": ["France"]}), &me),
             vec!["*gm"]
+        );
+        // A player's note to the GM joins the GM's messages to that player, on both sides.
+        let to_gm = json!({"from": "France", "from_gm": false, "to": ["GM"]});
+        assert_eq!(thread_key(&to_gm, &me), vec!["*gm"]);
+        assert_eq!(thread_key(&to_gm, &Role::Gm), vec!["France"]);
+        assert_eq!(
+            thread_key(&json!({"from": null, "from_gm": true, "to": ["France"]}), &Role::Gm),
+            vec!["France"]
         );
         assert_eq!(
             thread_key(&json!({"from": "Italy", "from_gm": false, "to": "all"}), &me),
