@@ -3,7 +3,7 @@
 
 use crate::adjust;
 use crate::movement::{Backup, Command, Extra, Resolver};
-use crate::order::{Order, OrderError, OrderKind, UnitRef};
+use crate::order::{Order, OrderError, OrderKind};
 use crate::outcome::{DisbandReason, OrderResult, Outcome};
 use crate::state::{Carried, Dislodged, GameState, Phase, PhaseKind, Unit};
 use crate::validate::{retreat_options, validate};
@@ -185,7 +185,7 @@ fn movement(v: &Variant, state: &GameState, orders: &[Order], r: &mut Resolver) 
     // published result like every other minor unit, without telling who bid.
     for (i, unit) in units.iter().enumerate() {
         if assigned[i].is_none() && void[i].is_none() && state.acts_as_minor(v, unit.power) {
-            assigned[i] = Some(hold_order(unit));
+            assigned[i] = Some(Order::hold(unit));
         }
     }
     let commands: Vec<Command> = assigned
@@ -351,17 +351,6 @@ fn movement(v: &Variant, state: &GameState, orders: &[Order], r: &mut Resolver) 
         refused,
         next,
         winner,
-    }
-}
-
-fn hold_order(unit: &Unit) -> Order {
-    Order {
-        power: unit.power,
-        unit: UnitRef {
-            kind: Some(unit.kind),
-            location: unit.location,
-        },
-        kind: OrderKind::Hold,
     }
 }
 

@@ -59,6 +59,18 @@ pub struct Order {
 }
 
 impl Order {
+    /// The order a unit follows when given none: hold, in its own power's name.
+    pub fn hold(unit: &crate::state::Unit) -> Order {
+        Order {
+            power: unit.power,
+            unit: UnitRef {
+                kind: Some(unit.kind),
+                location: unit.location,
+            },
+            kind: OrderKind::Hold,
+        }
+    }
+
     pub fn is_adjustment(&self) -> bool {
         matches!(
             self.kind,

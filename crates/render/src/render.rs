@@ -3,6 +3,7 @@
 
 use std::fmt::{self, Write};
 
+use chancery_engine::variant::PowerKind;
 use chancery_engine::{Adjudication, GameState, Location, Order, OrderKind, Unit, Variant};
 
 use crate::geometry::MapGeometry;
@@ -107,7 +108,14 @@ pub fn render_with(
         });
     }
     check_position(v, state, adjudication)?;
-    let styles = style::power_styles(v);
+    let mut styles = style::power_styles(v);
+    // A power in civil disorder (DP rule 11) keeps its colours, but its units are
+    // independent minors now and are drawn as minors are: ringed.
+    for &p in &state.disordered {
+        if let Some(st) = styles.get_mut(p as usize) {
+            st.kind = PowerKind::Minor;
+        }
+    }
     let legend_size = if options.legend {
         legend::size(v, state)
     } else {

@@ -287,6 +287,26 @@ fn several_units_in_one_space_stand_side_by_side_with_a_count() {
     assert!(xs[0] < xs[1] && xs[1] < xs[2], "side by side: {xs:?}");
 }
 
+/// DP rule 11: a power in civil disorder keeps its colours but its units are
+/// independent minors, ringed like any minor's.
+#[test]
+fn units_of_a_power_in_civil_disorder_are_ringed_as_minors() {
+    if let Some(v) = variant_file("1936.var") {
+        let s = GameState::initial(&v);
+        let rings = |s: &GameState| {
+            let text = draw(&v, s, None);
+            let doc = roxmltree::Document::parse(&text).unwrap();
+            count(&doc, &["minor-ring"])
+        };
+        let italy = v.find_power("Italy").unwrap();
+        let after = chancery_engine::dp::civil_disorder(&v, &s, italy);
+        let italian = after.units.iter().filter(|u| u.power == italy).count();
+        assert!(italian > 0);
+        // Each Italian army on the map, and Italy's marker in the legend.
+        assert_eq!(rings(&after), rings(&s) + italian + 1);
+    }
+}
+
 #[test]
 fn minor_powers_and_factions_are_recognisable() {
     if let Some(v) = variant_file("1648.var") {

@@ -260,7 +260,7 @@ fn choose(
     }
     let live: Vec<&OrderTotal> = totals.values().filter(|t| t.set_aside.is_none()).collect();
     let best = live.iter().map(|t| t.total).max();
-    let hold = hold_order(unit);
+    let hold = Order::hold(unit);
     let (chosen, decision) = match best {
         None => (hold, Decision::NoBids),
         Some(top) => {
@@ -283,17 +283,6 @@ fn choose(
         totals: totals.into_values().collect(),
         chosen,
         decision,
-    }
-}
-
-fn hold_order(unit: &Unit) -> Order {
-    Order {
-        power: unit.power,
-        unit: UnitRef {
-            kind: Some(unit.kind),
-            location: unit.location,
-        },
-        kind: OrderKind::Hold,
     }
 }
 
