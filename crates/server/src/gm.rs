@@ -218,15 +218,20 @@ pub async fn replace(
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PowerOnly {
+pub struct Disorder {
     pub power: String,
+    /// DP variants: rule 11's permanent civil disorder (the default there). False keeps
+    /// the power as it is while the GM looks for a new player, as the rule urges first.
+    #[serde(default)]
+    pub permanent: Option<bool>,
 }
 
 /// Declares a power in civil disorder. Its player's seat ends and its orders are ignored
 /// from now on: the engine's rules for missing orders apply (hold, disband, removals)
 /// until the GM seats a new player.
 ///
-/// In the Diplomacy Points variants rule 11 applies instead, at once and for good: the
+/// In the Diplomacy Points variants rule 11 applies instead (unless the GM asks for
+/// `permanent: false` while looking for a replacement), at once and for good: the
 /// power's units are disbanded and its empty centres become independent minors, each
 /// with an army, that take bids from then on (`dp::civil_disorder`). The position changes
 /// within the current phase, so everyone sees the new minors before its deadline; orders
@@ -235,7 +240,7 @@ pub async fn civil_disorder(
     State(app): State<App>,
     account: Account,
     Path(id): Path<i64>,
-    Body(p): Body<PowerOnly>,
+    Body(p): Body<Disorder>,
 ) -> ApiResult<Json<Value>> {
     let (mut tx, game) = gm_lock(&app, &account, id).await?;
     if game.status == "finished" {
@@ -252,7 +257,15 @@ pub async fn civil_disorder(
             "{power} is a minor power: it has no player to lose"
         )));
     }
-    let permanent = crate::bids::has_dp(&v);
+    let permanent = match (crate::bids::has_dp(&v), p.permanent) {
+        (true, choice) => choice.unwrap_or(true),
+        (false, Some(true)) => {
+            return Err(ApiError::unprocessable(
+                "permanent civil disorder (rule 11) belongs to the Diplomacy Points variants",
+            ))
+        }
+        (false, _) => false,
+    };
     if state.in_disorder(power_id) {
         return Err(ApiError::conflict(format!(
             "{power} is already in permanent civil disorder"

@@ -73,7 +73,7 @@ pub const OPS: &[Op] = &[
     op("post", "/api/games/{id}/gm/rollforward", Gm, "Undo a rollback: the phase is judged again from the orders stored now; unchanged orders restore the old result, changed ones publish the new (`readjudicated`).", None),
     op("post", "/api/games/{id}/gm/assign", Gm, "Give a vacant power to an account.", Some(r#"{"power":"Turkey","account":"bob"}"#)),
     op("post", "/api/games/{id}/gm/replace", Gm, "Give a power to another account; the history stays.", Some(r#"{"power":"Turkey","account":"carol"}"#)),
-    op("post", "/api/games/{id}/gm/civil-disorder", Gm, "Declare a power in civil disorder: its seat ends and its units hold; in the DP variants (rule 11) for good, its centres becoming independent minors.", Some(r#"{"power":"Italy"}"#)),
+    op("post", "/api/games/{id}/gm/civil-disorder", Gm, "Declare a power in civil disorder: its seat ends and its units hold; in the DP variants (rule 11) for good, its centres becoming independent minors, unless `permanent` is false.", Some(r#"{"power":"Italy","permanent":true}"#)),
     op("post", "/api/games/{id}/gm/end", Gm, "End the game as a draw (two powers or more) or a concession (one).", Some(r#"{"result":"draw","powers":["England","France","Russia"]}"#)),
     op("get", "/api/games/{id}/gm/orders", Gm, "Every power's current orders.", None),
     op("get", "/api/games/{id}/gm/events", Gm, "The game's event log: starts, processing, GM actions.", None),

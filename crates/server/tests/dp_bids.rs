@@ -267,6 +267,24 @@ async fn civil_disorder_turns_a_great_power_into_independent_minors() {
             .post(&format!("/api/games/{id}/orders"), json!({"orders": ["A par - bur"]}))
             .await;
 
+        // Rule 11 urges the GM to find a replacement first: `permanent: false` only ends
+        // the seat and leaves the power as it is, to be given to someone else.
+        let units_before = gm.get(&format!("/api/games/{id}")).await["state"]["units"].clone();
+        let lapsed = gm
+            .post(
+                &format!("/api/games/{id}/gm/civil-disorder"),
+                json!({"power": "Britain", "permanent": false}),
+            )
+            .await;
+        assert_eq!(lapsed["permanent"], false, "{lapsed}");
+        let game = gm.get(&format!("/api/games/{id}")).await;
+        assert!(game["state"]["disordered"].is_null(), "{game}");
+        assert_eq!(game["state"]["units"], units_before);
+        let stand_in = server.register("cd-stand-in").await;
+        stand_in
+            .post(&format!("/api/games/{id}/join"), json!({"power": "Britain"}))
+            .await;
+
         let declared = gm
             .post(
                 &format!("/api/games/{id}/gm/civil-disorder"),

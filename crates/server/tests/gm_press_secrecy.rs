@@ -59,11 +59,22 @@ async fn gm_replaces_declares_disorder_pauses_and_ends() {
 
         // Civil disorder: France's orders are ignored and its player can no longer order.
         france.post(&orders, json!({"orders": ["A par - bur"]})).await;
-        gm.post(
-            &format!("/api/games/{id}/gm/civil-disorder"),
-            json!({"power": "France"}),
-        )
-        .await;
+        // Rule 11's permanent disorder belongs to the DP variants, not to Standard.
+        let (status, _) = gm
+            .call(
+                "POST",
+                &format!("/api/games/{id}/gm/civil-disorder"),
+                Some(json!({"power": "France", "permanent": true})),
+            )
+            .await;
+        assert_eq!(status, 422);
+        let declared = gm
+            .post(
+                &format!("/api/games/{id}/gm/civil-disorder"),
+                json!({"power": "France"}),
+            )
+            .await;
+        assert_eq!(declared["permanent"], false);
         let (status, err) = france
             .call("POST", &orders, Some(json!({"orders": ["A mar - spa"]})))
             .await;

@@ -123,9 +123,14 @@ fn tools_html(game: &Game, v: &Variant, view: &Value) -> String {
         game,
         "civil-disorder",
         "Declare civil disorder",
-        &power_select("cd-power", &playable),
+        &(power_select("cd-power", &playable)
+            + if crate::bids::has_dp(v) {
+                r#"<label class="check"><input type="checkbox" name="permanent" data-type="bool" checked> Permanent (rule 11): the power's centres become minor powers; untick to leave it as it is while you look for a new player</label>"#
+            } else {
+                ""
+            }),
         Some(if crate::bids::has_dp(v) {
-            "Put this power in permanent civil disorder? Rule 11: its units are disbanded at once and its centres become independent minor powers; nobody plays it again."
+            "Put this power in civil disorder? If permanent (rule 11), its units are disbanded at once, its centres become independent minor powers and nobody plays it again."
         } else {
             "Put this power in civil disorder? Its units hold and its player's seat ends until you give it to someone."
         }),
