@@ -194,6 +194,29 @@
     });
   }
 
+  // ---- Draw vote.
+  var draw = document.getElementById("draw-vote");
+  if (draw) {
+    draw.addEventListener("click", function () {
+      var on = draw.getAttribute("aria-pressed") !== "true";
+      var out = document.getElementById("draw-message");
+      C.api(on ? "POST" : "DELETE", base + "/draw-vote").then(function (res) {
+        if (!res.ok) {
+          C.say(out, C.errorText(res), true);
+          return;
+        }
+        if (res.data.outcome) {
+          C.say(out, "Every survivor voted: the game is over (" + res.data.outcome + ").", false);
+          window.location.reload();
+          return;
+        }
+        draw.setAttribute("aria-pressed", on ? "true" : "false");
+        draw.textContent = on ? "Voted for a draw ✓ (click to take back)" : "Vote for a draw";
+        C.say(out, on ? "Your vote is in." : "Vote taken back.", false);
+      });
+    });
+  }
+
   // ---- Orders by clicking. Movement: a unit, then where it goes (the unit again:
   // hold); or a unit, "Support…" or "Convoy…", the unit supported or convoyed, then its
   // destination (for a support, the unit again: support it holding). Retreat: a

@@ -23,6 +23,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "login_failures",
         include_str!("../migrations/0004_login_failures.sql"),
     ),
+    (5, "draw_votes", include_str!("../migrations/0005_draw_votes.sql")),
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -398,6 +398,11 @@ pub async fn view_json(app: &App, game: &Game, role: &Role) -> ApiResult<Value> 
         .iter()
         .map(|r| r.get("power"))
         .collect();
+    // Draw votes are secret: only the GM's and the voter's own view read them.
+    let votes = match role {
+        Role::Gm | Role::Player(_) => crate::votes::voters(&app.db.read, game.id).await?,
+        _ => Vec::new(),
+    };
     let show_names = !game.anonymous || *role == Role::Gm;
     let mut powers = Vec::new();
     for (i, p) in v.powers.iter().enumerate() {
@@ -454,8 +459,8 @@ pub async fn view_json(app: &App, game: &Game, role: &Role) -> ApiResult<Value> 
         "powers": powers,
         "observers": observers,
         "you": match role {
-            Role::Gm => json!({"role": "gm"}),
-            Role::Player(p) => json!({"role": "player", "power": p}),
+            Role::Gm => json!({"role": "gm", "draw_votes": votes}),
+            Role::Player(p) => json!({"role": "player", "power": p, "draw_vote": votes.contains(p)}),
             Role::Observer => json!({"role": "observer"}),
             Role::Visitor => json!({"role": "visitor"}),
         },

@@ -346,25 +346,40 @@ pub async fn end(
         ("concession", _) => return Err(ApiError::unprocessable("a concession names one power")),
         _ => return Err(ApiError::unprocessable("`result` is `draw` or `concession`")),
     };
-    sqlx::query("UPDATE games SET status = 'finished', outcome = $2, deadline_ms = NULL WHERE id = $1")
-        .bind(id)
-        .bind(&outcome)
-        .execute(&mut *tx)
-        .await?;
-    let phase = phase_code(&app, &game)?;
-    sqlx::query("INSERT INTO press (id, game_id, seq, phase, sender_account, sender_power, from_gm, grey, recipients, body, sent_ms) VALUES ($1, $2, $3, $4, $5, NULL, 1, 0, '*', $6, $7)")
-        .bind(new_id())
-        .bind(id)
-        .bind(game.seq)
-        .bind(&phase)
-        .bind(account.id)
-        .bind(format!("The game is over: {outcome}."))
-        .bind(app.clock.now_ms())
-        .execute(&mut *tx)
-        .await?;
-    log_event(&mut tx, &app, id, game.seq, &phase, "ended", &outcome).await?;
+    finish(&app, &mut tx, &game, &outcome, account.id, "the GM").await?;
     tx.commit().await?;
     Ok(Json(json!({"game": id, "status": "finished", "outcome": outcome})))
+}
+
+/// Ends the game with `outcome` inside `tx` and announces it to everyone in press, in
+/// the name of the GM account `announcer`; `by` says who decided, for the event log.
+pub async fn finish(app: &App, tx: &mut Tx, game: &Game, outcome: &str, announcer: i64, by: &str) -> ApiResult<()> {
+    sqlx::query("UPDATE games SET status = 'finished', outcome = $2, deadline_ms = NULL WHERE id = $1")
+        .bind(game.id)
+        .bind(outcome)
+        .execute(&mut **tx)
+        .await?;
+    let phase = phase_code(app, game)?;
+    sqlx::query("INSERT INTO press (id, game_id, seq, phase, sender_account, sender_power, from_gm, grey, recipients, body, sent_ms) VALUES ($1, $2, $3, $4, $5, NULL, 1, 0, '*', $6, $7)")
+        .bind(new_id())
+        .bind(game.id)
+        .bind(game.seq)
+        .bind(&phase)
+        .bind(announcer)
+        .bind(format!("The game is over: {outcome} (decided by {by})."))
+        .bind(app.clock.now_ms())
+        .execute(&mut **tx)
+        .await?;
+    log_event(
+        tx,
+        app,
+        game.id,
+        game.seq,
+        &phase,
+        "ended",
+        &format!("{outcome}, by {by}"),
+    )
+    .await
 }
 
 /// Every power's current orders.

@@ -27,6 +27,7 @@ pub mod process;
 pub mod routes;
 pub mod scheduler;
 pub mod variants;
+pub mod votes;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

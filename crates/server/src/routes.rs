@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::error::{ApiError, ApiResult, Body};
-use crate::{auth, bids, games, gm, history, openapi, orders, press, App};
+use crate::{auth, bids, games, gm, history, openapi, orders, press, votes, App};
 
 const BODY_LIMIT: usize = 64 * 1024;
 const UPLOAD_LIMIT: usize = 2 * 1024 * 1024;
@@ -47,6 +47,7 @@ pub fn router(app: App, test_clock: bool) -> Router {
         )
         .route("/api/games/{id}/budget", get(bids::budget))
         .route("/api/games/{id}/press", get(press::read).post(press::send))
+        .route("/api/games/{id}/draw-vote", post(votes::vote).delete(votes::withdraw))
         .route("/api/games/{id}/phases", get(history::list))
         .route("/api/games/{id}/phases/{seq}", get(history::one))
         .route("/api/games/{id}/gm/start", post(gm::start))

@@ -576,6 +576,22 @@ async fn a_player_and_the_gm_play_a_1936_turn_in_the_browser() {
     b.js("window.scrollTo(0, 0); return 1;").await;
     b.shot("game-page").await;
 
+    // A draw vote, known to the GM and to nobody else.
+    b.find("#draw-vote").await.click().await.unwrap();
+    b.until(
+        "the draw vote",
+        "document.getElementById('draw-vote').getAttribute('aria-pressed') === 'true'",
+    )
+    .await;
+    let gm_view = gm.get(&format!("/api/games/{id}")).await;
+    assert_eq!(gm_view["you"]["draw_votes"], json!(["Germany"]), "{gm_view}");
+    b.find("#draw-vote").await.click().await.unwrap();
+    b.until(
+        "the draw vote taken back",
+        "document.getElementById('draw-vote').getAttribute('aria-pressed') === 'false'",
+    )
+    .await;
+
     // Press: a public message from the page, a private one from the GM.
     b.type_into("#press-body", "Germany seeks friends in the West.").await;
     b.find("#new-press button[type=submit]").await.click().await.unwrap();
@@ -595,6 +611,25 @@ async fn a_player_and_the_gm_play_a_1936_turn_in_the_browser() {
     b.goto(&format!("{base}/games/{id}#thread-gm")).await;
     b.client.refresh().await.unwrap();
     b.until("the GM's message", "document.getElementById('thread-gm').open && document.getElementById('thread-gm').textContent.includes('your orders are in')").await;
+    // The answer to the GM goes to the GM alone.
+    b.type_into("#thread-gm-body", "Thank you, they are.").await;
+    b.find("#thread-gm form button[type=submit]")
+        .await
+        .click()
+        .await
+        .unwrap();
+    b.until("the answer in the GM's thread", "document.getElementById('thread-gm') && document.getElementById('thread-gm').textContent.includes('Thank you, they are.')").await;
+    let gm_press = gm.get(&format!("/api/games/{id}/press")).await;
+    assert!(
+        gm_press["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["body"] == "Thank you, they are." && m["to"] == json!(["GM"])),
+        "{gm_press}"
+    );
+    let french = france.get(&format!("/api/games/{id}/press")).await.to_string();
+    assert!(!french.contains("Thank you, they are."), "{french}");
     b.until("France's thread", "document.getElementById('thread-france') && document.getElementById('thread-france').textContent.includes('Bonjour from Paris')").await;
     b.until(
         "France's message marked new",

@@ -331,3 +331,63 @@ async fn deadlines_at_a_time_of_day_in_a_zone() {
         assert!(game["deadline_local"]["time"].as_str().unwrap().contains("T20:00:00+0"));
     }
 }
+
+/// Players end a game as a draw among the survivors when every surviving player has
+/// voted for it (as webDiplomacy and Backstabbr let them); until then a vote is known only
+/// to its player and the GM.
+#[tokio::test(flavor = "multi_thread")]
+async fn players_end_the_game_by_voting_a_draw() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let server = Server::start(&target.url);
+        let gm = server.register("vote-gm").await;
+        let (id, players) = full_game(&server, &gm, "standard", json!({}), "voter").await;
+        let vote = format!("/api/games/{id}/draw-vote");
+        let observer = server.register("vote-observer").await;
+        observer.post(&format!("/api/games/{id}/observe"), json!({})).await;
+        let (status, _) = observer.call("POST", &vote, None).await;
+        assert_eq!(status, 403, "only players vote");
+
+        let (last, rest) = players.split_last().unwrap();
+        for (_, p) in rest {
+            let r = p.post(&vote, json!({})).await;
+            assert!(r["outcome"].is_null(), "not everyone has voted: {r}");
+        }
+        // Taking a vote back and giving it again.
+        rest[0].1.call("DELETE", &vote, None).await;
+        let view = rest[0].1.get(&format!("/api/games/{id}")).await;
+        assert_eq!(view["you"]["draw_vote"], false);
+        rest[0].1.post(&vote, json!({})).await;
+
+        // Secret: the last player sees only that they have not voted, observers and
+        // visitors nothing; the GM sees every vote.
+        let view = last.1.get(&format!("/api/games/{id}")).await;
+        assert_eq!(view["you"]["draw_vote"], false);
+        assert!(!view.to_string().contains("draw_votes"), "{view}");
+        for who in [&observer, &server.visitor()] {
+            let text = who.get(&format!("/api/games/{id}")).await.to_string();
+            assert!(!text.contains("draw_vote"), "{text}");
+        }
+        let gm_view = gm.get(&format!("/api/games/{id}")).await;
+        assert_eq!(gm_view["you"]["draw_votes"].as_array().unwrap().len(), rest.len());
+        assert_eq!(gm_view["status"], "active");
+
+        let r = last.1.post(&vote, json!({})).await;
+        let outcome = r["outcome"].as_str().expect("the last vote ends the game");
+        assert_eq!(
+            outcome,
+            "draw: Austria, England, France, Germany, Italy, Russia, Turkey"
+        );
+        let game = gm.get(&format!("/api/games/{id}")).await;
+        assert_eq!(game["status"], "finished");
+        assert_eq!(game["outcome"], outcome);
+        let press = server
+            .visitor()
+            .get(&format!("/api/games/{id}/press"))
+            .await
+            .to_string();
+        assert!(press.contains("the players' vote"), "announced to all: {press}");
+        let (status, _) = last.1.call("POST", &vote, None).await;
+        assert_eq!(status, 409, "the game is over");
+    }
+}

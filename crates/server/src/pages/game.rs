@@ -336,6 +336,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
             .any(|p| p["name"] == power.as_str() && p["ready"].as_bool() == Some(true));
         side.push_str(&orders_panel(&app, &game, account, power, state.phase.kind, ready).await?);
         side.push_str(&bids_panel(&app, &game, account, &v, &state, power).await?);
+        side.push_str(&draw_panel(&view));
     }
     let _ = write!(
         side,
@@ -409,4 +410,17 @@ pub async fn check_order(
             Err(e) => json!({"ok": false, "error": e.to_string()}),
         },
     ))
+}
+
+/// The player's draw vote: a toggle, private to the player (and the GM).
+fn draw_panel(view: &Value) -> String {
+    let on = view["you"]["draw_vote"].as_bool() == Some(true);
+    let label = if on {
+        "Voted for a draw ✓ (click to take back)"
+    } else {
+        "Vote for a draw"
+    };
+    format!(
+        r#"<section class="card" aria-labelledby="draw-h"><h2 id="draw-h">Draw</h2><p class="note">The game ends in a draw shared by every surviving power once each surviving player has voted for one. Only you and the GM see your vote.</p><p><button type="button" id="draw-vote" aria-pressed="{on}">{label}</button> <span id="draw-message" class="form-message" role="status" aria-live="polite"></span></p></section>"#
+    )
 }
