@@ -194,14 +194,12 @@ async fn lock_for_bids(
     requested: Option<&str>,
 ) -> ApiResult<(Tx, Game, std::sync::Arc<Variant>, String)> {
     let (mut tx, game) = games::lock(app, id).await?;
-    if game.status != "active" && game.status != "paused" {
-        return Err(ApiError::conflict("the game is not running"));
-    }
     let v = game.variant(app)?;
     if !has_dp(&v) {
         return Err(ApiError::unprocessable(NO_DP));
     }
     let role = role_of(&mut *tx, &game, Some(account)).await?;
+    crate::orders::open_for_orders(&game, &role, app.clock.now_ms())?;
     let power = acting_power(&role, requested, &v)?;
     Ok((tx, game, v, power))
 }

@@ -14,9 +14,10 @@ use serde_json::{json, Value};
 use sqlx::Row;
 
 use crate::auth::Account;
+use crate::clock::iso_utc;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, Body, Params, Path};
-use crate::games::{self, acting_power, role_of, Game};
+use crate::games::{self, acting_power, role_of, Game, Role};
 use crate::process::{adjudicate_current, disorder_powers};
 use crate::App;
 
@@ -46,11 +47,22 @@ pub struct Which {
     pub unit: Option<String>,
 }
 
-fn require_active(game: &Game) -> ApiResult<()> {
+/// Whether `role` may still change the phase's orders or bids: the game is running and,
+/// for a player, the deadline has not passed. Between the deadline and the scheduler's
+/// processing the orders are what they were at the deadline; the GM may still correct
+/// them (and extends the deadline to let a player do so).
+pub fn open_for_orders(game: &Game, role: &Role, now: i64) -> ApiResult<()> {
     match game.status.as_str() {
-        "active" | "paused" => Ok(()),
-        "forming" => Err(ApiError::conflict("the game has not started")),
-        _ => Err(ApiError::conflict("the game is over")),
+        "active" | "paused" => {}
+        "forming" => return Err(ApiError::conflict("the game has not started")),
+        _ => return Err(ApiError::conflict("the game is over")),
+    }
+    match (role, game.deadline_ms) {
+        (Role::Player(_), Some(deadline)) if deadline <= now => Err(ApiError::conflict(format!(
+            "the deadline passed at {}; the phase is being processed",
+            iso_utc(deadline)
+        ))),
+        _ => Ok(()),
     }
 }
 
@@ -88,8 +100,8 @@ pub async fn submit(
 
 async fn store(app: App, account: Account, id: i64, s: Submission) -> ApiResult<Value> {
     let (mut tx, game) = games::lock(&app, id).await?;
-    require_active(&game)?;
     let role = role_of(&mut *tx, &game, Some(&account)).await?;
+    open_for_orders(&game, &role, app.clock.now_ms())?;
     let v = game.variant(&app)?;
     let power = acting_power(&role, s.power.as_deref(), &v)?;
     let power_id = v
@@ -233,8 +245,8 @@ pub async fn clear(
     Params(w): Params<Which>,
 ) -> ApiResult<Json<Value>> {
     let (mut tx, game) = games::lock(&app, id).await?;
-    require_active(&game)?;
     let role = role_of(&mut *tx, &game, Some(&account)).await?;
+    open_for_orders(&game, &role, app.clock.now_ms())?;
     let v = game.variant(&app)?;
     let power = acting_power(&role, w.power.as_deref(), &v)?;
     match &w.unit {

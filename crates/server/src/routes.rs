@@ -132,13 +132,16 @@ async fn clock_now(State(app): State<App>) -> Json<Value> {
 #[serde(deny_unknown_fields)]
 struct Advance {
     ms: i64,
+    /// Leave the phases now due to the scheduler's next tick, as when it lags behind.
+    #[serde(default)]
+    hold: bool,
 }
 
 /// Test servers only (`--test-clock`): moves the clock forward and runs the scheduler
 /// once before answering, so a test sees the deadlines that passed already processed.
 async fn clock_advance(State(app): State<App>, Body(a): Body<Advance>) -> ApiResult<Json<Value>> {
     let now = app.clock.advance(a.ms).map_err(ApiError::forbidden)?;
-    let processed = crate::scheduler::once(&app).await?;
+    let processed = if a.hold { 0 } else { crate::scheduler::once(&app).await? };
     Ok(Json(
         json!({"now_ms": now, "now": crate::clock::iso_utc(now), "processed": processed}),
     ))

@@ -391,3 +391,49 @@ async fn players_end_the_game_by_voting_a_draw() {
         assert_eq!(status, 409, "the game is over");
     }
 }
+
+/// Orders change "until the deadline" (issue 6, item 4): once it has passed, a player's
+/// submission is refused even while the phase waits for the scheduler, and the phase is
+/// judged on the orders as they stood at the deadline. The GM may still correct them.
+#[tokio::test(flavor = "multi_thread")]
+async fn orders_close_at_the_deadline() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        // A scheduler that sleeps for an hour: the deadline passes and nothing runs.
+        let server = Server::start_with(
+            &target.url,
+            &["--test-clock", "--no-demo", "--tick-ms", "3600000", "--rate", "100000"],
+        );
+        let gm = server.register("late-gm").await;
+        let (id, players) = full_game(&server, &gm, "standard", json!({}), "late").await;
+        let england = player(&players, "England");
+        let orders = format!("/api/games/{id}/orders");
+        england.post(&orders, json!({"orders": ["F lon - nth"]})).await;
+        let game = gm.get(&format!("/api/games/{id}")).await;
+        let now = server.visitor().get("/api/test/clock").await["now_ms"]
+            .as_i64()
+            .unwrap();
+        let late = game["deadline_ms"].as_i64().unwrap() - now + 1;
+        let (status, _) = server
+            .visitor()
+            .call("POST", "/api/test/clock", Some(json!({"ms": late, "hold": true})))
+            .await;
+        assert_eq!(status, 200);
+
+        let (status, body) = england
+            .call("POST", &orders, Some(json!({"orders": ["F lon - eng"]})))
+            .await;
+        assert_eq!(status, 409, "{body}");
+        assert!(body["error"].as_str().unwrap().contains("deadline passed"), "{body}");
+        let (status, _) = england.call("DELETE", &orders, None).await;
+        assert_eq!(status, 409, "clearing is a change too");
+        // The GM corrects Germany's orders before processing.
+        gm.post(&orders, json!({"orders": ["A ber - kie"], "power": "Germany"}))
+            .await;
+
+        gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+        let phase = server.visitor().get(&format!("/api/games/{id}/phases/0")).await;
+        assert_eq!(result_for(&phase, "F lon")["order"], "F lon - nth");
+        assert_eq!(result_for(&phase, "A ber")["order"], "A ber - kie");
+    }
+}
