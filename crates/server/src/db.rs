@@ -160,8 +160,9 @@ impl Db {
     }
 
     /// Runs `work` (a whole write transaction) on the write lane when there is one, or
-    /// here. The work finishes even if the caller stops waiting (a client hanging up), so
-    /// a transaction is never abandoned halfway by a dropped request.
+    /// here. On the lane the work finishes even if the caller stops waiting (a client
+    /// hanging up); here a dropped request rolls its transaction back. Either way nothing
+    /// is half written.
     pub async fn writing<T: Send + 'static>(
         &self,
         work: impl std::future::Future<Output = ApiResult<T>> + Send + 'static,
