@@ -24,6 +24,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../migrations/0004_login_failures.sql"),
     ),
     (5, "draw_votes", include_str!("../migrations/0005_draw_votes.sql")),
+    (
+        6,
+        "missing_orders",
+        include_str!("../migrations/0006_missing_orders.sql"),
+    ),
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,9 +14,17 @@ use crate::error::{ApiError, ApiResult, Path};
 use crate::games;
 use crate::App;
 
+/// The powers that gave no orders for a phase they had a decision in: public, as on
+/// every judge ("no moves received"), so the table knows who let the others down.
+pub fn missing(row: &sqlx::any::AnyRow) -> Vec<String> {
+    row.get::<Option<String>, _>("missing")
+        .map(|m| m.split(',').map(str::to_string).collect())
+        .unwrap_or_default()
+}
+
 pub async fn list(State(app): State<App>, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
     games::load(&app.db.read, id).await?;
-    let rows = sqlx::query("SELECT seq, phase, processed_ms, how FROM phases WHERE game_id = $1 ORDER BY seq")
+    let rows = sqlx::query("SELECT seq, phase, processed_ms, how, missing FROM phases WHERE game_id = $1 ORDER BY seq")
         .bind(id)
         .fetch_all(&app.db.read)
         .await?;
@@ -24,7 +32,8 @@ pub async fn list(State(app): State<App>, Path(id): Path<i64>) -> ApiResult<Json
         .iter()
         .map(|r| {
             json!({"seq": r.get::<i64, _>("seq"), "phase": r.get::<String, _>("phase"),
-                   "processed": iso_utc(r.get("processed_ms")), "how": r.get::<String, _>("how")})
+                   "processed": iso_utc(r.get("processed_ms")), "how": r.get::<String, _>("how"),
+                   "missing": missing(r)})
         })
         .collect();
     Ok(Json(json!({"game": id, "phases": phases})))
@@ -32,7 +41,7 @@ pub async fn list(State(app): State<App>, Path(id): Path<i64>) -> ApiResult<Json
 
 pub async fn one(State(app): State<App>, Path((id, seq)): Path<(i64, i64)>) -> ApiResult<Json<Value>> {
     let row = sqlx::query(
-        "SELECT phase, state_json, result_json, processed_ms, how FROM phases WHERE game_id = $1 AND seq = $2",
+        "SELECT phase, state_json, result_json, processed_ms, how, missing FROM phases WHERE game_id = $1 AND seq = $2",
     )
     .bind(id)
     .bind(seq)
@@ -53,6 +62,6 @@ pub async fn one(State(app): State<App>, Path((id, seq)): Path<(i64, i64)>) -> A
     Ok(Json(json!({
         "game": id, "seq": seq, "phase": row.get::<String, _>("phase"),
         "processed": iso_utc(row.get("processed_ms")), "how": row.get::<String, _>("how"),
-        "position": state, "result": result, "centres": centres,
+        "position": state, "result": result, "centres": centres, "missing": missing(&row),
     })))
 }

@@ -65,7 +65,7 @@ pub const OPS: &[Op] = &[
     op("delete", "/api/games/{id}/draw-vote", Account, "Take back your draw vote.", None),
     op("post", "/api/games/{id}/press", Account, "Send press: `to` lists powers, or `GM` for the game master alone (allowed whatever the press setting); absent: everyone. `grey` hides your power where the game allows.", Some(r#"{"to":["France"],"body":"Shall we talk about the Channel?","grey":false}"#)),
     op("get", "/api/games/{id}/phases", Anyone, "The processed phases.", None),
-    op("get", "/api/games/{id}/phases/{seq}", Anyone, "One processed phase: position before, every order's outcome with its reason, centre counts.", None),
+    op("get", "/api/games/{id}/phases/{seq}", Anyone, "One processed phase: position before, every order's outcome with its reason, centre counts, and `missing`: the powers with a decision that gave no orders.", None),
     op("post", "/api/games/{id}/gm/start", Gm, "Start a forming game now.", None),
     op("post", "/api/games/{id}/gm/process", Gm, "Process the current phase now.", None),
     op("post", "/api/games/{id}/gm/extend", Gm, "Move the deadline: by `minutes`, or to `deadline_ms`.", Some(r#"{"minutes":1440}"#)),

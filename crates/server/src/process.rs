@@ -10,6 +10,7 @@ use chancery_engine::adjudicate::adjudicate;
 use chancery_engine::dp;
 use chancery_engine::json::{adjudication_json, state_from_json, AdjudicationJson, StateJson};
 use chancery_engine::parse::parse_order;
+use chancery_engine::variant::PowerKind;
 use chancery_engine::{Order, Variant};
 use sqlx::Row;
 
@@ -99,6 +100,8 @@ struct Judged {
     result: AdjudicationJson,
     result_text: String,
     bid_report: Option<String>,
+    /// The powers with a decision to make that gave no orders (no moves received).
+    missing: Vec<String>,
 }
 
 async fn judge(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<Judged> {
@@ -108,6 +111,17 @@ async fn judge(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<Judged> {
     // apply (hold, disband, civil-disorder removals).
     let disorder = disorder_powers(tx, game.id).await?;
     let mut orders = stored_orders(tx, &v, game, &disorder).await?;
+    // A power in civil disorder is expected to give none; the GM already knows.
+    let missing: Vec<String> = v
+        .powers
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.kind != PowerKind::Minor && p.player.is_none() && !disorder.contains(&p.name))
+        .filter(|(i, p)| {
+            crate::orders::has_choice(&v, &state, &p.name) && !orders.iter().any(|o| o.power as usize == *i)
+        })
+        .map(|(_, p)| p.name.clone())
+        .collect();
     // Rule 4: the great powers' final orders decide which bids stand (a bid on a minor
     // the bidder now attacks is void); the winning bids become the minors' own orders.
     let bids = crate::bids::phase_bids(tx, &v, game, &disorder).await?;
@@ -133,6 +147,7 @@ async fn judge(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<Judged> {
         result,
         result_text,
         bid_report,
+        missing,
     })
 }
 
@@ -148,7 +163,8 @@ async fn record(
     how: &str,
     restored: bool,
 ) -> ApiResult<()> {
-    sqlx::query("INSERT INTO phases (game_id, seq, phase, state_json, result_json, processed_ms, how, bid_report) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
+    let missing = (!judged.missing.is_empty()).then(|| judged.missing.join(","));
+    sqlx::query("INSERT INTO phases (game_id, seq, phase, state_json, result_json, processed_ms, how, bid_report, missing) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)")
         .bind(game.id)
         .bind(game.seq)
         .bind(&judged.phase)
@@ -157,6 +173,7 @@ async fn record(
         .bind(processed_ms)
         .bind(how)
         .bind(&judged.bid_report)
+        .bind(missing)
         .execute(&mut **tx)
         .await?;
     // A new result for this phase makes any result rolled back from here on stale.
@@ -234,7 +251,7 @@ pub async fn rollback(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> 
     }
     let seq = game.seq - 1;
     let row = sqlx::query(
-        "SELECT phase, state_json, result_json, processed_ms, how, bid_report FROM phases WHERE game_id = $1 AND seq = $2",
+        "SELECT phase, state_json, result_json, processed_ms, how, bid_report, missing FROM phases WHERE game_id = $1 AND seq = $2",
     )
     .bind(game.id)
     .bind(seq)
@@ -248,7 +265,7 @@ pub async fn rollback(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> 
         .bind(seq)
         .execute(&mut **tx)
         .await?;
-    sqlx::query("INSERT INTO undone_phases (game_id, seq, phase, state_json, result_json, processed_ms, how, bid_report) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
+    sqlx::query("INSERT INTO undone_phases (game_id, seq, phase, state_json, result_json, processed_ms, how, bid_report, missing) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)")
         .bind(game.id)
         .bind(seq)
         .bind(&phase)
@@ -257,6 +274,7 @@ pub async fn rollback(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> 
         .bind(row.get::<i64, _>("processed_ms"))
         .bind(row.get::<String, _>("how"))
         .bind(row.get::<Option<String>, _>("bid_report"))
+        .bind(row.get::<Option<String>, _>("missing"))
         .execute(&mut **tx)
         .await?;
     sqlx::query("DELETE FROM phases WHERE game_id = $1 AND seq = $2")

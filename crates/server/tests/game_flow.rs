@@ -149,6 +149,28 @@ async fn orders_deadlines_ready_marks_and_rollback() {
         assert_eq!(result_for(&s1901, "F edi")["outcome"], "held");
         assert_eq!(result_for(&s1901, "A par")["order"], "A par - pic");
         assert_eq!(s1901["centres"]["England"], 3);
+        // Who gave no orders is public ("no moves received"); the GM's console keeps
+        // the tally.
+        assert_eq!(
+            s1901["missing"],
+            json!(["Austria", "Germany", "Italy", "Russia", "Turkey"]),
+            "{s1901}"
+        );
+        let listed = server.visitor().get(&format!("/api/games/{id}/phases")).await;
+        assert_eq!(listed["phases"][0]["missing"], s1901["missing"]);
+        let console = reqwest::Client::new()
+            .get(format!("{}/games/{id}/gm", server.base))
+            .bearer_auth(gm.token.as_deref().unwrap())
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(
+            console.contains(r#"id="missed""#) && console.contains("S1901M"),
+            "{console}"
+        );
 
         // Early processing: when every power with a choice is ready, no need to wait.
         for (_, p) in &players {

@@ -11,6 +11,7 @@ use axum::Json;
 use chancery_engine::variant::PowerKind;
 use chancery_engine::{GameState, Variant};
 use serde_json::Value;
+use sqlx::Row;
 
 use super::game::{colour, deadline_html};
 use super::layout::{esc, frame, power_badge, utc_text, PageError, PageResult};
@@ -278,6 +279,35 @@ fn events_html(events: &Value) -> String {
     )
 }
 
+/// Which powers gave no orders in which processed phases: the record a GM consults
+/// before replacing a player.
+fn missed_html(record: &[sqlx::any::AnyRow]) -> String {
+    let mut by_power: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for row in record {
+        let phase: String = row.get("phase");
+        for power in crate::history::missing(row) {
+            by_power.entry(power).or_default().push(phase.clone());
+        }
+    }
+    if by_power.is_empty() {
+        return r#"<p class="note">Every power with a decision has given orders in every phase so far.</p>"#.into();
+    }
+    let rows: String = by_power
+        .iter()
+        .map(|(power, phases)| {
+            format!(
+                "<tr><th scope=\"row\">{}</th><td>{}</td><td>{}</td></tr>",
+                esc(power),
+                phases.len(),
+                esc(&phases.join(", "))
+            )
+        })
+        .collect();
+    format!(
+        r#"<table id="missed"><thead><tr><th scope="col">Power</th><th scope="col">Phases missed</th><th scope="col">Which</th></tr></thead><tbody>{rows}</tbody></table>"#
+    )
+}
+
 pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path<i64>) -> PageResult {
     let Some(account) = viewer else {
         return Ok(Redirect::to(&format!("/login?next=/games/{id}/gm")).into_response());
@@ -307,6 +337,16 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         body,
         r#"<section class="card" aria-labelledby="gm-orders-h"><h2 id="gm-orders-h">Orders this phase</h2>{}</section>"#,
         orders_html(&orders, &v, &state, &view)
+    );
+    let record =
+        sqlx::query("SELECT phase, missing FROM phases WHERE game_id = $1 AND missing IS NOT NULL ORDER BY seq")
+            .bind(id)
+            .fetch_all(&app.db.read)
+            .await?;
+    let _ = write!(
+        body,
+        r#"<section class="card" aria-labelledby="missed-h"><h2 id="missed-h">Missed orders</h2>{}</section>"#,
+        missed_html(&record)
     );
     if v.powers.iter().any(|p| p.kind == PowerKind::Minor) {
         let Json(bids) = crate::bids::list(

@@ -138,7 +138,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)
         ))));
     };
     let row = sqlx::query(
-        "SELECT state_json, result_json, processed_ms, how, bid_report FROM phases WHERE game_id = $1 AND seq = $2",
+        "SELECT state_json, result_json, processed_ms, how, bid_report, missing FROM phases WHERE game_id = $1 AND seq = $2",
     )
     .bind(id)
     .bind(seq)
@@ -205,6 +205,14 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)
         esc(&processed),
         esc(&row.get::<String, _>("how"))
     );
+    let missing = crate::history::missing(&row);
+    if !missing.is_empty() {
+        let _ = write!(
+            body,
+            r#"<p class="meta" id="missing">No orders from {}.</p>"#,
+            esc(&missing.join(", "))
+        );
+    }
     let note = if adjudication.is_none() && !stored.results.is_empty() {
         r#"<p class="note">The orders cannot be drawn for this phase; the table below has them all.</p>"#
     } else {
