@@ -287,6 +287,14 @@ pub async fn rollback(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> 
         .bind(seq)
         .execute(&mut **tx)
         .await?;
+    // Civil disorder declared after the phase returned to was processed is not in its
+    // position (for rule 11, the power's units are back), so it is undone as well; the
+    // player's seat stays ended and the GM gives the power to someone.
+    sqlx::query("DELETE FROM disorder WHERE game_id = $1 AND since_seq > $2")
+        .bind(game.id)
+        .bind(seq)
+        .execute(&mut **tx)
+        .await?;
     let v = game.variant(app)?;
     let state: StateJson = serde_json::from_str(&state_json).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let kind = state_from_json(&v, &state).map_err(ApiError::bad_request)?.phase.kind;

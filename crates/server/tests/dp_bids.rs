@@ -361,5 +361,28 @@ async fn civil_disorder_turns_a_great_power_into_independent_minors() {
         assert_eq!(marseille["outcome"], "held", "{marseille}");
         let game = gm.get(&format!("/api/games/{id}")).await;
         assert_eq!(game["state"]["disordered"], json!(["France"]), "still in disorder");
+
+        // A declaration the GM takes back with the phase before it: Germany's units
+        // return with the position, and Germany may be given to someone.
+        gm.post(
+            &format!("/api/games/{id}/gm/civil-disorder"),
+            json!({"power": "Germany"}),
+        )
+        .await;
+        gm.post(&format!("/api/games/{id}/gm/rollback"), json!({})).await;
+        let game = gm.get(&format!("/api/games/{id}")).await;
+        assert_eq!(game["state"]["disordered"], json!(["France"]), "{game}");
+        let germany_view = game["powers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == "Germany")
+            .unwrap()
+            .clone();
+        assert_eq!(germany_view["civil_disorder"], false, "{germany_view}");
+        assert!(germany_view["units"].as_u64().unwrap() > 0);
+        let heir = server.register("cd-heir").await;
+        heir.post(&format!("/api/games/{id}/join"), json!({"power": "Germany"}))
+            .await;
     }
 }
