@@ -80,21 +80,5 @@ fn same(e: &Carried, a: &Carried) -> bool {
 
 /// Compares expected and actual carried armies, as `run::compare` does for units.
 pub(crate) fn compare(v: &Variant, what: &str, expected: &[Carried], actual: &[Carried], out: &mut Vec<String>) {
-    let mut left: Vec<Carried> = actual.to_vec();
-    let mut missing = Vec::new();
-    for e in expected {
-        match left.iter().position(|a| same(e, a)) {
-            Some(i) => {
-                left.remove(i);
-            }
-            None => missing.push(describe(v, e)),
-        }
-    }
-    if !missing.is_empty() {
-        out.push(format!("{what}: expected but missing: {}", missing.join(", ")));
-    }
-    if !left.is_empty() {
-        let extra: Vec<String> = left.iter().map(|c| describe(v, c)).collect();
-        out.push(format!("{what}: present but not expected: {}", extra.join(", ")));
-    }
+    crate::run::compare_with(what, expected, actual, same, |c| describe(v, c), out);
 }

@@ -107,21 +107,35 @@ fn same(expected: &Unit, actual: &Unit) -> bool {
 }
 
 fn compare(v: &Variant, what: &str, expected: &[Unit], actual: &[Unit], out: &mut Vec<String>) {
-    let mut left: Vec<Unit> = actual.to_vec();
+    compare_with(what, expected, actual, same, |u| describe(v, u), out);
+}
+
+/// Pairs each expected item with an actual one `same` accepts, then reports what is
+/// left on either side, described for the reader: the shared check behind the units,
+/// the dislodged units and the armies aboard fleets.
+pub(crate) fn compare_with<T: Clone>(
+    what: &str,
+    expected: &[T],
+    actual: &[T],
+    same: impl Fn(&T, &T) -> bool,
+    describe: impl Fn(&T) -> String,
+    out: &mut Vec<String>,
+) {
+    let mut left: Vec<T> = actual.to_vec();
     let mut missing = Vec::new();
     for e in expected {
         match left.iter().position(|a| same(e, a)) {
             Some(i) => {
                 left.remove(i);
             }
-            None => missing.push(describe(v, e)),
+            None => missing.push(describe(e)),
         }
     }
     if !missing.is_empty() {
         out.push(format!("{what}: expected but missing: {}", missing.join(", ")));
     }
     if !left.is_empty() {
-        let extra: Vec<String> = left.iter().map(|u| describe(v, u)).collect();
+        let extra: Vec<String> = left.iter().map(&describe).collect();
         out.push(format!("{what}: present but not expected: {}", extra.join(", ")));
     }
 }

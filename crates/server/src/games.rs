@@ -82,6 +82,20 @@ pub async fn load<'e, E: Executor<'e, Database = Any>>(e: E, id: i64) -> ApiResu
         .ok_or_else(|| ApiError::not_found(format!("no game {id}")))
 }
 
+/// The powers that have a player now.
+pub const SEATED: &str = "SELECT power FROM members WHERE game_id = $1 AND role = 'player' AND active = 1";
+
+/// The power names a one-column query about one game lists (`$1` is the game's id).
+pub async fn powers_where<'e, E: Executor<'e, Database = Any>>(e: E, sql: &str, game: i64) -> ApiResult<Vec<String>> {
+    Ok(sqlx::query(sql)
+        .bind(game)
+        .fetch_all(e)
+        .await?
+        .iter()
+        .map(|r| r.get("power"))
+        .collect())
+}
+
 /// Starts a write transaction holding the game's lock, and reads the game in it.
 ///
 /// The lock and the read are one statement (see `db::lock_game` for why SQLite's starts
@@ -383,13 +397,7 @@ pub async fn view_json(app: &App, game: &Game, role: &Role) -> ApiResult<Value> 
     .bind(game.id)
     .fetch_all(&app.db.read)
     .await?;
-    let disorder: Vec<String> = sqlx::query("SELECT power FROM disorder WHERE game_id = $1")
-        .bind(game.id)
-        .fetch_all(&app.db.read)
-        .await?
-        .iter()
-        .map(|r| r.get("power"))
-        .collect();
+    let disorder = powers_where(&app.db.read, crate::process::DISORDER, game.id).await?;
     let ready: Vec<String> = sqlx::query("SELECT power FROM ready WHERE game_id = $1 AND seq = $2")
         .bind(game.id)
         .bind(game.seq)
@@ -499,14 +507,7 @@ pub async fn seat_player(
     if account_id == game.gm_id {
         return Err(ApiError::conflict("the GM cannot also play a power"));
     }
-    let taken: Vec<String> =
-        sqlx::query("SELECT power FROM members WHERE game_id = $1 AND role = 'player' AND active = 1")
-            .bind(game.id)
-            .fetch_all(&mut **tx)
-            .await?
-            .iter()
-            .map(|r| r.get("power"))
-            .collect();
+    let taken = powers_where(&mut **tx, SEATED, game.id).await?;
     let already = sqlx::query(
         "SELECT power FROM members WHERE game_id = $1 AND account_id = $2 AND role = 'player' AND active = 1",
     )

@@ -303,14 +303,7 @@ async fn waiting_for(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<Vec<Strin
     let v = game.variant(app)?;
     let state = game.state(&v)?;
     let disorder = disorder_powers(tx, game.id).await?;
-    let seated: Vec<String> =
-        sqlx::query("SELECT power FROM members WHERE game_id = $1 AND role = 'player' AND active = 1")
-            .bind(game.id)
-            .fetch_all(&mut **tx)
-            .await?
-            .iter()
-            .map(|r| r.get("power"))
-            .collect();
+    let seated = games::powers_where(&mut **tx, games::SEATED, game.id).await?;
     let ready: Vec<String> = sqlx::query("SELECT power FROM ready WHERE game_id = $1 AND seq = $2")
         .bind(game.id)
         .bind(game.seq)

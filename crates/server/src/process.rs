@@ -42,14 +42,11 @@ pub async fn log_event(
     Ok(())
 }
 
+/// The powers in civil disorder.
+pub const DISORDER: &str = "SELECT power FROM disorder WHERE game_id = $1";
+
 pub async fn disorder_powers(tx: &mut Tx, game_id: i64) -> ApiResult<Vec<String>> {
-    Ok(sqlx::query("SELECT power FROM disorder WHERE game_id = $1")
-        .bind(game_id)
-        .fetch_all(&mut **tx)
-        .await?
-        .iter()
-        .map(|r| r.get("power"))
-        .collect())
+    games::powers_where(&mut **tx, DISORDER, game_id).await
 }
 
 /// When the scheduler may process a phase: only if its deadline has passed by `now`.
