@@ -96,7 +96,8 @@ async fn the_higher_total_buys_the_minor_units_order_and_the_bidders_stay_secret
         // The Belgian army had only France's void bid, so it held (rule 4: no bid
         // counts, the unit holds).
         let belgian = results.iter().find(|r| r["power"] == "Belgium").unwrap();
-        assert!(belgian["order"].is_null() || belgian["order"] == "A bel H", "{belgian}");
+        assert_eq!(belgian["order"], "A bel H", "{belgian}");
+        assert_eq!(belgian["outcome"], "held", "{belgian}");
 
         // Nothing a player, observer or visitor can read says who bid (rule 12).
         let visitor = server.visitor();
