@@ -10,10 +10,11 @@ CLIENTS=${1:-200}
 SECONDS_=${2:-60}
 RATE=${3:-}
 PORT=${PORT:-18787}
+TARGET=${CARGO_TARGET_DIR:-target}
 [ -n "${NO_BUILD:-}" ] || cargo build -q --release -p chancery-server --bin chancery-server --example load
 DIR=$(mktemp -d)
 trap 'kill "$SERVER" 2>/dev/null || true; rm -rf "$DIR"' EXIT
-target/release/chancery-server --listen "127.0.0.1:$PORT" --database "$DIR/load.db" --no-demo 2>"$DIR/server.log" &
+"$TARGET"/release/chancery-server --listen "127.0.0.1:$PORT" --database "$DIR/load.db" --no-demo 2>"$DIR/server.log" &
 SERVER=$!
 for _ in $(seq 1 100); do grep -q "listening on" "$DIR/server.log" && break; sleep 0.1; done
-target/release/examples/load "http://127.0.0.1:$PORT" "$CLIENTS" "$SECONDS_" $RATE
+"$TARGET"/release/examples/load "http://127.0.0.1:$PORT" "$CLIENTS" "$SECONDS_" $RATE

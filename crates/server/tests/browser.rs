@@ -9,6 +9,7 @@
 mod common;
 
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -37,6 +38,11 @@ struct Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
+        // Killing chromedriver alone leaves its Chromium running (hundreds of processes
+        // after a day of test runs): the whole process group it leads goes instead.
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.driver.id())])
+            .status();
         let _ = self.driver.kill();
         let _ = self.driver.wait();
     }
@@ -64,6 +70,7 @@ async fn browser(width: u32, height: u32) -> Option<Browser> {
     let port = free_port();
     let driver = Command::new(&chromedriver)
         .arg(format!("--port={port}"))
+        .process_group(0)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
