@@ -391,26 +391,37 @@ pub async fn view(
 pub async fn view_json(app: &App, game: &Game, role: &Role) -> ApiResult<Value> {
     let v = game.variant(app)?;
     let state = game.state(&v)?;
-    let members = sqlx::query(
-        "SELECT m.power, m.role, a.name FROM members m JOIN accounts a ON a.id = m.account_id WHERE m.game_id = $1 AND m.active = 1",
+    // Everything the view needs besides the game row, in one round trip: each row says
+    // which list it belongs to.
+    let rows = sqlx::query(
+        "SELECT 'member' AS bucket, m.power AS power, m.role AS role, a.name AS name FROM members m JOIN accounts a ON a.id = m.account_id WHERE m.game_id = $1 AND m.active = 1
+         UNION ALL SELECT 'disorder', power, NULL, NULL FROM disorder WHERE game_id = $1
+         UNION ALL SELECT 'ready', power, NULL, NULL FROM ready WHERE game_id = $1 AND seq = $2
+         UNION ALL SELECT 'vote', power, NULL, NULL FROM draw_votes WHERE game_id = $1
+         UNION ALL SELECT 'gm', NULL, NULL, name FROM accounts WHERE id = $3",
     )
     .bind(game.id)
+    .bind(game.seq)
+    .bind(game.gm_id)
     .fetch_all(&app.db.read)
     .await?;
-    let disorder = powers_where(&app.db.read, crate::process::DISORDER, game.id).await?;
-    let ready: Vec<String> = sqlx::query("SELECT power FROM ready WHERE game_id = $1 AND seq = $2")
-        .bind(game.id)
-        .bind(game.seq)
-        .fetch_all(&app.db.read)
-        .await?
-        .iter()
-        .map(|r| r.get("power"))
-        .collect();
+    let list = |name: &str| -> Vec<&sqlx::any::AnyRow> {
+        rows.iter().filter(|r| r.get::<String, _>("bucket") == name).collect()
+    };
+    let power_of = |r: &&sqlx::any::AnyRow| r.get::<Option<String>, _>("power").unwrap_or_default();
+    let members = list("member");
+    let disorder: Vec<String> = list("disorder").iter().map(power_of).collect();
+    let ready: Vec<String> = list("ready").iter().map(power_of).collect();
     // Draw votes are secret: only the GM's and the voter's own view read them.
-    let votes = match role {
-        Role::Gm | Role::Player(_) => crate::votes::voters(&app.db.read, game.id).await?,
+    let votes: Vec<String> = match role {
+        Role::Gm | Role::Player(_) => {
+            let mut v: Vec<String> = list("vote").iter().map(power_of).collect();
+            v.sort();
+            v
+        }
         _ => Vec::new(),
     };
+    let gm_name: Option<String> = list("gm").first().and_then(|r| r.get("name"));
     let show_names = !game.anonymous || *role == Role::Gm;
     let mut powers = Vec::new();
     for (i, p) in v.powers.iter().enumerate() {
@@ -440,11 +451,6 @@ pub async fn view_json(app: &App, game: &Game, role: &Role) -> ApiResult<Value> 
         .iter()
         .filter(|m| m.get::<String, _>("role") == "observer")
         .count();
-    let gm_name: Option<String> = sqlx::query("SELECT name FROM accounts WHERE id = $1")
-        .bind(game.gm_id)
-        .fetch_optional(&app.db.read)
-        .await?
-        .map(|r| r.get("name"));
     Ok(json!({
         "id": game.id,
         "name": game.name,

@@ -67,14 +67,18 @@ pub fn open_for_orders(game: &Game, role: &Role, now: i64) -> ApiResult<()> {
 }
 
 /// The current orders of one power, in submission order.
-async fn power_orders(tx: &mut Tx, game: &Game, power: &str) -> ApiResult<Vec<Value>> {
+async fn power_orders<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(
+    e: E,
+    game: &Game,
+    power: &str,
+) -> ApiResult<Vec<Value>> {
     Ok(sqlx::query(
         "SELECT unit_key, text FROM orders WHERE game_id = $1 AND seq = $2 AND power = $3 ORDER BY unit_key",
     )
     .bind(game.id)
     .bind(game.seq)
     .bind(power)
-    .fetch_all(&mut **tx)
+    .fetch_all(e)
     .await?
     .iter()
     .map(|r| json!({"unit": r.get::<String, _>("unit_key"), "order": r.get::<String, _>("text")}))
@@ -216,7 +220,7 @@ async fn store(app: App, account: Account, id: i64, s: Submission) -> ApiResult<
             .map(|(unit, order)| json!({"unit": unit, "order": order}))
             .collect()
     } else {
-        power_orders(&mut tx, &game, &power).await?
+        power_orders(&mut *tx, &game, &power).await?
     };
     tx.commit().await?;
     orders_json(&game, &v, &power, orders)
@@ -228,13 +232,13 @@ pub async fn list(
     Path(id): Path<i64>,
     Params(w): Params<Which>,
 ) -> ApiResult<Json<Value>> {
-    let mut tx = app.db.read.begin().await?;
-    let game = games::load(&mut *tx, id).await?;
-    let role = role_of(&mut *tx, &game, Some(&account)).await?;
+    // No transaction: the orders are read for the phase the game row says, so a phase
+    // processed in between cannot mix two phases' orders.
+    let game = games::load(&app.db.read, id).await?;
+    let role = role_of(&app.db.read, &game, Some(&account)).await?;
     let v = game.variant(&app)?;
     let power = acting_power(&role, w.power.as_deref(), &v)?;
-    let orders = power_orders(&mut tx, &game, &power).await?;
-    tx.rollback().await?;
+    let orders = power_orders(&app.db.read, &game, &power).await?;
     Ok(Json(orders_json(&game, &v, &power, orders)?))
 }
 
@@ -279,7 +283,7 @@ pub async fn clear(
                 .await?;
         }
     }
-    let orders = power_orders(&mut tx, &game, &power).await?;
+    let orders = power_orders(&mut *tx, &game, &power).await?;
     tx.commit().await?;
     Ok(Json(orders_json(&game, &v, &power, orders)?))
 }
