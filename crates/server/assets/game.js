@@ -171,51 +171,43 @@
     });
   }
 
-  // ---- Ready mark.
-  var ready = document.getElementById("ready");
-  if (ready) {
-    ready.addEventListener("click", function () {
-      var on = ready.getAttribute("aria-pressed") !== "true";
-      var out = document.getElementById("ready-message");
-      C.api(on ? "POST" : "DELETE", base + "/ready").then(function (res) {
+  // ---- Toggles: the ready mark and the draw vote. POST sets, DELETE takes back; an
+  // answer that ends the phase or the game reloads the page to show it.
+  function toggle(id, path, labels, ended) {
+    var button = document.getElementById(id);
+    if (!button) return;
+    var out = document.getElementById(id + "-message");
+    button.addEventListener("click", function () {
+      var on = button.getAttribute("aria-pressed") !== "true";
+      C.api(on ? "POST" : "DELETE", base + path).then(function (res) {
         if (!res.ok) {
           C.say(out, C.errorText(res), true);
           return;
         }
-        if (res.data.processed) {
-          C.say(out, "Everyone is ready: the phase has been processed.", false);
+        var done = ended(res.data);
+        if (done) {
+          C.say(out, done, false);
           window.location.reload();
           return;
         }
-        ready.setAttribute("aria-pressed", on ? "true" : "false");
-        ready.textContent = on ? "Ready ✓ (click to take back)" : "Mark ready";
-        C.say(out, on ? "Marked ready." : "No longer ready.", false);
+        button.setAttribute("aria-pressed", on ? "true" : "false");
+        button.textContent = on ? labels.on : labels.off;
+        C.say(out, on ? labels.set : labels.unset, false);
       });
     });
   }
-
-  // ---- Draw vote.
-  var draw = document.getElementById("draw-vote");
-  if (draw) {
-    draw.addEventListener("click", function () {
-      var on = draw.getAttribute("aria-pressed") !== "true";
-      var out = document.getElementById("draw-message");
-      C.api(on ? "POST" : "DELETE", base + "/draw-vote").then(function (res) {
-        if (!res.ok) {
-          C.say(out, C.errorText(res), true);
-          return;
-        }
-        if (res.data.outcome) {
-          C.say(out, "Every survivor voted: the game is over (" + res.data.outcome + ").", false);
-          window.location.reload();
-          return;
-        }
-        draw.setAttribute("aria-pressed", on ? "true" : "false");
-        draw.textContent = on ? "Voted for a draw ✓ (click to take back)" : "Vote for a draw";
-        C.say(out, on ? "Your vote is in." : "Vote taken back.", false);
-      });
-    });
-  }
+  toggle("ready", "/ready", {
+    on: "Ready ✓ (click to take back)", off: "Mark ready",
+    set: "Marked ready.", unset: "No longer ready."
+  }, function (d) {
+    return d.processed && "Everyone is ready: the phase has been processed.";
+  });
+  toggle("draw-vote", "/draw-vote", {
+    on: "Voted for a draw ✓ (click to take back)", off: "Vote for a draw",
+    set: "Your vote is in.", unset: "Vote taken back."
+  }, function (d) {
+    return d.outcome && "Every survivor voted: the game is over (" + d.outcome + ").";
+  });
 
   // ---- Orders by clicking. Movement: a unit, then where it goes (the unit again:
   // hold); or a unit, "Support…" or "Convoy…", the unit supported or convoyed, then its

@@ -421,6 +421,6 @@ fn draw_panel(view: &Value) -> String {
         "Vote for a draw"
     };
     format!(
-        r#"<section class="card" aria-labelledby="draw-h"><h2 id="draw-h">Draw</h2><p class="note">The game ends in a draw shared by every surviving power once each surviving player has voted for one. Only you and the GM see your vote.</p><p><button type="button" id="draw-vote" aria-pressed="{on}">{label}</button> <span id="draw-message" class="form-message" role="status" aria-live="polite"></span></p></section>"#
+        r#"<section class="card" aria-labelledby="draw-h"><h2 id="draw-h">Draw</h2><p class="note">The game ends in a draw shared by every surviving power once each surviving player has voted for one. Only you and the GM see your vote.</p><p><button type="button" id="draw-vote" aria-pressed="{on}">{label}</button> <span id="draw-vote-message" class="form-message" role="status" aria-live="polite"></span></p></section>"#
     )
 }
