@@ -193,15 +193,14 @@ async fn lock_for_bids(
     id: i64,
     requested: Option<&str>,
 ) -> ApiResult<(Tx, Game, std::sync::Arc<Variant>, String)> {
-    let (mut tx, game) = games::lock(app, id).await?;
-    let v = game.variant(app)?;
-    if !has_dp(&v) {
-        return Err(ApiError::unprocessable(NO_DP));
-    }
-    let role = role_of(&mut *tx, &game, Some(account)).await?;
-    crate::orders::open_for_orders(&game, &role, app.clock.now_ms())?;
-    let power = acting_power(&role, requested, &v)?;
-    Ok((tx, game, v, power))
+    let now = app.clock.now_ms();
+    games::lock_acting(app, account, id, requested, |game, role, v| {
+        if !has_dp(v) {
+            return Err(ApiError::unprocessable(NO_DP));
+        }
+        crate::orders::open_for_orders(game, role, now)
+    })
+    .await
 }
 
 /// Adds or replaces bids of one power for the current phase. The power's whole set of

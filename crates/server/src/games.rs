@@ -114,6 +114,24 @@ pub async fn lock(app: &App, id: i64) -> ApiResult<(Tx, Game)> {
     Ok((tx, game))
 }
 
+/// The start of every change a player or the GM makes for one power: the game locked,
+/// `check` passed (whether such a change is open now, given the caller's role), and the
+/// power the caller acts for (`requested`: the GM names one).
+pub async fn lock_acting(
+    app: &App,
+    account: &Account,
+    id: i64,
+    requested: Option<&str>,
+    check: impl FnOnce(&Game, &Role, &Variant) -> ApiResult<()>,
+) -> ApiResult<(Tx, Game, Arc<Variant>, String)> {
+    let (mut tx, game) = lock(app, id).await?;
+    let role = role_of(&mut *tx, &game, Some(account)).await?;
+    let v = game.variant(app)?;
+    check(&game, &role, &v)?;
+    let power = acting_power(&role, requested, &v)?;
+    Ok((tx, game, v, power))
+}
+
 impl Game {
     pub fn variant(&self, app: &App) -> ApiResult<Arc<Variant>> {
         app.variants
@@ -489,14 +507,6 @@ pub struct JoinRequest {
     pub power: Option<String>,
 }
 
-/// A power rule 11 has turned into minors: nobody plays it again.
-fn permanently_disordered(v: &Variant, game: &Game, power: &str) -> ApiResult<bool> {
-    let p = v
-        .find_power(power)
-        .ok_or_else(|| ApiError::unprocessable("unknown power"))?;
-    Ok(game.state(v)?.in_disorder(p))
-}
-
 /// Puts `account` on `power` inside `tx` (join or GM assignment), then starts the game
 /// when it was waiting for a full board.
 pub async fn seat_player(
@@ -528,6 +538,13 @@ pub async fn seat_player(
         )));
     }
     let playable = playable_powers(&v);
+    // Powers rule 11 has turned into minors: nobody plays them again.
+    let disordered: Vec<String> = game
+        .state(&v)?
+        .disordered
+        .iter()
+        .map(|&p| v.power(p).name.clone())
+        .collect();
     let power = match power {
         Some(name) => {
             let p = v.find_power(name).map(|i| v.power(i).name.clone()).ok_or_else(|| {
@@ -544,7 +561,7 @@ pub async fn seat_player(
             if taken.contains(&p) {
                 return Err(ApiError::conflict(format!("{p} already has a player")));
             }
-            if permanently_disordered(&v, game, &p)? {
+            if disordered.contains(&p) {
                 return Err(ApiError::conflict(format!(
                     "{p} is in permanent civil disorder (rule 11): its centres are minor powers now"
                 )));
@@ -553,7 +570,7 @@ pub async fn seat_player(
         }
         None => playable
             .iter()
-            .find(|p| !taken.contains(p) && !permanently_disordered(&v, game, p).unwrap_or(true))
+            .find(|p| !taken.contains(p) && !disordered.contains(p))
             .cloned()
             .ok_or_else(|| ApiError::conflict("every power already has a player"))?,
     };

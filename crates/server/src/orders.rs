@@ -103,11 +103,11 @@ pub async fn submit(
 }
 
 async fn store(app: App, account: Account, id: i64, s: Submission) -> ApiResult<Value> {
-    let (mut tx, game) = games::lock(&app, id).await?;
-    let role = role_of(&mut *tx, &game, Some(&account)).await?;
-    open_for_orders(&game, &role, app.clock.now_ms())?;
-    let v = game.variant(&app)?;
-    let power = acting_power(&role, s.power.as_deref(), &v)?;
+    let now = app.clock.now_ms();
+    let (mut tx, game, v, power) = games::lock_acting(&app, &account, id, s.power.as_deref(), |g, r, _| {
+        open_for_orders(g, r, now)
+    })
+    .await?;
     let power_id = v
         .find_power(&power)
         .ok_or_else(|| ApiError::unprocessable("unknown power"))?;
@@ -248,11 +248,11 @@ pub async fn clear(
     Path(id): Path<i64>,
     Params(w): Params<Which>,
 ) -> ApiResult<Json<Value>> {
-    let (mut tx, game) = games::lock(&app, id).await?;
-    let role = role_of(&mut *tx, &game, Some(&account)).await?;
-    open_for_orders(&game, &role, app.clock.now_ms())?;
-    let v = game.variant(&app)?;
-    let power = acting_power(&role, w.power.as_deref(), &v)?;
+    let now = app.clock.now_ms();
+    let (mut tx, game, v, power) = games::lock_acting(&app, &account, id, w.power.as_deref(), |g, r, _| {
+        open_for_orders(g, r, now)
+    })
+    .await?;
     match &w.unit {
         Some(unit) => {
             let key = match v.find_province(unit) {
@@ -329,13 +329,13 @@ pub async fn mark_ready(
     body: axum::body::Bytes,
 ) -> ApiResult<Json<Value>> {
     let w: Which = crate::error::optional_body(&body)?;
-    let (mut tx, game) = games::lock(&app, id).await?;
-    if game.status != "active" {
-        return Err(ApiError::conflict("the game is not running"));
-    }
-    let role = role_of(&mut *tx, &game, Some(&account)).await?;
-    let v = game.variant(&app)?;
-    let power = acting_power(&role, w.power.as_deref(), &v)?;
+    let (mut tx, game, _, power) = games::lock_acting(&app, &account, id, w.power.as_deref(), |g, _, _| {
+        match g.status.as_str() {
+            "active" => Ok(()),
+            _ => Err(ApiError::conflict("the game is not running")),
+        }
+    })
+    .await?;
     sqlx::query("INSERT INTO ready (game_id, seq, power) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
         .bind(id)
         .bind(game.seq)
@@ -361,10 +361,7 @@ pub async fn unmark_ready(
     Path(id): Path<i64>,
     Params(w): Params<Which>,
 ) -> ApiResult<Json<Value>> {
-    let (mut tx, game) = games::lock(&app, id).await?;
-    let role = role_of(&mut *tx, &game, Some(&account)).await?;
-    let v = game.variant(&app)?;
-    let power = acting_power(&role, w.power.as_deref(), &v)?;
+    let (mut tx, game, _, power) = games::lock_acting(&app, &account, id, w.power.as_deref(), |_, _, _| Ok(())).await?;
     sqlx::query("DELETE FROM ready WHERE game_id = $1 AND seq = $2 AND power = $3")
         .bind(id)
         .bind(game.seq)

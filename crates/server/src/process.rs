@@ -49,35 +49,21 @@ pub async fn disorder_powers(tx: &mut Tx, game_id: i64) -> ApiResult<Vec<String>
     games::powers_where(&mut **tx, DISORDER, game_id).await
 }
 
-/// When the scheduler may process a phase: only if its deadline has passed by `now`.
-/// With `wait` false the game is skipped when another transaction holds it (so servers
-/// sharing a database spread out over the due games); with `wait` true it queues for the
-/// lock, so a game under a steady stream of order submissions is never starved.
-#[derive(Clone, Copy)]
-pub enum Trigger {
-    Deadline { now: i64, wait: bool },
-}
-
-/// Processes phase `seq` of the game if it is still the current one and active.
-/// Returns whether this call processed it.
-pub async fn process_phase(app: &App, game_id: i64, seq: i64, trigger: Trigger, how: &str) -> ApiResult<bool> {
+/// The scheduler's processing of phase `seq`: only if it is still the current one, the
+/// game is running and its deadline has passed by `now`. `lock` says whether to wait for
+/// a game another transaction holds (`Wait`, so a game under a steady stream of order
+/// submissions is never starved) or to skip it (`SkipLocked`, so servers sharing a
+/// database spread out over the due games). Returns whether this call processed it.
+pub async fn process_due(app: &App, game_id: i64, seq: i64, now: i64, lock: Lock) -> ApiResult<bool> {
     let mut tx = app.db.write.begin().await?;
-    let lock = match trigger {
-        Trigger::Deadline { wait: false, .. } => Lock::SkipLocked,
-        Trigger::Deadline { wait: true, .. } => Lock::Wait,
-    };
     if !lock_game(&mut tx, app.db.backend, game_id, lock).await? {
         return Ok(false);
     }
     let game = games::load(&mut *tx, game_id).await?;
-    if game.seq != seq || game.status != "active" {
+    if game.seq != seq || game.status != "active" || game.deadline_ms.is_none_or(|d| d > now) {
         return Ok(false);
     }
-    let Trigger::Deadline { now, .. } = trigger;
-    if game.deadline_ms.is_none_or(|d| d > now) {
-        return Ok(false);
-    }
-    adjudicate_current(app, &mut tx, &game, how).await?;
+    adjudicate_current(app, &mut tx, &game, "deadline").await?;
     tx.commit().await?;
     Ok(true)
 }

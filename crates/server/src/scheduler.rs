@@ -1,14 +1,15 @@
 //! The scheduler: starts games whose start time has come and processes every phase
 //! whose deadline has passed. Any number of servers may run one against the same
-//! database; `process::process_phase` makes sure each phase is processed once.
+//! database; `process::process_due` makes sure each phase is processed once.
 
 use std::time::Duration;
 
 use sqlx::Row;
 
+use crate::db::Lock;
 use crate::error::ApiResult;
 use crate::games;
-use crate::process::{process_phase, Trigger};
+use crate::process::process_due;
 use crate::App;
 
 pub async fn run(app: App, tick_ms: u64) {
@@ -49,10 +50,10 @@ pub async fn once(app: &App) -> ApiResult<usize> {
     // First pass: skip games another transaction holds (another server processing them,
     // or a player's submission); second pass: wait for the ones skipped. Whoever gets
     // the lock second finds the phase already processed and does nothing.
-    for wait in [false, true] {
+    for lock in [Lock::SkipLocked, Lock::Wait] {
         for r in &due {
             let (id, seq): (i64, i64) = (r.get("id"), r.get("seq"));
-            match process_phase(app, id, seq, Trigger::Deadline { now, wait }, "deadline").await {
+            match process_due(app, id, seq, now, lock).await {
                 Ok(true) => processed += 1,
                 Ok(false) => {}
                 Err(e) => eprintln!("chancery-server: processing game {id} phase {seq}: {}", e.message),
