@@ -6,11 +6,12 @@ use std::process::ExitCode;
 
 use chancery_engine::adjudicate::adjudicate;
 use chancery_engine::json::{adjudication_json, state_from_json, StateJson};
-use chancery_engine::parse::parse_order_line;
+use chancery_engine::parse::parse_named_order;
 use chancery_engine::{GameState, Order};
 use serde::Deserialize;
 
 use crate::commands::load;
+use crate::order_lines::OrderLines;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -19,14 +20,7 @@ struct Request {
     /// Absent: the variant's starting position.
     state: Option<StateJson>,
     /// `{"England": ["F lon - nth", ...], ...}` or `["England: F lon - nth", ...]`.
-    orders: Orders,
-}
-
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum Orders {
-    ByPower(std::collections::BTreeMap<String, Vec<String>>),
-    Lines(Vec<String>),
+    orders: OrderLines,
 }
 
 pub fn run(input: Option<&str>) -> Result<ExitCode, String> {
@@ -44,21 +38,11 @@ pub fn run(input: Option<&str>) -> Result<ExitCode, String> {
         Some(s) => state_from_json(&v, s).map_err(|e| format!("state: {e}"))?,
         None => GameState::initial(&v),
     };
-    let lines: Vec<String> = match request.orders {
-        Orders::Lines(lines) => lines,
-        Orders::ByPower(map) => map
-            .into_iter()
-            .flat_map(|(power, orders)| orders.into_iter().map(move |o| format!("{power}: {o}")))
-            .collect(),
-    };
     let mut orders: Vec<Order> = Vec::new();
     let mut unreadable = Vec::new();
-    for line in &lines {
-        match parse_order_line(&v, line) {
-            Ok((Some(power), order)) => orders.push(Order { power, ..order }),
-            Ok((None, _)) => unreadable.push(
-                serde_json::json!({"order": line, "error": "say which power gives the order: `England: F lon - nth`"}),
-            ),
+    for line in request.orders.into_lines() {
+        match parse_named_order(&v, &line) {
+            Ok(order) => orders.push(order),
             Err(e) => unreadable.push(serde_json::json!({"order": line, "error": e.to_string()})),
         }
     }

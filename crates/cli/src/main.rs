@@ -3,6 +3,7 @@
 mod adjudicate_json;
 mod budget;
 mod commands;
+mod order_lines;
 mod render;
 mod serve;
 

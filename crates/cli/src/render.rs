@@ -2,18 +2,17 @@
 //! position, a saved position, the orders of one phase with their results, or a
 //! test case.
 
-use std::collections::BTreeMap;
 use std::process::ExitCode;
 
 use chancery_cases::{case_setup, parse_cases, Case};
 use chancery_engine::adjudicate::adjudicate;
 use chancery_engine::json::{state_from_json, StateJson};
-use chancery_engine::parse::parse_order_line;
+use chancery_engine::parse::parse_named_order;
 use chancery_engine::{Adjudication, GameState, Order, Variant};
 use chancery_render::{render_svg, Labels, RenderOptions};
-use serde::Deserialize;
 
 use crate::commands::load;
+use crate::order_lines::OrderLines;
 
 pub struct RenderArgs<'a> {
     pub variant: &'a str,
@@ -27,15 +26,6 @@ pub struct RenderArgs<'a> {
     pub names: bool,
     pub no_legend: bool,
     pub scale: f32,
-}
-
-/// The orders file: `{"England": ["F lon - nth"], ...}` or `["England: F lon - nth"]`,
-/// the same forms as `chancery adjudicate` reads.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum OrdersFile {
-    ByPower(BTreeMap<String, Vec<String>>),
-    Lines(Vec<String>),
 }
 
 pub fn run(args: &RenderArgs) -> Result<ExitCode, String> {
@@ -90,23 +80,10 @@ fn read(path: &str) -> Result<String, String> {
 }
 
 fn orders_file(v: &Variant, path: &str) -> Result<Vec<Order>, String> {
-    let file: OrdersFile = serde_json::from_str(&read(path)?).map_err(|e| format!("{path}: {e}"))?;
-    let lines: Vec<String> = match file {
-        OrdersFile::Lines(lines) => lines,
-        OrdersFile::ByPower(map) => map
-            .into_iter()
-            .flat_map(|(power, list)| list.into_iter().map(move |o| format!("{power}: {o}")))
-            .collect(),
-    };
-    lines
+    let file: OrderLines = serde_json::from_str(&read(path)?).map_err(|e| format!("{path}: {e}"))?;
+    file.into_lines()
         .iter()
-        .map(|line| match parse_order_line(v, line) {
-            Ok((Some(power), order)) => Ok(Order { power, ..order }),
-            Ok((None, _)) => Err(format!(
-                "{path}: `{line}`: say which power gives the order: `England: F lon - nth`"
-            )),
-            Err(e) => Err(format!("{path}: `{line}`: {e}")),
-        })
+        .map(|line| parse_named_order(v, line).map_err(|e| format!("{path}: `{line}`: {e}")))
         .collect()
 }
 

@@ -122,3 +122,35 @@ fn adjudicate_reads_json_and_writes_the_outcome() {
         .iter()
         .any(|u| u["location"] == "bur" && u["power"] == "France"));
 }
+
+/// An order list without powers can't be adjudicated (whose unit is it?); each such line
+/// comes back as unreadable with the fix, and the readable ones are still judged.
+#[test]
+fn adjudicate_lists_orders_without_a_power_as_unreadable() {
+    let dir = std::env::temp_dir().join(format!("chancery-adj-lines-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("req.json");
+    std::fs::write(
+        &file,
+        r#"{"variant":"standard","orders":["F lon - nth","France: A par - bur","Frnace: A mar - spa"]}"#,
+    )
+    .unwrap();
+    let (code, out) = chancery(&["adjudicate", "--input", file.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let unreadable = v["unreadable"].as_array().unwrap();
+    assert_eq!(unreadable.len(), 2, "{unreadable:?}");
+    assert_eq!(unreadable[0]["order"], "F lon - nth");
+    assert!(unreadable[0]["error"].as_str().unwrap().contains("say which power"));
+    assert!(
+        unreadable[1]["error"].as_str().unwrap().contains("France"),
+        "{unreadable:?}"
+    );
+    let par = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["unit"] == "A par")
+        .unwrap();
+    assert_eq!(par["outcome"], "moved");
+}

@@ -368,6 +368,17 @@ pub fn parse_order(v: &Variant, power: PowerId, text: &str) -> Result<Order, Ord
     }
 }
 
+/// Parses `Power: order`, as written where no seat tells whose order it is (order files,
+/// case positions): a line without its power is refused rather than guessed.
+pub fn parse_named_order(v: &Variant, text: &str) -> Result<Order, OrderError> {
+    match parse_order_line(v, text)? {
+        (Some(power), order) => Ok(Order { power, ..order }),
+        (None, _) => Err(OrderError::Other(
+            "say which power gives the order, as in `England: F lon - nth`".to_string(),
+        )),
+    }
+}
+
 /// Parses `[Power:] order`. Without a power prefix the order's power is 0 and the
 /// returned power is None.
 pub fn parse_order_line(v: &Variant, text: &str) -> Result<(Option<PowerId>, Order), OrderError> {

@@ -3,7 +3,7 @@
 
 use chancery_engine::adjudicate::adjudicate;
 use chancery_engine::builtin::builtin;
-use chancery_engine::parse::parse_order_line;
+use chancery_engine::parse::{parse_named_order, parse_order_line};
 use chancery_engine::state::{GameState, Phase, PhaseKind, Unit};
 use chancery_engine::{Order, Season, Variant};
 
@@ -25,13 +25,7 @@ fn position(v: &Variant, units: &[&str]) -> GameState {
 }
 
 fn orders(v: &Variant, lines: &[&str]) -> Vec<Order> {
-    lines
-        .iter()
-        .map(|l| {
-            let (p, o) = parse_order_line(v, l).unwrap();
-            Order { power: p.unwrap(), ..o }
-        })
-        .collect()
+    lines.iter().map(|l| parse_named_order(v, l).unwrap()).collect()
 }
 
 /// The reason of the result for the unit in `province`.

@@ -5,7 +5,7 @@
 use chancery_engine::adjudicate::adjudicate;
 use chancery_engine::builtin::builtin;
 use chancery_engine::json::{adjudication_json, state_from_json, state_to_json, ResultJson, StateJson};
-use chancery_engine::parse::parse_order_line;
+use chancery_engine::parse::{parse_named_order, parse_order_line};
 use chancery_engine::state::{GameState, Phase, PhaseKind, Unit};
 use chancery_engine::{Order, Season, Variant};
 
@@ -39,13 +39,7 @@ fn russia() -> Vec<(&'static str, &'static str)> {
 }
 
 fn orders(v: &Variant, lines: &[&str]) -> Vec<Order> {
-    lines
-        .iter()
-        .map(|l| {
-            let (p, o) = parse_order_line(v, l).unwrap();
-            Order { power: p.unwrap(), ..o }
-        })
-        .collect()
+    lines.iter().map(|l| parse_named_order(v, l).unwrap()).collect()
 }
 
 fn results(v: &Variant, s: &GameState, lines: &[&str]) -> Vec<ResultJson> {

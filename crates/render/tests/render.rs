@@ -7,7 +7,7 @@ use std::path::Path;
 use chancery_engine::adjudicate::adjudicate;
 use chancery_engine::builtin::builtin;
 use chancery_engine::json::parse_phase_code;
-use chancery_engine::parse::parse_order_line;
+use chancery_engine::parse::{parse_named_order, parse_order_line};
 use chancery_engine::variant_file::load_variant;
 use chancery_engine::{Adjudication, GameState, Location, Order, Unit, UnitKind, Variant};
 use chancery_render::{render_svg, render_with, Labels, MapGeometry, RenderError, RenderOptions};
@@ -44,16 +44,7 @@ fn position(v: &Variant, phase: &str, units: &[(&str, char, &str)], owners: Opti
 }
 
 fn orders(v: &Variant, lines: &[&str]) -> Vec<Order> {
-    lines
-        .iter()
-        .map(|l| {
-            let (power, order) = parse_order_line(v, l).unwrap();
-            Order {
-                power: power.unwrap(),
-                ..order
-            }
-        })
-        .collect()
+    lines.iter().map(|l| parse_named_order(v, l).unwrap()).collect()
 }
 
 fn draw(v: &Variant, s: &GameState, adj: Option<&Adjudication>) -> String {
