@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::Server;
+use common::{full_game, player, Server};
 use serde_json::json;
 
 async fn page(base: &str, path: &str, token: Option<&str>) -> (u16, String, reqwest::header::HeaderMap) {
@@ -130,4 +130,62 @@ async fn the_order_check_gives_the_engines_reading_or_message() {
     // A visitor has no power to check for.
     let (status, _) = server.visitor().call("GET", &check("F lon - nth"), None).await;
     assert_eq!(status, 401);
+}
+
+/// The secrecy the API keeps holds for the pages too (issue 6): before processing, no
+/// page shows another player, an observer or a visitor a power's orders or any bid, and
+/// in an anonymous game no page names another power's player. The power itself and the
+/// GM do see them, which shows the strings would be found if they leaked.
+#[tokio::test]
+async fn no_page_shows_another_powers_orders_bids_or_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let base = server.base.clone();
+    let gm = server.register("gm-hush").await;
+    let (id, players) = full_game(&server, &gm, "1936", json!({"anonymous": true}), "hush").await;
+    let germany = player(&players, "Germany");
+    let france = player(&players, "France");
+    germany
+        .post(&format!("/api/games/{id}/orders"), json!({"orders": ["F ham - den"]}))
+        .await;
+    germany
+        .post(
+            &format!("/api/games/{id}/bids"),
+            json!({"bids": [{"unit": "Netherlands", "dp": 2, "order": "F net - sns"}]}),
+        )
+        .await;
+    let observer = server.register("hush-observer").await;
+    observer.post(&format!("/api/games/{id}/observe"), json!({})).await;
+    let germany_player = format!(
+        "hush-player{}",
+        players.iter().position(|(p, _)| p == "Germany").unwrap()
+    );
+
+    let pages = [
+        format!("/games/{id}"),
+        format!("/games/{id}/history"),
+        format!("/games/{id}/gm"),
+        "/".to_string(),
+    ];
+    for (who, token) in [
+        ("France", france.token.as_deref()),
+        ("an observer", observer.token.as_deref()),
+        ("a visitor", None),
+    ] {
+        for path in &pages {
+            let (_, html, _) = page(&base, path, token).await;
+            for secret in ["ham - den", "net - sns", germany_player.as_str()] {
+                assert!(!html.contains(secret), "{path} shows {who} `{secret}`");
+            }
+        }
+    }
+    let (_, own, _) = page(&base, &format!("/games/{id}"), germany.token.as_deref()).await;
+    assert!(
+        own.contains("ham - den") && own.contains("net - sns"),
+        "Germany sees its own"
+    );
+    let (_, console, _) = page(&base, &format!("/games/{id}/gm"), gm.token.as_deref()).await;
+    for secret in ["ham - den", "net - sns", germany_player.as_str()] {
+        assert!(console.contains(secret), "the GM console shows `{secret}`");
+    }
 }

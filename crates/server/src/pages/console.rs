@@ -39,6 +39,38 @@ fn power_select(id: &str, powers: &[&str]) -> String {
     format!(r#"<label for="{id}">Power</label><select id="{id}" name="power">{options}</select>"#)
 }
 
+/// Who holds each great power's seat, whatever the game's anonymity: the GM needs the
+/// accounts to replace a player or to chase one.
+fn seats_html(v: &Variant, view: &Value) -> String {
+    let rows: String = view["powers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|p| p["playable"].as_bool() == Some(true))
+        .map(|p| {
+            let name = p["name"].as_str().unwrap_or("");
+            let player = match p["player"].as_str() {
+                Some(account) => esc(account),
+                None if p["civil_disorder"].as_bool() == Some(true) => "<em>civil disorder</em>".into(),
+                None => "<em>vacant</em>".into(),
+            };
+            let ready = if p["ready"].as_bool() == Some(true) {
+                "ready"
+            } else {
+                ""
+            };
+            format!(
+                r#"<tr data-power="{}"><th scope="row">{}</th><td>{player}</td><td>{ready}</td></tr>"#,
+                esc(name),
+                power_badge(name, &colour(v, name))
+            )
+        })
+        .collect();
+    format!(
+        r#"<div class="scroll"><table class="seats"><thead><tr><th scope="col">Power</th><th scope="col">Player</th><th scope="col">Ready</th></tr></thead><tbody>{rows}</tbody></table></div>"#
+    )
+}
+
 fn tools_html(game: &Game, v: &Variant, view: &Value) -> String {
     let playable: Vec<&str> = v
         .powers
@@ -99,7 +131,8 @@ fn tools_html(game: &Game, v: &Variant, view: &Value) -> String {
 
     let _ = write!(
         out,
-        r#"<section class="card" aria-labelledby="seats-h"><h2 id="seats-h">Players</h2><div class="tools">"#
+        r#"<section class="card" aria-labelledby="seats-h"><h2 id="seats-h">Players</h2>{}<div class="tools">"#,
+        seats_html(v, view)
     );
     let account = |id: &str| {
         format!(r#"<label for="{id}">Account</label><input id="{id}" name="account" required autocapitalize="none">"#)
