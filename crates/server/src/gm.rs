@@ -271,8 +271,14 @@ pub async fn civil_disorder(
             "{power} is already in permanent civil disorder"
         )));
     }
+    let mut gone = vec![power.clone()];
     if permanent {
-        let next = dp::civil_disorder(&v, &state, power_id);
+        let mut next = dp::civil_disorder(&v, &state, power_id);
+        // Rule 8: the power's faction, if it sponsors one, has nobody left to order it.
+        for faction in dp::orphaned_factions(&v, &next) {
+            next = dp::civil_disorder(&v, &next, faction);
+            gone.push(v.power(faction).name.clone());
+        }
         let text = serde_json::to_string(&state_to_json(&v, &next))
             .map_err(|e| ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
         sqlx::query("UPDATE games SET state_json = $2 WHERE id = $1")
@@ -282,14 +288,16 @@ pub async fn civil_disorder(
             .await?;
         // The power gives no more orders and buys none: what it had given goes.
         for table in ["orders", "bids", "ready"] {
-            sqlx::query(&format!(
-                "DELETE FROM {table} WHERE game_id = $1 AND seq = $2 AND power = $3"
-            ))
-            .bind(id)
-            .bind(game.seq)
-            .bind(&power)
-            .execute(&mut *tx)
-            .await?;
+            for name in &gone {
+                sqlx::query(&format!(
+                    "DELETE FROM {table} WHERE game_id = $1 AND seq = $2 AND power = $3"
+                ))
+                .bind(id)
+                .bind(game.seq)
+                .bind(name)
+                .execute(&mut *tx)
+                .await?;
+            }
         }
     }
     sqlx::query("INSERT INTO disorder (game_id, power, since_seq) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
@@ -301,7 +309,11 @@ pub async fn civil_disorder(
     end_player(&mut tx, &app, id, &power).await?;
     let phase = state.phase.code();
     let detail = if permanent {
-        format!("{power} (rule 11: its centres became minor powers)")
+        let factions = gone[1..]
+            .iter()
+            .map(|f| format!("; rule 8: {f} too"))
+            .collect::<String>();
+        format!("{power} (rule 11: its centres became minor powers{factions})")
     } else {
         power.clone()
     };

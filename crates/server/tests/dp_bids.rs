@@ -385,5 +385,25 @@ async fn civil_disorder_turns_a_great_power_into_independent_minors() {
         let heir = server.register("cd-heir").await;
         heir.post(&format!("/api/games/{id}/join"), json!({"power": "Germany"}))
             .await;
+
+        // Rule 8: Italy's player also orders Nationalist Spain. With Italy in permanent
+        // disorder nobody would, so the faction falls into disorder with it, and the
+        // faction's order already given goes too.
+        let italy = player(&players, "Italy");
+        italy
+            .post(&format!("/api/games/{id}/orders"), json!({"orders": ["A brg H"]}))
+            .await;
+        gm.post(&format!("/api/games/{id}/gm/civil-disorder"), json!({"power": "Italy"}))
+            .await;
+        let game = gm.get(&format!("/api/games/{id}")).await;
+        assert_eq!(
+            game["state"]["disordered"],
+            json!(["France", "Italy", "Nationalist Spain"]),
+            "{game}"
+        );
+        let all = gm.get(&format!("/api/games/{id}/gm/orders")).await;
+        assert!(!all.to_string().contains("brg H"), "{all}");
+        let events = gm.get(&format!("/api/games/{id}/gm/events")).await.to_string();
+        assert!(events.contains("rule 8: Nationalist Spain"), "{events}");
     }
 }

@@ -46,16 +46,18 @@ pub fn civil_disorder(v: &Variant, state: &GameState, power: PowerId) -> GameSta
     next
 }
 
-/// Factions whose sponsor has been eliminated (no units and no centres) but which still
-/// stand on the board and are not yet in civil disorder: rule 8 puts them there at once.
+/// Factions whose sponsor is gone but which still stand on the board and are not yet in
+/// civil disorder: rule 8 puts them there at once. A sponsor is gone when eliminated (no
+/// units and no centres) and also when declared in permanent civil disorder: its units
+/// are disbanded and its centres are independent minors, so, as rule 8 puts it, "the
+/// controlling player is entirely eliminated from the game" and nobody would order the
+/// faction again.
 pub fn orphaned_factions(v: &Variant, state: &GameState) -> Vec<PowerId> {
+    let alive = |p: PowerId| state.unit_count(p) > 0 || state.centre_count(p) > 0;
     (0..v.powers.len() as PowerId)
         // Once in disorder a faction's centres stay in its name as independent minors,
         // so it still "stands on the board" and would be listed again.
         .filter(|&f| v.power(f).kind == PowerKind::Faction && !state.in_disorder(f))
-        .filter(|&f| {
-            let alive = |p: PowerId| state.unit_count(p) > 0 || state.centre_count(p) > 0;
-            v.power(f).player.is_some_and(|s| !alive(s)) && alive(f)
-        })
+        .filter(|&f| v.power(f).player.is_some_and(|s| state.in_disorder(s) || !alive(s)) && alive(f))
         .collect()
 }

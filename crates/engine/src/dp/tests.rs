@@ -528,6 +528,11 @@ fn orphaned_faction() {
     // bids (rule 11), with no patron (no Spanish centre is anyone's client).
     let next = civil_disorder(&v, &s, nationalists);
     assert!(orphaned_factions(&v, &next).is_empty(), "declared once");
+    // A sponsor put in permanent civil disorder (rule 11) is gone as surely: its
+    // faction follows at once, although the sponsor's centres still stand in its name.
+    let declared = civil_disorder(&v, &GameState::initial(&v), italy);
+    assert!(declared.centre_count(italy) > 0);
+    assert_eq!(orphaned_factions(&v, &declared), vec![nationalists]);
     let brg = v.find_province("brg").unwrap();
     let army = *next.unit_at(brg).unwrap();
     assert_eq!(army.power, nationalists);
