@@ -29,6 +29,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "missing_orders",
         include_str!("../migrations/0006_missing_orders.sql"),
     ),
+    (7, "disorder_seat", include_str!("../migrations/0007_disorder_seat.sql")),
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -300,12 +300,17 @@ pub async fn civil_disorder(
             }
         }
     }
-    sqlx::query("INSERT INTO disorder (game_id, power, since_seq) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
-        .bind(id)
-        .bind(&power)
-        .bind(game.seq)
-        .execute(&mut *tx)
-        .await?;
+    // The seat the declaration ends is remembered, for a rollback past it to give back.
+    sqlx::query(
+        "INSERT INTO disorder (game_id, power, since_seq, seat_member) \
+         VALUES ($1, $2, $3, (SELECT id FROM members WHERE game_id = $1 AND power = $2 AND role = 'player' AND active = 1)) \
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(id)
+    .bind(&power)
+    .bind(game.seq)
+    .execute(&mut *tx)
+    .await?;
     end_player(&mut tx, &app, id, &power).await?;
     let phase = state.phase.code();
     let detail = if permanent {

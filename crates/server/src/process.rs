@@ -271,8 +271,18 @@ pub async fn rollback(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> 
         .execute(&mut **tx)
         .await?;
     // Civil disorder declared after the phase returned to was processed is not in its
-    // position (for rule 11, the power's units are back), so it is undone as well; the
-    // player's seat stays ended and the GM gives the power to someone.
+    // position (for rule 11, the power's units are back), so it is undone as well, and
+    // the player whose seat it ended has it back, unless the GM has seated someone since.
+    sqlx::query(
+        "UPDATE members SET active = 1, left_ms = NULL \
+         WHERE id IN (SELECT seat_member FROM disorder WHERE game_id = $1 AND since_seq > $2) \
+         AND NOT EXISTS (SELECT 1 FROM members AS seated WHERE seated.game_id = members.game_id \
+             AND seated.power = members.power AND seated.role = 'player' AND seated.active = 1)",
+    )
+    .bind(game.id)
+    .bind(seq)
+    .execute(&mut **tx)
+    .await?;
     sqlx::query("DELETE FROM disorder WHERE game_id = $1 AND since_seq > $2")
         .bind(game.id)
         .bind(seq)

@@ -364,7 +364,7 @@ async fn civil_disorder_turns_a_great_power_into_independent_minors() {
         assert_eq!(game["state"]["disordered"], json!(["France"]), "still in disorder");
 
         // A declaration the GM takes back with the phase before it: Germany's units
-        // return with the position, and Germany may be given to someone.
+        // return with the position, and its player has the seat back.
         gm.post(
             &format!("/api/games/{id}/gm/civil-disorder"),
             json!({"power": "Germany"}),
@@ -382,9 +382,18 @@ async fn civil_disorder_turns_a_great_power_into_independent_minors() {
             .clone();
         assert_eq!(germany_view["civil_disorder"], false, "{germany_view}");
         assert!(germany_view["units"].as_u64().unwrap() > 0);
-        let heir = server.register("cd-heir").await;
-        heir.post(&format!("/api/games/{id}/join"), json!({"power": "Germany"}))
+        germany
+            .post(&format!("/api/games/{id}/orders"), json!({"orders": ["A ber H"]}))
             .await;
+        let heir = server.register("cd-heir").await;
+        let (status, _) = heir
+            .call(
+                "POST",
+                &format!("/api/games/{id}/join"),
+                Some(json!({"power": "Germany"})),
+            )
+            .await;
+        assert_eq!(status, 409, "Germany's seat is taken again");
 
         // Rule 8: Italy's player also orders Nationalist Spain. With Italy in permanent
         // disorder nobody would, so the faction falls into disorder with it, and the
