@@ -94,25 +94,29 @@ fn cases_end_with_the_count_and_fail_with_a_non_zero_exit() {
     assert!(out.trim_end().ends_with("1 passed, 1 failed"), "{out}");
 }
 
-#[test]
-fn adjudicate_reads_json_and_writes_the_outcome() {
-    let dir = std::env::temp_dir().join(format!("chancery-adj-{}", std::process::id()));
+/// `chancery adjudicate` on this request, which must succeed; its JSON answer.
+fn adjudicate(name: &str, request: &str) -> serde_json::Value {
+    let dir = std::env::temp_dir().join(format!("chancery-adj-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("req.json");
-    std::fs::write(
-        &file,
-        r#"{"variant":"standard","orders":{"Germany":["A mun - bur"],"France":["A par - bur","A mar S A par - bur"]}}"#,
-    )
-    .unwrap();
+    std::fs::write(&file, request).unwrap();
     let (code, out) = chancery(&["adjudicate", "--input", file.to_str().unwrap()]);
     assert_eq!(code, 0);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let mun = v["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["unit"] == "A mun")
-        .unwrap();
+    serde_json::from_str(&out).unwrap()
+}
+
+fn result_of<'a>(answer: &'a serde_json::Value, unit: &str) -> &'a serde_json::Value {
+    let results = answer["results"].as_array().unwrap();
+    results.iter().find(|r| r["unit"] == unit).unwrap()
+}
+
+#[test]
+fn adjudicate_reads_json_and_writes_the_outcome() {
+    let v = adjudicate(
+        "by-power",
+        r#"{"variant":"standard","orders":{"Germany":["A mun - bur"],"France":["A par - bur","A mar S A par - bur"]}}"#,
+    );
+    let mun = result_of(&v, "A mun");
     assert_eq!(mun["outcome"], "bounced");
     assert_eq!(mun["reason"], "bounced: strength 1 against 2 from Paris");
     assert_eq!(v["next"]["phase"], "F1901M");
@@ -127,17 +131,10 @@ fn adjudicate_reads_json_and_writes_the_outcome() {
 /// comes back as unreadable with the fix, and the readable ones are still judged.
 #[test]
 fn adjudicate_lists_orders_without_a_power_as_unreadable() {
-    let dir = std::env::temp_dir().join(format!("chancery-adj-lines-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("req.json");
-    std::fs::write(
-        &file,
+    let v = adjudicate(
+        "lines",
         r#"{"variant":"standard","orders":["F lon - nth","France: A par - bur","Frnace: A mar - spa"]}"#,
-    )
-    .unwrap();
-    let (code, out) = chancery(&["adjudicate", "--input", file.to_str().unwrap()]);
-    assert_eq!(code, 0);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    );
     let unreadable = v["unreadable"].as_array().unwrap();
     assert_eq!(unreadable.len(), 2, "{unreadable:?}");
     assert_eq!(unreadable[0]["order"], "F lon - nth");
@@ -146,11 +143,5 @@ fn adjudicate_lists_orders_without_a_power_as_unreadable() {
         unreadable[1]["error"].as_str().unwrap().contains("France"),
         "{unreadable:?}"
     );
-    let par = v["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["unit"] == "A par")
-        .unwrap();
-    assert_eq!(par["outcome"], "moved");
+    assert_eq!(result_of(&v, "A par")["outcome"], "moved");
 }
