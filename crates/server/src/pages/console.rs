@@ -164,7 +164,7 @@ fn tools_html(game: &Game, v: &Variant, view: &Value) -> String {
                 ""
             }),
         Some(if crate::bids::has_dp(v) {
-            "Put this power in civil disorder? If permanent (rule 11), its units are disbanded at once, its centres become independent minor powers and nobody plays it again."
+            "Put this power in civil disorder? If permanent (rule 11), its units are disbanded at once, its centres become independent minor powers, a faction it sponsors goes the same way (rule 8), and nobody plays it again."
         } else {
             "Put this power in civil disorder? Its units hold and its player's seat ends until you give it to someone."
         }),
