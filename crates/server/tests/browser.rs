@@ -681,6 +681,19 @@ async fn a_player_and_the_gm_play_a_1936_turn_in_the_browser() {
         "France has not marked ready, Germany has: {waiting}"
     );
     b.shot("gm-console").await;
+    // Who holds each seat: Carla plays Germany and is ready; France is Ben's.
+    let germany_seat = b.text("table.seats tr[data-power='Germany']").await;
+    assert!(
+        germany_seat.contains("carla") && germany_seat.contains("ready"),
+        "{germany_seat}"
+    );
+    assert!(b
+        .text("table.seats tr[data-power='France']")
+        .await
+        .contains("france-ben"));
+    b.js("document.getElementById('seats-h').scrollIntoView(); return 1;")
+        .await;
+    b.shot("gm-console-seats").await;
     b.find("#gm-process").await.click().await.unwrap();
     b.accept_confirm().await;
     // The heading's line, not the whole page: the console now keeps the last phase's
