@@ -66,6 +66,8 @@ pub const OPS: &[Op] = &[
     op("post", "/api/games/{id}/press", Account, "Send press: `to` lists powers, or `GM` for the game master alone (allowed whatever the press setting); absent: everyone. `grey` hides your power where the game allows.", Some(r#"{"to":["France"],"body":"Shall we talk about the Channel?","grey":false}"#)),
     op("get", "/api/games/{id}/phases", Anyone, "The processed phases.", None),
     op("get", "/api/games/{id}/phases/{seq}", Anyone, "One processed phase: position before, every order's outcome with its reason, centre counts, and `missing`: the powers with a decision that gave no orders.", None),
+    op("get", "/api/games/{id}/map.svg", Anyone, "The current position as an SVG image (no orders: they are secret until processed).", None),
+    op("get", "/api/games/{id}/phases/{seq}/map.svg", Anyone, "A processed phase as an SVG image: the position before it with every order and its result drawn, or with `?after=true` the position after it.", None),
     op("post", "/api/games/{id}/gm/start", Gm, "Start a forming game now.", None),
     op("post", "/api/games/{id}/gm/process", Gm, "Process the current phase now.", None),
     op("post", "/api/games/{id}/gm/extend", Gm, "Move the deadline: by `minutes`, or to `deadline_ms`.", Some(r#"{"minutes":1440}"#)),
@@ -94,6 +96,9 @@ pub fn document() -> Value {
                 "default": {"description": "An error", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
             },
         });
+        if o.path.ends_with(".svg") {
+            operation["responses"]["200"] = json!({"description": "The map", "content": {"image/svg+xml": {}}});
+        }
         match o.access {
             Anyone => {}
             Account | Gm => operation["security"] = json!([{"bearer": []}, {"cookie": []}]),

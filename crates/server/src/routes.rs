@@ -50,6 +50,8 @@ pub fn router(app: App, test_clock: bool) -> Router {
         .route("/api/games/{id}/draw-vote", post(votes::vote).delete(votes::withdraw))
         .route("/api/games/{id}/phases", get(history::list))
         .route("/api/games/{id}/phases/{seq}", get(history::one))
+        .route("/api/games/{id}/map.svg", get(crate::pages::image::current))
+        .route("/api/games/{id}/phases/{seq}/map.svg", get(crate::pages::image::phase))
         .route("/api/games/{id}/gm/start", post(gm::start))
         .route("/api/games/{id}/gm/process", post(gm::process_now))
         .route("/api/games/{id}/gm/extend", post(gm::extend))

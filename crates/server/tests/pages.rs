@@ -51,6 +51,10 @@ async fn each_viewer_sees_what_is_theirs() {
         "the map is inline SVG with clickable spaces"
     );
     assert!(!board.contains(r#"id="order-form""#));
+    assert!(
+        board.contains(&format!(r#"href="/api/games/{id}/map.svg""#)),
+        "the image link"
+    );
 
     // The player gets the order form and the press forms; no DP panel in a variant
     // without minor powers.
@@ -188,4 +192,50 @@ async fn no_page_shows_another_powers_orders_bids_or_player() {
     for secret in ["ham - den", "net - sns", germany_player.as_str()] {
         assert!(console.contains(secret), "the GM console shows `{secret}`");
     }
+}
+
+/// The board as an image for API clients: the current position without the orders
+/// given so far (secret until processed, issue 6), and a processed phase with its orders
+/// drawn, or the position it left.
+#[tokio::test]
+async fn the_map_is_served_as_an_svg_image() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let gm = server.register("gm-image").await;
+    let (id, players) = full_game(&server, &gm, "standard", json!({}), "image").await;
+    player(&players, "England")
+        .post(&format!("/api/games/{id}/orders"), json!({"orders": ["F lon - nth"]}))
+        .await;
+    let visitor = server.visitor();
+    let image = |path: String| {
+        let visitor = &visitor;
+        async move {
+            let resp = reqwest::get(format!("{}{path}", visitor.base)).await.unwrap();
+            assert_eq!(resp.status(), 200, "{path}");
+            assert_eq!(resp.headers()["content-type"], "image/svg+xml");
+            resp.text().await.unwrap()
+        }
+    };
+    let now = image(format!("/api/games/{id}/map.svg")).await;
+    assert!(now.starts_with("<svg") && now.contains(r#"data-unit="F lon""#), "{now}");
+    assert!(!now.contains("data-order"), "no order is drawn before processing");
+
+    gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+    let before = image(format!("/api/games/{id}/phases/0/map.svg")).await;
+    assert!(
+        before.contains(r#"data-order="F lon - nth""#),
+        "the phase's orders are drawn"
+    );
+    let after = image(format!("/api/games/{id}/phases/0/map.svg?after=true")).await;
+    assert!(after.contains(r#"data-unit="F nth""#) && !after.contains("data-order"));
+    assert_eq!(after, image(format!("/api/games/{id}/map.svg")).await, "nothing since");
+
+    let (status, body) = visitor
+        .call("GET", &format!("/api/games/{id}/phases/9/map.svg"), None)
+        .await;
+    assert_eq!(status, 404);
+    assert!(
+        body["error"].as_str().unwrap().contains("no processed phase 9"),
+        "{body}"
+    );
 }

@@ -10,6 +10,7 @@ use chancery_engine::adjudicate::adjudicate;
 use chancery_engine::json::{adjudication_json, state_from_json, AdjudicationJson, StateJson};
 use chancery_engine::parse::parse_order;
 use chancery_engine::{Adjudication, GameState, Order, Variant};
+use sqlx::any::AnyRow;
 use sqlx::Row;
 
 use super::game::colour;
@@ -132,6 +133,54 @@ pub async fn latest(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Pa
     }
 }
 
+/// A processed phase as stored, with what drawing it needs.
+pub struct Phase {
+    /// The `phases` row (processing time and how, the GM's bid report, missing orders).
+    pub row: AnyRow,
+    pub before: GameState,
+    pub after: GameState,
+    pub stored: AdjudicationJson,
+    /// The phase judged again for its arrows; None when that does not agree (`replay`).
+    pub adjudication: Option<Adjudication>,
+}
+
+/// Phase `seq` of game `id`, which the caller has checked exists.
+pub async fn phase(app: &App, v: &Variant, id: i64, seq: i64) -> Result<Phase, ApiError> {
+    let row = sqlx::query(
+        "SELECT state_json, result_json, processed_ms, how, bid_report, missing FROM phases WHERE game_id = $1 AND seq = $2",
+    )
+    .bind(id)
+    .bind(seq)
+    .fetch_optional(&app.db.read)
+    .await?
+    .ok_or_else(|| ApiError::not_found(format!("game {id} has no processed phase {seq}")))?;
+    let internal =
+        |what: &str, e: String| ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, format!("{what}: {e}"));
+    let before_json: StateJson = serde_json::from_str(&row.get::<String, _>("state_json"))
+        .map_err(|e| internal("stored position", e.to_string()))?;
+    let stored: AdjudicationJson = serde_json::from_str(&row.get::<String, _>("result_json"))
+        .map_err(|e| internal("stored result", e.to_string()))?;
+    let before = state_from_json(v, &before_json).map_err(|e| internal("stored position", e))?;
+    let after = state_from_json(v, &stored.next).map_err(|e| internal("stored result", e))?;
+    let submitted: Vec<(String, String)> =
+        sqlx::query("SELECT power, text FROM orders WHERE game_id = $1 AND seq = $2 ORDER BY submitted_ms, unit_key")
+            .bind(id)
+            .bind(seq)
+            .fetch_all(&app.db.read)
+            .await?
+            .iter()
+            .map(|r| (r.get("power"), r.get("text")))
+            .collect();
+    let adjudication = replay(v, &before, &stored, &submitted);
+    Ok(Phase {
+        row,
+        before,
+        after,
+        stored,
+        adjudication,
+    })
+}
+
 pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)): Path<(i64, i64)>) -> PageResult {
     let game = games::load(&app.db.read, id).await?;
     let v = game.variant(&app)?;
@@ -147,35 +196,13 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)
             "game {id} has no processed phase {seq}"
         ))));
     };
-    let row = sqlx::query(
-        "SELECT state_json, result_json, processed_ms, how, bid_report, missing FROM phases WHERE game_id = $1 AND seq = $2",
-    )
-    .bind(id)
-    .bind(seq)
-    .fetch_one(&app.db.read)
-    .await?;
-    let internal = |what: &str, e: String| {
-        PageError(ApiError::new(
-            axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-            format!("{what}: {e}"),
-        ))
-    };
-    let before_json: StateJson = serde_json::from_str(&row.get::<String, _>("state_json"))
-        .map_err(|e| internal("stored position", e.to_string()))?;
-    let stored: AdjudicationJson = serde_json::from_str(&row.get::<String, _>("result_json"))
-        .map_err(|e| internal("stored result", e.to_string()))?;
-    let before = state_from_json(&v, &before_json).map_err(|e| internal("stored position", e))?;
-    let after = state_from_json(&v, &stored.next).map_err(|e| internal("stored result", e))?;
-    let submitted: Vec<(String, String)> =
-        sqlx::query("SELECT power, text FROM orders WHERE game_id = $1 AND seq = $2 ORDER BY submitted_ms, unit_key")
-            .bind(id)
-            .bind(seq)
-            .fetch_all(&app.db.read)
-            .await?
-            .iter()
-            .map(|r| (r.get("power"), r.get("text")))
-            .collect();
-    let adjudication = replay(&v, &before, &stored, &submitted);
+    let Phase {
+        row,
+        before,
+        after,
+        stored,
+        adjudication,
+    } = phase(&app, &v, id, seq).await?;
 
     let mut body = String::new();
     let _ = write!(
@@ -238,6 +265,11 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)
             &format!("Orders of {}", before.phase)
         ),
         map::svg(&v, &after, None, &format!("Position after {}", before.phase))
+    );
+    let _ = write!(
+        body,
+        r#"<p class="meta">As images: <a href="/api/games/{id}/phases/{seq}/map.svg" download="game-{id}-{0}.svg">the orders</a> · <a href="/api/games/{id}/phases/{seq}/map.svg?after=true" download="game-{id}-{0}-after.svg">the position after</a></p>"#,
+        esc(&stored.phase)
     );
     if let Some(w) = &stored.winner {
         let _ = write!(body, r#"<p class="card winner">{} wins the game.</p>"#, esc(w));

@@ -38,11 +38,7 @@ fn geometry(v: &Variant) -> Result<Arc<MapGeometry>, ApiError> {
 /// A variant whose map cannot be drawn (no coordinates) gets a note instead, so the rest
 /// of the page still works.
 pub fn svg(v: &Variant, state: &GameState, adjudication: Option<&Adjudication>, label: &str) -> String {
-    let drawn = geometry(v).and_then(|g| {
-        render_with(&g, v, state, adjudication, &RenderOptions::default())
-            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
-    });
-    match drawn {
+    match drawing(v, state, adjudication) {
         // The renderer's SVG has no role or name; the figure around it gives both.
         Ok(svg) => format!(
             r#"<figure class="map" aria-label="{}">{svg}</figure>"#,
@@ -53,4 +49,12 @@ pub fn svg(v: &Variant, state: &GameState, adjudication: Option<&Adjudication>, 
             super::layout::esc(&e.message)
         ),
     }
+}
+
+/// The map as a standalone SVG document (the renderer's output carries its own styles).
+pub fn drawing(v: &Variant, state: &GameState, adjudication: Option<&Adjudication>) -> Result<String, ApiError> {
+    geometry(v).and_then(|g| {
+        render_with(&g, v, state, adjudication, &RenderOptions::default())
+            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
+    })
 }

@@ -14,6 +14,7 @@ mod assets;
 mod console;
 mod game;
 mod history;
+pub(crate) mod image;
 mod layout;
 mod lobby;
 mod map;

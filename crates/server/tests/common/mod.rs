@@ -190,8 +190,17 @@ impl Api {
         }
         let resp = req.send().await?;
         let status = resp.status().as_u16();
+        let json = resp
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|t| t.to_str().ok())
+            .is_some_and(|t| t.starts_with("application/json"));
         let text = resp.text().await?;
-        let value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
+        // The API answers JSON but for its images, which come back as one string.
+        let value = match json {
+            true => serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}")),
+            false => Value::String(text),
+        };
         Ok((status, value))
     }
 

@@ -1,0 +1,53 @@
+//! The board as an SVG image of its own, for API clients (a club's chat bot, a mail
+//! digest) that show the map without the page around it: the current position, and each
+//! processed phase before (with its orders and their results) or after.
+
+use axum::extract::State;
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+
+use super::map::drawing;
+use crate::error::{ApiResult, Params, Path};
+use crate::{games, App};
+
+fn svg_response(svg: String) -> Response {
+    // A position changes with every phase, a rollback or a GM's correction: never cached
+    // without asking.
+    ([(CONTENT_TYPE, "image/svg+xml"), (CACHE_CONTROL, "no-cache")], svg).into_response()
+}
+
+/// The current position. Nothing secret is drawn: no orders before processing, no
+/// players' names.
+pub async fn current(State(app): State<App>, Path(id): Path<i64>) -> ApiResult<Response> {
+    let game = games::load(&app.db.read, id).await?;
+    let v = game.variant(&app)?;
+    let state = game.state(&v)?;
+    Ok(svg_response(drawing(&v, &state, None)?))
+}
+
+#[derive(Deserialize)]
+pub struct Which {
+    /// The position after the phase instead of the orders on the position before it.
+    #[serde(default)]
+    after: bool,
+}
+
+/// A processed phase: the position before it with every order drawn and its result, or
+/// with `?after=true` the position it left. Orders that can't be drawn again (see
+/// `history::replay`) leave the position without arrows.
+pub async fn phase(
+    State(app): State<App>,
+    Path((id, seq)): Path<(i64, i64)>,
+    Params(which): Params<Which>,
+) -> ApiResult<Response> {
+    let game = games::load(&app.db.read, id).await?;
+    let v = game.variant(&app)?;
+    let phase = super::history::phase(&app, &v, id, seq).await?;
+    let svg = if which.after {
+        drawing(&v, &phase.after, None)?
+    } else {
+        drawing(&v, &phase.before, phase.adjudication.as_ref())?
+    };
+    Ok(svg_response(svg))
+}
