@@ -628,6 +628,39 @@ pub async fn join(
     Ok(Json(json!({"game": id, "power": power})))
 }
 
+/// Leaving a game: an observer stops following it, and a player gives up the seat while
+/// the game is still forming. Once it has started a player leaves through the GM
+/// (replacement or civil disorder), so that no power is dropped mid-game unnoticed.
+pub async fn leave(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
+    let (mut tx, game) = lock(&app, id).await?;
+    let left = match role_of(&mut *tx, &game, Some(&account)).await? {
+        Role::Gm => return Err(ApiError::conflict("the GM runs the game and cannot leave it")),
+        Role::Visitor => return Err(ApiError::conflict("you take no part in this game")),
+        Role::Player(_) if game.status != "forming" => {
+            return Err(ApiError::conflict(
+                "the game has started: ask the GM to give your power to someone else",
+            ))
+        }
+        Role::Player(power) => Some(power),
+        Role::Observer => None,
+    };
+    sqlx::query("UPDATE members SET active = 0, left_ms = $3 WHERE game_id = $1 AND account_id = $2 AND active = 1")
+        .bind(id)
+        .bind(account.id)
+        .bind(app.clock.now_ms())
+        .execute(&mut *tx)
+        .await?;
+    if let Some(power) = &left {
+        let v = game.variant(&app)?;
+        let phase = game.state(&v)?.phase.code();
+        crate::process::log_event(&mut tx, &app, id, game.seq, &phase, "left", power).await?;
+    }
+    tx.commit().await?;
+    Ok(Json(
+        json!({"game": id, "left": left.unwrap_or_else(|| "observer".into())}),
+    ))
+}
+
 pub async fn observe(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
     let (mut tx, game) = lock(&app, id).await?;
     match role_of(&mut *tx, &game, Some(&account)).await? {

@@ -51,6 +51,7 @@ pub const OPS: &[Op] = &[
     op("get", "/api/games/{id}", Anyone, "A game as the viewer may see it: position, powers (players hidden in anonymous games), deadline in UTC, and with `?tz=Zone/Name` also in the viewer's zone.", None),
     op("post", "/api/games/{id}/join", Account, "Take a vacant power (a named one, or the first free).", Some(r#"{"power":"England"}"#)),
     op("post", "/api/games/{id}/observe", Account, "Follow a game as an observer.", None),
+    op("post", "/api/games/{id}/leave", Account, "Stop following a game, or give up your power while the game is still forming (409 once it has started: the GM replaces players).", None),
     op("get", "/api/games/{id}/orders", Account, "Your power's orders for the current phase, as they will be adjudicated (GM: `?power=`).", None),
     op("post", "/api/games/{id}/orders", Account, "Submit orders; each is validated on arrival and all are refused (422, with the engine's message per order) if any is wrong. A new order for a unit replaces its old one; `replace` clears the power's orders first.", Some(r#"{"orders":["F lon - nth","A lvp - yor"],"replace":false}"#)),
     op("delete", "/api/games/{id}/orders", Account, "Clear your orders, or one unit's with `?unit=`.", None),

@@ -33,6 +33,7 @@ pub fn router(app: App, test_clock: bool) -> Router {
         .route("/api/games/{id}", get(games::view))
         .route("/api/games/{id}/join", post(games::join))
         .route("/api/games/{id}/observe", post(games::observe))
+        .route("/api/games/{id}/leave", post(games::leave))
         .route(
             "/api/games/{id}/orders",
             get(orders::list).post(orders::submit).delete(orders::clear),

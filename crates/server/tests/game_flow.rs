@@ -459,3 +459,60 @@ async fn orders_close_at_the_deadline() {
         assert_eq!(result_for(&phase, "A ber")["order"], "A ber - kie");
     }
 }
+
+/// Leaving: a player may give up a power while the game forms (the seat is vacant again
+/// for someone else), an observer may stop following at any time; once the game runs a
+/// player can't walk out (the GM replaces players), and the GM can't leave at all.
+#[tokio::test(flavor = "multi_thread")]
+async fn players_leave_a_forming_game_and_observers_any_game() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let server = Server::start(&target.url);
+        let gm = server.register("leave-gm").await;
+        let game = gm
+            .post("/api/games", json!({"name": "Leaving", "variant": "standard"}))
+            .await;
+        let id = game["id"].as_i64().unwrap();
+        let leave = format!("/api/games/{id}/leave");
+        let first = server.register("leave-first").await;
+        first
+            .post(&format!("/api/games/{id}/join"), json!({"power": "Italy"}))
+            .await;
+        let left = first.post(&leave, json!({})).await;
+        assert_eq!(left["left"], "Italy", "{left}");
+        let view = gm.get(&format!("/api/games/{id}")).await;
+        let italy = view["powers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == "Italy")
+            .unwrap();
+        assert_ne!(italy["has_player"], true, "Italy is vacant again: {italy}");
+        let second = server.register("leave-second").await;
+        second
+            .post(&format!("/api/games/{id}/join"), json!({"power": "Italy"}))
+            .await;
+
+        let watcher = server.register("leave-watcher").await;
+        watcher.post(&format!("/api/games/{id}/observe"), json!({})).await;
+        assert_eq!(watcher.post(&leave, json!({})).await["left"], "observer");
+        let (status, _) = watcher.call("POST", &leave, None).await;
+        assert_eq!(status, 409, "no longer part of the game");
+        let (status, body) = gm.call("POST", &leave, None).await;
+        assert_eq!(status, 409, "{body}");
+
+        gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+        let (status, body) = second.call("POST", &leave, None).await;
+        assert_eq!(status, 409, "{body}");
+        assert!(body["error"].as_str().unwrap().contains("ask the GM"), "{body}");
+        let events = gm.get(&format!("/api/games/{id}/gm/events")).await;
+        assert!(
+            events["events"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e["kind"] == "left" && e["detail"] == "Italy"),
+            "{events}"
+        );
+    }
+}

@@ -35,6 +35,11 @@ async fn each_viewer_sees_what_is_theirs() {
     france
         .post(&format!("/api/games/{id}/join"), json!({"power": "France"}))
         .await;
+    let (_, waiting, _) = page(&base, &format!("/games/{id}"), france.token.as_deref()).await;
+    assert!(
+        waiting.contains("Give up this power"),
+        "a player may leave a forming game"
+    );
     gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
 
     // A visitor: the lobby and the board, the name escaped, no order form.
@@ -60,6 +65,7 @@ async fn each_viewer_sees_what_is_theirs() {
     // without minor powers.
     let (_, mine, _) = page(&base, &format!("/games/{id}"), france.token.as_deref()).await;
     assert!(mine.contains(r#"id="order-form""#) && mine.contains(r#"id="new-press""#));
+    assert!(!mine.contains(r#"id="leave""#), "not once the game runs");
     assert!(!mine.contains(r#"id="bid-form""#));
 
     // The GM console: to the login page when logged out, refused to a player.

@@ -103,9 +103,33 @@ fn powers_table(v: &Variant, view: &Value) -> String {
     out
 }
 
+/// A button that leaves the game (`/api/games/{id}/leave`), after a confirmation.
+fn leave_button(game: &Game, label: &str, confirm: &str) -> String {
+    format!(
+        r#"<form class="api-form inline" data-api="/api/games/{}/leave" data-method="POST" data-reload data-confirm="{}"><button type="submit" id="leave" class="secondary">{label}</button><span class="form-message" role="status"></span></form>"#,
+        game.id,
+        esc(confirm)
+    )
+}
+
 fn join_html(game: &Game, view: &Value, viewer: Option<&Account>, role: &Role) -> String {
-    if game.status == "finished" || matches!(role, Role::Player(_) | Role::Gm) {
+    if game.status == "finished" || *role == Role::Gm {
         return String::new();
+    }
+    if let Role::Player(power) = role {
+        // Once the game runs, the GM replaces players: no button then.
+        if game.status != "forming" {
+            return String::new();
+        }
+        return format!(
+            r#"<section class="card"><p>You will play {} when the game starts.</p>{}</section>"#,
+            esc(power),
+            leave_button(
+                game,
+                "Give up this power",
+                "Leave the game? The power becomes vacant again."
+            )
+        );
     }
     let Some(_) = viewer else {
         return format!(
@@ -141,6 +165,8 @@ fn join_html(game: &Game, view: &Value, viewer: Option<&Account>, role: &Role) -
             r#"<form class="api-form inline" data-api="/api/games/{}/observe" data-method="POST" data-reload><button type="submit" class="secondary">Follow as an observer</button><span class="form-message" role="status"></span></form>"#,
             game.id
         );
+    } else {
+        out.push_str(&leave_button(game, "Stop following", "Stop following this game?"));
     }
     out.push_str("</section>");
     out
