@@ -104,6 +104,10 @@
           var hash = form.getAttribute("data-hash");
           if (hash) window.location.hash = hash;
           window.location.reload();
+        } else if (form.hasAttribute("data-done")) {
+          // Fields like passwords are not left filled in once they have done their job.
+          form.reset();
+          say(message, form.getAttribute("data-done"), false);
         } else {
           say(message, "Saved.", false);
         }

@@ -209,13 +209,7 @@ pub async fn login(
     Body(c): Body<Credentials>,
 ) -> ApiResult<Response> {
     let name = c.name.trim().to_string();
-    if let Some(wait) = LoginThrottle::blocked(&app, &name, addr.ip()).await? {
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!("too many failed logins for `{name}`; try again in {wait} s"),
-        )
-        .with(json!({"retry_after_seconds": wait})));
-    }
+    not_throttled(&app, &name, addr).await?;
     let row = sqlx::query("SELECT id, name, password_hash FROM accounts WHERE LOWER(name) = LOWER($1)")
         .bind(&name)
         .fetch_optional(&app.db.read)
@@ -249,6 +243,70 @@ pub async fn login(
             ))
         }
     }
+}
+
+/// Refuses a password check while the name and address have failed too often.
+async fn not_throttled(app: &App, name: &str, addr: SocketAddr) -> ApiResult<()> {
+    match LoginThrottle::blocked(app, name, addr.ip()).await? {
+        Some(wait) => Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("too many failed logins for `{name}`; try again in {wait} s"),
+        )
+        .with(json!({"retry_after_seconds": wait}))),
+        None => Ok(()),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PasswordChange {
+    pub old: String,
+    pub new: String,
+}
+
+/// A new password for the logged-in account. The old one must be given too (a session
+/// left open on a club's shared computer is not enough), wrong guesses count against
+/// the login throttle, and every other session of the account ends, this one going on.
+pub async fn change_password(
+    State(app): State<App>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    account: Account,
+    Body(change): Body<PasswordChange>,
+) -> ApiResult<Json<serde_json::Value>> {
+    not_throttled(&app, &account.name, addr).await?;
+    check_password(&change.new)?;
+    let hash: String = sqlx::query("SELECT password_hash FROM accounts WHERE id = $1")
+        .bind(account.id)
+        .fetch_one(&app.db.read)
+        .await?
+        .get("password_hash");
+    let PasswordChange { old, new } = change;
+    let checked = tokio::task::spawn_blocking(move || verify_password(&old, &hash).then(|| hash_password(&new)))
+        .await
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    let new_hash = match checked {
+        Some(hashed) => hashed.map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?,
+        None => {
+            LoginThrottle::failed(&app, &account.name, addr.ip()).await?;
+            return Err(ApiError::forbidden("the current password is wrong"));
+        }
+    };
+    let current = request_token(&headers).map(|t| token_hash(&t)).unwrap_or_default();
+    let mut tx = app.db.write.begin().await?;
+    sqlx::query("UPDATE accounts SET password_hash = $2 WHERE id = $1")
+        .bind(account.id)
+        .bind(new_hash)
+        .execute(&mut *tx)
+        .await?;
+    let ended = sqlx::query("DELETE FROM sessions WHERE account_id = $1 AND token_hash <> $2")
+        .bind(account.id)
+        .bind(current)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+    tx.commit().await?;
+    Ok(Json(json!({"changed": true, "other_sessions_ended": ended})))
 }
 
 /// An argon2id hash of a random password nobody knows.

@@ -23,6 +23,7 @@ pub fn router(app: App, test_clock: bool) -> Router {
         .route("/api/login", post(auth::login))
         .route("/api/logout", post(auth::logout))
         .route("/api/me", get(auth::me))
+        .route("/api/me/password", post(auth::change_password))
         .route("/api/variants", get(variants))
         .route(
             "/api/games",

@@ -198,3 +198,59 @@ async fn production_servers_have_no_test_clock_and_create_the_demo_club() {
         games["games"].as_array().unwrap().len()
     );
 }
+
+/// A new password: the current one must be given (a left-open session is not enough),
+/// the new one obeys the same length rule as at registration, and the change ends every
+/// other session of the account while this one goes on.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_password_change_needs_the_old_one_and_ends_other_sessions() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let server = Server::start(&target.url);
+        let here = server.register("pw-owner").await;
+        let anon = server.visitor();
+        let login = |password: &'static str| {
+            let anon = &anon;
+            async move {
+                anon.call(
+                    "POST",
+                    "/api/login",
+                    Some(json!({"name": "pw-owner", "password": password})),
+                )
+                .await
+            }
+        };
+        let (status, other) = login(PASSWORD).await;
+        assert_eq!(status, 200);
+        let elsewhere = Api::new(&server.base, other["token"].as_str().map(str::to_string));
+
+        let change = |old: &str, new: &str| json!({"old": old, "new": new});
+        let (status, body) = here
+            .call(
+                "POST",
+                "/api/me/password",
+                Some(change("not it at all", "a brand new secret")),
+            )
+            .await;
+        assert_eq!(status, 403, "{body}");
+        let (status, body) = here
+            .call("POST", "/api/me/password", Some(change(PASSWORD, "short")))
+            .await;
+        assert_eq!(status, 422, "{body}");
+        assert!(body["error"].as_str().unwrap().contains("8 to 256"), "{body}");
+        let done = here
+            .post("/api/me/password", change(PASSWORD, "a brand new secret"))
+            .await;
+        assert_eq!(done["other_sessions_ended"], 1, "{done}");
+
+        assert_eq!(here.get("/api/me").await["name"], "pw-owner", "this session goes on");
+        let (status, _) = elsewhere.call("GET", "/api/me", None).await;
+        assert_eq!(status, 401, "the other session has ended");
+        assert_eq!(login(PASSWORD).await.0, 401, "the old password no longer works");
+        assert_eq!(login("a brand new secret").await.0, 200);
+        let (status, _) = anon
+            .call("POST", "/api/me/password", Some(change(PASSWORD, "whatever it is")))
+            .await;
+        assert_eq!(status, 401, "a visitor has no password to change");
+    }
+}

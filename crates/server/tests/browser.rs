@@ -1038,4 +1038,31 @@ async fn a_game_is_created_in_the_lobby_and_followed() {
     )
     .await;
     b.shot("game-1648").await;
+
+    // The player changes the password from the account page, reached from the header.
+    b.find("a[href='/account']").await.click().await.unwrap();
+    b.find("#old-password").await;
+    b.type_into("#old-password", PASSWORD).await;
+    b.type_into("#new-password", "a fresh long secret").await;
+    b.find("#change-password").await.click().await.unwrap();
+    b.until(
+        "the change confirmed",
+        "document.querySelector('.form-message.ok') && document.querySelector('.form-message.ok').textContent.includes('Password changed')",
+    )
+    .await;
+    assert_eq!(
+        b.js("return document.getElementById('old-password').value;").await,
+        json!(""),
+        "the fields are cleared"
+    );
+    b.shot("account").await;
+    let (status, _) = server
+        .visitor()
+        .call(
+            "POST",
+            "/api/login",
+            Some(json!({"name": "sweden-kai", "password": "a fresh long secret"})),
+        )
+        .await;
+    assert_eq!(status, 200, "the new password logs in");
 }

@@ -82,6 +82,14 @@ async fn each_viewer_sees_what_is_theirs() {
     assert_eq!(status, 200);
     assert!(console.contains(r#"id="gm-process""#));
 
+    // The account page: to the login page when logged out; the password form.
+    let (status, _, headers) = page(&base, "/account", None).await;
+    assert_eq!(status, 303);
+    assert_eq!(headers["location"], "/login?next=/account");
+    let (status, account, _) = page(&base, "/account", france.token.as_deref()).await;
+    assert_eq!(status, 200);
+    assert!(account.contains("Account fr-page") && account.contains(r#"data-api="/api/me/password""#));
+
     // History before any phase, and a phase that does not exist.
     let (status, empty, _) = page(&base, &format!("/games/{id}/history"), None).await;
     assert_eq!(status, 200);

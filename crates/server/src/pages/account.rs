@@ -1,8 +1,8 @@
-//! Log in and register. The forms post JSON to `/api/login` and `/api/register`, which
+//! Log in, register, and the account page (a new password). The forms post JSON to `/api/login` and `/api/register`, which
 //! set the session cookie; the page then goes where the visitor was headed.
 
 use axum::extract::State;
-use axum::response::IntoResponse;
+use axum::response::{IntoResponse, Redirect};
 use serde::Deserialize;
 
 use super::layout::{esc, frame, PageResult};
@@ -70,6 +70,26 @@ pub async fn register_page(State(_app): State<App>, Viewer(viewer): Viewer, Para
         &[],
     )
     .into_response())
+}
+
+/// The viewer's account: a new password (the old one is asked for too).
+pub async fn account_page(State(_app): State<App>, Viewer(viewer): Viewer) -> PageResult {
+    let Some(account) = viewer.as_ref() else {
+        return Ok(Redirect::to("/login?next=/account").into_response());
+    };
+    let body = format!(
+        r#"<section class="card narrow"><h1>Account {}</h1>
+<h2 id="password-h">Change the password</h2>
+<form class="api-form" aria-labelledby="password-h" data-api="/api/me/password" data-method="POST" data-done="Password changed; your other sessions have ended.">
+<input type="text" value="{0}" autocomplete="username" hidden aria-hidden="true" tabindex="-1" aria-label="Account name">
+<label for="old-password">Current password</label><input id="old-password" name="old" type="password" required autocomplete="current-password">
+<label for="new-password">New password</label><input id="new-password" name="new" type="password" required minlength="8" autocomplete="new-password">
+<button type="submit" id="change-password">Change the password</button>
+<p class="form-message" role="status" aria-live="polite"></p>
+</form><noscript><p class="note">This form needs JavaScript.</p></noscript></section>"#,
+        esc(&account.name)
+    );
+    Ok(frame("Account", viewer.as_ref(), &body, &[]).into_response())
 }
 
 #[cfg(test)]

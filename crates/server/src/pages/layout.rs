@@ -49,7 +49,7 @@ pub fn frame(title: &str, viewer: Option<&Account>, body: &str, scripts: &[&str]
         Some(a) => {
             let _ = write!(
                 out,
-                r#"<span class="who">Logged in as <strong id="viewer-name">{}</strong></span><button type="button" class="link" id="logout">Log out</button>"#,
+                r#"<span class="who">Logged in as <a href="/account" title="Your account"><strong id="viewer-name">{}</strong></a></span><button type="button" class="link" id="logout">Log out</button>"#,
                 esc(&a.name)
             );
         }

@@ -31,6 +31,7 @@ pub fn router() -> Router<App> {
         .route("/", get(lobby::page))
         .route("/login", get(account::login_page))
         .route("/register", get(account::register_page))
+        .route("/account", get(account::account_page))
         .route("/games/{id}", get(game::page))
         .route("/games/{id}/check-order", get(game::check_order))
         .route("/games/{id}/history", get(history::latest))
