@@ -115,6 +115,15 @@
     });
   }
 
+  // A time-zone field left empty starts with the browser's own zone.
+  function localZones() {
+    var zone = "";
+    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { zone = ""; }
+    Array.prototype.forEach.call(document.querySelectorAll("input[data-local-zone]"), function (el) {
+      if (!el.value && zone) el.value = zone;
+    });
+  }
+
   function localTimes() {
     Array.prototype.forEach.call(document.querySelectorAll(".local-time[data-ms]"), function (el) {
       var d = new Date(Number(el.getAttribute("data-ms")));
@@ -166,6 +175,7 @@
       });
     }
     localTimes();
+    localZones();
     countdowns();
     openHashThread();
   });

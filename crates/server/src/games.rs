@@ -155,6 +155,16 @@ impl Game {
         crate::deadlines::next(now_ms, self.minutes_for(kind), at)
     }
 
+    pub fn schedule(&self) -> Schedule {
+        Schedule {
+            movement: self.movement_minutes,
+            retreat: self.retreat_minutes,
+            adjustment: self.adjustment_minutes,
+            at: self.deadline_time.clone(),
+            time_zone: self.time_zone.clone(),
+        }
+    }
+
     /// The deadline length for a phase of this kind.
     pub fn minutes_for(&self, kind: PhaseKind) -> i64 {
         match kind {
@@ -280,6 +290,81 @@ fn minutes(value: Option<i64>, default: i64, what: &str) -> ApiResult<i64> {
     }
 }
 
+pub fn check_press(press: &str) -> ApiResult<&str> {
+    match press {
+        "full" | "public" | "none" => Ok(press),
+        _ => Err(ApiError::unprocessable("`press` is one of: full, public, none")),
+    }
+}
+
+/// A game's deadline schedule as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schedule {
+    pub movement: i64,
+    pub retreat: i64,
+    pub adjustment: i64,
+    /// "HH:MM" in `time_zone`, when deadlines fall at a fixed time of day.
+    pub at: Option<String>,
+    pub time_zone: Option<String>,
+}
+
+impl Default for Schedule {
+    /// A day to move, half a day to retreat or adjust, at no fixed time.
+    fn default() -> Schedule {
+        Schedule {
+            movement: 24 * 60,
+            retreat: 12 * 60,
+            adjustment: 12 * 60,
+            at: None,
+            time_zone: None,
+        }
+    }
+}
+
+impl Deadlines {
+    /// The schedule these fields ask for, each absent one taken from `base`. `at` set to
+    /// "" removes a fixed time of day (a form's empty field sends that); a new `at`
+    /// without a zone is in UTC, and a new zone alone moves the time of day there.
+    pub fn schedule(&self, base: &Schedule) -> ApiResult<Schedule> {
+        let blank = |s: &Option<String>| {
+            s.as_deref()
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(str::to_string)
+        };
+        let (at, zone) = match (self.at.as_deref().map(str::trim), blank(&self.time_zone)) {
+            (Some(""), _) => (None, None),
+            (Some(t), zone) => (Some(t.to_string()), zone.or_else(|| Some("UTC".into()))),
+            (None, Some(zone)) => match &base.at {
+                Some(t) => (Some(t.clone()), Some(zone)),
+                None => {
+                    return Err(ApiError::unprocessable(
+                        "`time_zone` goes with `at`, a time of day like 20:00",
+                    ))
+                }
+            },
+            (None, None) => (base.at.clone(), base.time_zone.clone()),
+        };
+        let (at, time_zone) = match (at, zone) {
+            (Some(t), Some(z)) => {
+                let parsed = crate::deadlines::parse(&t, &z).map_err(ApiError::unprocessable)?;
+                (
+                    Some(parsed.time.format("%H:%M").to_string()),
+                    Some(parsed.zone.name().to_string()),
+                )
+            }
+            _ => (None, None),
+        };
+        Ok(Schedule {
+            movement: minutes(self.movement_minutes, base.movement, "movement_minutes")?,
+            retreat: minutes(self.retreat_minutes, base.retreat, "retreat_minutes")?,
+            adjustment: minutes(self.adjustment_minutes, base.adjustment, "adjustment_minutes")?,
+            at,
+            time_zone,
+        })
+    }
+}
+
 pub async fn create(
     State(app): State<App>,
     account: Account,
@@ -301,29 +386,14 @@ pub async fn create(
             (name, None, v)
         }
     };
-    let press = g.press.as_deref().unwrap_or("full");
-    if !["full", "public", "none"].contains(&press) {
-        return Err(ApiError::unprocessable("`press` is one of: full, public, none"));
-    }
-    let movement = minutes(g.deadlines.movement_minutes, 24 * 60, "movement_minutes")?;
-    let retreat = minutes(g.deadlines.retreat_minutes, 12 * 60, "retreat_minutes")?;
-    let adjustment = minutes(g.deadlines.adjustment_minutes, 12 * 60, "adjustment_minutes")?;
-    let (deadline_time, time_zone) = match (&g.deadlines.at, &g.deadlines.time_zone) {
-        (None, None) => (None, None),
-        (Some(t), zone) => {
-            let zone = zone.as_deref().unwrap_or("UTC");
-            let parsed = crate::deadlines::parse(t, zone).map_err(ApiError::unprocessable)?;
-            (
-                Some(parsed.time.format("%H:%M").to_string()),
-                Some(parsed.zone.name().to_string()),
-            )
-        }
-        (None, Some(_)) => {
-            return Err(ApiError::unprocessable(
-                "`time_zone` goes with `at`, a time of day like 20:00",
-            ))
-        }
-    };
+    let press = check_press(g.press.as_deref().unwrap_or("full"))?;
+    let Schedule {
+        movement,
+        retreat,
+        adjustment,
+        at: deadline_time,
+        time_zone,
+    } = g.deadlines.schedule(&Schedule::default())?;
     let state = GameState::initial(&v);
     let state_json =
         serde_json::to_string(&state_to_json(&v, &state)).map_err(|e| ApiError::bad_request(e.to_string()))?;

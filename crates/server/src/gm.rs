@@ -331,6 +331,97 @@ pub async fn civil_disorder(
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+pub struct Settings {
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Fields left out keep their value; `at: ""` drops a fixed time of day.
+    #[serde(default)]
+    pub deadlines: Option<games::Deadlines>,
+    #[serde(default)]
+    pub press: Option<String>,
+    #[serde(default)]
+    pub grey_press: Option<bool>,
+    /// Refused with a reason, rather than as an unknown field.
+    #[serde(default)]
+    pub anonymous: Option<bool>,
+}
+
+/// The GM changes a running game's settings, as a club does when a season's pace
+/// changes or a game goes gunboat. The deadline already set stays (`extend` moves it);
+/// the new schedule applies from the next phase. Press rules apply at once to new
+/// messages. Anonymity is fixed at creation: players joined under it, and lifting it
+/// would name them.
+pub async fn settings(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    Body(s): Body<Settings>,
+) -> ApiResult<Json<Value>> {
+    let (mut tx, game) = gm_lock(&app, &account, id).await?;
+    if game.status == "finished" {
+        return Err(ApiError::conflict("the game is over"));
+    }
+    if s.anonymous.is_some_and(|a| a != game.anonymous) {
+        return Err(ApiError::unprocessable(
+            "anonymity is fixed when the game is created: its players joined under it",
+        ));
+    }
+    let name = match s.name.as_deref().map(str::trim) {
+        Some(n) if n.is_empty() || n.chars().count() > 100 => {
+            return Err(ApiError::unprocessable("a game's name has 1 to 100 characters"))
+        }
+        Some(n) => n.to_string(),
+        None => game.name.clone(),
+    };
+    let press = games::check_press(s.press.as_deref().unwrap_or(&game.press))?.to_string();
+    let grey_press = s.grey_press.unwrap_or(game.grey_press);
+    let schedule = match &s.deadlines {
+        Some(d) => d.schedule(&game.schedule())?,
+        None => game.schedule(),
+    };
+    sqlx::query(
+        "UPDATE games SET name = $2, press = $3, grey_press = $4, movement_minutes = $5, retreat_minutes = $6, \
+         adjustment_minutes = $7, deadline_time = $8, time_zone = $9 WHERE id = $1",
+    )
+    .bind(id)
+    .bind(&name)
+    .bind(&press)
+    .bind(grey_press as i64)
+    .bind(schedule.movement)
+    .bind(schedule.retreat)
+    .bind(schedule.adjustment)
+    .bind(&schedule.at)
+    .bind(&schedule.time_zone)
+    .execute(&mut *tx)
+    .await?;
+    let mut changed = Vec::new();
+    if name != game.name {
+        changed.push(format!("name {name}"));
+    }
+    if press != game.press || grey_press != game.grey_press {
+        changed.push(format!("press {press}{}", if grey_press { " with grey" } else { "" }));
+    }
+    if schedule != game.schedule() {
+        let at = match (&schedule.at, &schedule.time_zone) {
+            (Some(t), Some(z)) => format!(", at {t} {z}"),
+            _ => String::new(),
+        };
+        changed.push(format!(
+            "deadlines {}/{}/{} min{at}",
+            schedule.movement, schedule.retreat, schedule.adjustment
+        ));
+    }
+    if !changed.is_empty() {
+        let phase = phase_code(&app, &game)?;
+        log_event(&mut tx, &app, id, game.seq, &phase, "settings", &changed.join("; ")).await?;
+    }
+    tx.commit().await?;
+    let game = games::load(&app.db.read, id).await?;
+    Ok(Json(games::view_json(&app, &game, &games::Role::Gm).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct End {
     /// "draw" or "concession".
     pub result: String,

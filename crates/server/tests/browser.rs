@@ -946,6 +946,18 @@ async fn a_game_is_created_in_the_lobby_and_followed() {
     b.type_into("#g-name", "Thirty Years").await;
     b.find("#g-variant").await.select_by_value("1648").await.unwrap();
     b.type_into("#g-move", "2880").await;
+    // Deadlines at 20:00 Paris time (a time field's typing depends on the locale, so
+    // it is set directly; the zone field starts with the browser's own zone).
+    assert!(
+        !b.js("return document.getElementById('g-zone').value;")
+            .await
+            .as_str()
+            .unwrap()
+            .is_empty(),
+        "the zone field starts filled"
+    );
+    b.js("document.getElementById('g-at').value = '20:00'; return 1;").await;
+    b.type_into("#g-zone", "Europe/Paris").await;
     b.find("#create-h").await;
     b.find("form[data-api='/api/games'] button[type=submit]")
         .await
@@ -963,6 +975,8 @@ async fn a_game_is_created_in_the_lobby_and_followed() {
     let game = server.visitor().get(&format!("/api/games/{id}")).await;
     assert_eq!(game["variant"], "1648");
     assert_eq!(game["deadlines"]["movement_minutes"], 2880);
+    assert_eq!(game["deadlines"]["at"], "20:00");
+    assert_eq!(game["deadlines"]["time_zone"], "Europe/Paris");
     assert_eq!(game["gm"], "gm-lea");
 
     b.goto(&format!("{base}/games/{id}/gm")).await;
@@ -975,6 +989,21 @@ async fn a_game_is_created_in_the_lobby_and_followed() {
     )
     .await;
     b.shot("gm-console-started").await;
+    // The settings form starts with the game's settings; a new movement length is saved.
+    assert_eq!(
+        b.js("return document.getElementById('s-zone').value;").await,
+        json!("Europe/Paris")
+    );
+    b.type_into("#s-move", "4320").await;
+    b.find("#gm-settings").await.click().await.unwrap();
+    b.until(
+        "the settings saved",
+        "document.readyState === 'complete' && document.getElementById('s-move') && document.getElementById('s-move').defaultValue === '4320'",
+    )
+    .await;
+    let game = server.visitor().get(&format!("/api/games/{id}")).await;
+    assert_eq!(game["deadlines"]["movement_minutes"], 4320, "{game}");
+    assert_eq!(game["deadlines"]["at"], "20:00", "kept");
     b.logout().await;
 
     // A visitor: the board and the history, no forms.

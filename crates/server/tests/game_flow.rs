@@ -516,3 +516,86 @@ async fn players_leave_a_forming_game_and_observers_any_game() {
         );
     }
 }
+
+/// The GM changes a running game's settings: the press rules at once, the deadline
+/// schedule from the next phase (the deadline already set stays), a fixed time of day
+/// added and dropped again; anonymity can't change, and only the GM may do this.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_gm_changes_press_and_the_schedule_mid_game() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let server = Server::start(&target.url);
+        let gm = server.register("set-gm").await;
+        let (id, players) = full_game(
+            &server,
+            &gm,
+            "standard",
+            json!({"deadlines": {"movement_minutes": 60, "retreat_minutes": 60, "adjustment_minutes": 60}}),
+            "set",
+        )
+        .await;
+        let settings = format!("/api/games/{id}/gm/settings");
+        let press = format!("/api/games/{id}/press");
+        let england = player(&players, "England");
+        england
+            .post(&press, json!({"to": ["France"], "body": "still private"}))
+            .await;
+        let before = gm.get(&format!("/api/games/{id}")).await;
+
+        let changed = gm
+            .post(
+                &settings,
+                json!({"press": "public", "deadlines": {"movement_minutes": 2880}}),
+            )
+            .await;
+        assert_eq!(changed["press"], "public", "{changed}");
+        assert_eq!(changed["deadlines"]["movement_minutes"], 2880);
+        assert_eq!(changed["deadlines"]["retreat_minutes"], 60, "left out, kept");
+        assert_eq!(changed["deadline_ms"], before["deadline_ms"], "the deadline set stays");
+        let (status, _) = england
+            .call("POST", &press, Some(json!({"to": ["France"], "body": "now refused"})))
+            .await;
+        assert_eq!(status, 403, "public press only, at once");
+
+        // The next Movement phase (after Spring, the Fall) gets two days.
+        gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+        let now = server.visitor().get("/api/test/clock").await["now_ms"]
+            .as_i64()
+            .unwrap();
+        let fall = gm.get(&format!("/api/games/{id}")).await;
+        assert_eq!(fall["phase"], "F1901M", "{fall}");
+        // The test clock runs on with real time between processing and reading it.
+        let left = fall["deadline_ms"].as_i64().unwrap() - now;
+        assert!(
+            (2880 * 60_000 - 10_000..=2880 * 60_000).contains(&left),
+            "{left} ms left"
+        );
+
+        // A fixed time of day, then none again.
+        let timed = gm
+            .post(
+                &settings,
+                json!({"deadlines": {"at": "20:00", "time_zone": "Europe/Paris"}}),
+            )
+            .await;
+        assert_eq!(timed["deadlines"]["at"], "20:00", "{timed}");
+        assert_eq!(timed["deadlines"]["time_zone"], "Europe/Paris");
+        let untimed = gm.post(&settings, json!({"deadlines": {"at": ""}})).await;
+        assert!(untimed["deadlines"]["at"].is_null(), "{untimed}");
+        let (status, body) = gm
+            .call("POST", &settings, Some(json!({"deadlines": {"at": "25:00"}})))
+            .await;
+        assert_eq!(status, 422, "{body}");
+
+        let (status, body) = gm.call("POST", &settings, Some(json!({"anonymous": true}))).await;
+        assert_eq!(status, 422, "{body}");
+        assert!(body["error"].as_str().unwrap().contains("anonymity"), "{body}");
+        let (status, _) = england.call("POST", &settings, Some(json!({"press": "full"}))).await;
+        assert_eq!(status, 403, "the GM's tool");
+        let events = gm.get(&format!("/api/games/{id}/gm/events")).await.to_string();
+        assert!(
+            events.contains("press public") && events.contains("deadlines 2880/60/60 min"),
+            "{events}"
+        );
+    }
+}

@@ -71,6 +71,42 @@ fn seats_html(v: &Variant, view: &Value) -> String {
     )
 }
 
+/// The game's settings, filled in with the current ones (`/gm/settings`).
+fn settings_html(game: &Game) -> String {
+    let press: String = [
+        ("full", "Full: private and public"),
+        ("public", "Public only"),
+        ("none", "None"),
+    ]
+    .iter()
+    .map(|(value, text)| {
+        let selected = if game.press == *value { " selected" } else { "" };
+        format!(r#"<option value="{value}"{selected}>{text}</option>"#)
+    })
+    .collect();
+    format!(
+        r#"<section class="card" aria-labelledby="settings-h"><h2 id="settings-h">Settings</h2>
+<form class="api-form grid" data-api="/api/games/{id}/gm/settings" data-method="POST" data-reload>
+<label for="s-name">Name</label><input id="s-name" name="name" required maxlength="100" value="{name}">
+<label for="s-move">Movement deadline (minutes)</label><input id="s-move" name="deadlines.movement_minutes" type="number" min="1" value="{m}" data-type="number">
+<label for="s-retreat">Retreat deadline (minutes)</label><input id="s-retreat" name="deadlines.retreat_minutes" type="number" min="1" value="{r}" data-type="number">
+<label for="s-adjust">Adjustment deadline (minutes)</label><input id="s-adjust" name="deadlines.adjustment_minutes" type="number" min="1" value="{a}" data-type="number">
+{times}
+<label for="s-press">Press</label><select id="s-press" name="press">{press}</select>
+<label class="check"><input type="checkbox" name="grey_press" data-type="bool"{grey}> Grey press allowed</label>
+<button type="submit" id="gm-settings">Save the settings</button>
+<p class="form-message" role="status" aria-live="polite"></p>
+</form><p class="note">A new schedule applies from the next phase; the current deadline stays (extend it above). Press rules apply to new messages at once. Anonymity is fixed when a game is created.</p></section>"#,
+        id = game.id,
+        name = esc(&game.name),
+        m = game.movement_minutes,
+        r = game.retreat_minutes,
+        a = game.adjustment_minutes,
+        times = super::layout::deadline_time_fields("s", game.deadline_time.as_deref(), game.time_zone.as_deref()),
+        grey = if game.grey_press { " checked" } else { "" },
+    )
+}
+
 fn tools_html(game: &Game, v: &Variant, view: &Value) -> String {
     let playable: Vec<&str> = v
         .powers
@@ -424,6 +460,9 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
     }
     // What the GM reads first (orders, readiness, bids), then the tools.
     body.push_str(&tools_html(&game, &v, &view));
+    if game.status != "finished" {
+        body.push_str(&settings_html(&game));
+    }
     let _ = write!(
         body,
         r#"<section class="card" aria-labelledby="events-h"><h2 id="events-h">Event log</h2>{}</section>"#,

@@ -49,12 +49,14 @@ fn create_form() -> String {
 <label for="g-move">Movement deadline (minutes)</label><input id="g-move" name="deadlines.movement_minutes" type="number" min="1" value="1440" data-type="number">
 <label for="g-retreat">Retreat deadline (minutes)</label><input id="g-retreat" name="deadlines.retreat_minutes" type="number" min="1" value="720" data-type="number">
 <label for="g-adjust">Adjustment deadline (minutes)</label><input id="g-adjust" name="deadlines.adjustment_minutes" type="number" min="1" value="720" data-type="number">
+{times}
 <label for="g-press">Press</label><select id="g-press" name="press"><option value="full">Full: private and public</option><option value="public">Public only</option><option value="none">None</option></select>
 <label class="check"><input type="checkbox" name="anonymous" data-type="bool"> Anonymous players</label>
 <label class="check"><input type="checkbox" name="grey_press" data-type="bool"> Grey press allowed</label>
 <button type="submit">Create game</button>
 <p class="form-message" role="status" aria-live="polite"></p>
-</form><p class="note">You will be the game's GM. It starts when every power has a player, or when you start it from the GM console.</p></section>"#
+</form><p class="note">You will be the game's GM. It starts when every power has a player, or when you start it from the GM console. With a time of day, each deadline falls at that time, the first one at least the phase's length away.</p></section>"#,
+        times = super::layout::deadline_time_fields("g", None, None)
     )
 }
 
