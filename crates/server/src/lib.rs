@@ -22,6 +22,7 @@ pub mod limits;
 pub mod openapi;
 pub mod orders;
 mod pages;
+pub mod players;
 pub mod press;
 pub mod process;
 pub mod routes;

@@ -46,6 +46,7 @@ pub const OPS: &[Op] = &[
     op("post", "/api/logout", Account, "End this session.", None),
     op("get", "/api/me", Account, "The logged-in account.", None),
     op("post", "/api/me/password", Account, "Change your password: `old` must be right (403 otherwise; failures count against the login throttle). Every other session of the account ends.", Some(r#"{"old":"a long secret","new":"a longer secret"}"#)),
+    op("get", "/api/players/{name}", Anyone, "An account's record: the powers it played and how each game stands or ended (anonymous games only on one's own record), and the games it runs as GM.", None),
     op("get", "/api/variants", Anyone, "The built-in variants and their powers.", None),
     op("get", "/api/games", Anyone, "All games with phase and deadline (UTC).", None),
     op("post", "/api/games", Account, "Create a game; the creator is its GM. `variant` names a built-in, or `variant_file` uploads one that must pass the lint. Without `start_at_ms` the game starts when every power has a player.", Some(r#"{"name":"Club game 12","variant":"standard","deadlines":{"movement_minutes":1440,"retreat_minutes":720,"adjustment_minutes":720,"at":"20:00","time_zone":"Europe/Berlin"},"press":"full","grey_press":false,"anonymous":false}"#)),
@@ -114,9 +115,11 @@ pub fn document() -> Value {
             operation["requestBody"] = json!({"required": true, "content": {"application/json": {"example": example}}});
         }
         let mut params = Vec::new();
-        for name in ["id", "seq"] {
+        let integer = json!({"type": "integer", "format": "int64"});
+        let text = json!({"type": "string"});
+        for (name, schema) in [("id", &integer), ("seq", &integer), ("name", &text)] {
             if o.path.contains(&format!("{{{name}}}")) {
-                params.push(json!({"name": name, "in": "path", "required": true, "schema": {"type": "integer", "format": "int64"}}));
+                params.push(json!({"name": name, "in": "path", "required": true, "schema": schema}));
             }
         }
         if !params.is_empty() {

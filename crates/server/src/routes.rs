@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::error::{ApiError, ApiResult, Body};
-use crate::{auth, bids, games, gm, history, openapi, orders, press, votes, App};
+use crate::{auth, bids, games, gm, history, openapi, orders, players, press, votes, App};
 
 const BODY_LIMIT: usize = 64 * 1024;
 const UPLOAD_LIMIT: usize = 2 * 1024 * 1024;
@@ -25,6 +25,7 @@ pub fn router(app: App, test_clock: bool) -> Router {
         .route("/api/me", get(auth::me))
         .route("/api/me/password", post(auth::change_password))
         .route("/api/variants", get(variants))
+        .route("/api/players/{name}", get(players::record))
         .route(
             "/api/games",
             get(games::list)

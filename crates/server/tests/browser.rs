@@ -729,6 +729,13 @@ async fn a_player_and_the_gm_play_a_1936_turn_in_the_browser() {
     b.find("#phase-slider").await.send_keys("\u{E014}").await.unwrap();
     b.find(&format!("#phase-title[data-phase='{second}']")).await;
     b.no_js_errors("history").await;
+
+    // Carla's record, from the game page's table of powers.
+    b.goto(&format!("{base}/games/{id}")).await;
+    b.find("a[href='/players/carla']").await.click().await.unwrap();
+    b.find(&format!("tr[data-game='{id}']")).await;
+    assert!(b.text(&format!("tr[data-game='{id}']")).await.contains("Germany"));
+    b.shot("player").await;
 }
 
 /// On a phone-sized screen the game page fits the width (no sideways scrolling of the

@@ -599,3 +599,53 @@ async fn the_gm_changes_press_and_the_schedule_mid_game() {
         );
     }
 }
+
+/// The club's player records: each power played and how the game ended for it (a draw
+/// shared, a survivor outside it), the games run as GM; a player replaced mid-game keeps
+/// the game in the record as left.
+#[tokio::test(flavor = "multi_thread")]
+async fn player_records_show_each_game_and_its_result() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let server = Server::start(&target.url);
+        let gm = server.register("rec-gm").await;
+        let (id, players) = full_game(&server, &gm, "standard", json!({}), "rec").await;
+        let name_of = |power: &str| format!("rec-player{}", players.iter().position(|(p, _)| p == power).unwrap());
+        server.register("rec-stand-in").await;
+        gm.post(
+            &format!("/api/games/{id}/gm/replace"),
+            json!({"power": "Turkey", "account": "rec-stand-in"}),
+        )
+        .await;
+        gm.post(
+            &format!("/api/games/{id}/gm/end"),
+            json!({"result": "draw", "powers": ["England", "France"]}),
+        )
+        .await;
+
+        let visitor = server.visitor();
+        let record = |name: String| {
+            let visitor = &visitor;
+            async move { visitor.get(&format!("/api/players/{name}")).await }
+        };
+        let england = record(name_of("England")).await;
+        assert_eq!(england["games"][0]["power"], "England", "{england}");
+        assert_eq!(england["games"][0]["result"], "drew");
+        assert_eq!(
+            (england["finished"].as_u64(), england["drew"].as_u64()),
+            (Some(1), Some(1))
+        );
+        let italy = record(name_of("Italy")).await;
+        assert_eq!(italy["games"][0]["result"], "survived", "{italy}");
+        assert_eq!(italy["games"][0]["centres"], 3);
+        let turkey_first = record(name_of("Turkey")).await;
+        assert_eq!(turkey_first["games"][0]["result"], "left", "{turkey_first}");
+        assert_eq!(record("rec-stand-in".into()).await["games"][0]["result"], "survived");
+        let gm_record = record("REC-GM".into()).await;
+        assert_eq!(gm_record["name"], "rec-gm", "names are found whatever their case");
+        assert_eq!(gm_record["gm_of"][0]["game"], id);
+
+        let (status, body) = visitor.call("GET", "/api/players/nobody-here", None).await;
+        assert_eq!(status, 404, "{body}");
+    }
+}

@@ -283,6 +283,22 @@ async fn press_rules_grey_press_and_anonymity() {
                 }
             }
         }
+        // Player records leave an anonymous game out but for the player's own.
+        let game_ref = format!("\"game\":{id}");
+        for (i, (power, api)) in players.iter().enumerate() {
+            let record = format!("/api/players/anon-player{i}");
+            for (who, viewer) in [("another player", france), ("an observer", &observer)] {
+                if std::ptr::eq(viewer, api) {
+                    continue;
+                }
+                let text = viewer.get(&record).await.to_string();
+                assert!(!text.contains(&game_ref), "{record} shows {who} {power}'s game: {text}");
+            }
+            let text = server.visitor().get(&record).await.to_string();
+            assert!(!text.contains(&game_ref), "{record} shows a visitor {power}'s game");
+            let own = api.get(&record).await.to_string();
+            assert!(own.contains(&game_ref), "the player's own record has it: {own}");
+        }
         let mine = england.get(&format!("/api/games/{id}")).await;
         let eng = mine["powers"]
             .as_array()

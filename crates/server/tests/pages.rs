@@ -82,6 +82,16 @@ async fn each_viewer_sees_what_is_theirs() {
     assert_eq!(status, 200);
     assert!(console.contains(r#"id="gm-process""#));
 
+    // A player's record, linked from the powers table.
+    assert!(
+        board.contains(r#"<a href="/players/fr-page">fr-page</a>"#),
+        "the player is linked"
+    );
+    let (status, record, _) = page(&base, "/players/fr-page", None).await;
+    assert_eq!(status, 200);
+    assert!(record.contains(&format!(r#"<tr data-game="{id}">"#)) && record.contains("France"));
+    assert_eq!(page(&base, "/players/nobody-at-all", None).await.0, 404);
+
     // The account page: to the login page when logged out; the password form.
     let (status, _, headers) = page(&base, "/account", None).await;
     assert_eq!(status, 303);

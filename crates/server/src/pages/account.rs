@@ -79,6 +79,7 @@ pub async fn account_page(State(_app): State<App>, Viewer(viewer): Viewer) -> Pa
     };
     let body = format!(
         r#"<section class="card narrow"><h1>Account {}</h1>
+<p><a href="/players/{0}">Your record of games</a>, as others see it (your anonymous games show only to you).</p>
 <h2 id="password-h">Change the password</h2>
 <form class="api-form" aria-labelledby="password-h" data-api="/api/me/password" data-method="POST" data-done="Password changed; your other sessions have ended.">
 <input type="text" value="{0}" autocomplete="username" hidden aria-hidden="true" tabindex="-1" aria-label="Account name">

@@ -72,7 +72,7 @@ fn powers_table(v: &Variant, view: &Value) -> String {
             p["ordered_by"].as_str(),
             p["has_player"].as_bool(),
         ) {
-            (Some(n), _, _) => esc(n),
+            (Some(n), _, _) => format!(r#"<a href="/players/{0}">{0}</a>"#, esc(n)),
             (None, Some(by), _) => format!("ordered by {}", esc(by)),
             (None, None, Some(true)) => "taken".into(),
             _ if p["kind"] == "minor" => "—".into(),

@@ -18,6 +18,7 @@ pub(crate) mod image;
 mod layout;
 mod lobby;
 mod map;
+mod players;
 mod press;
 
 use axum::routing::get;
@@ -32,6 +33,7 @@ pub fn router() -> Router<App> {
         .route("/login", get(account::login_page))
         .route("/register", get(account::register_page))
         .route("/account", get(account::account_page))
+        .route("/players/{name}", get(players::page))
         .route("/games/{id}", get(game::page))
         .route("/games/{id}/check-order", get(game::check_order))
         .route("/games/{id}/history", get(history::latest))
