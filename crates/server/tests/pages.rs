@@ -263,3 +263,50 @@ async fn the_map_is_served_as_an_svg_image() {
         "{body}"
     );
 }
+
+/// The lobby's "My games" says what each game asks of the viewer now, as webDiplomacy's
+/// home page does: orders due, given, ready, nothing to order, or the GM's.
+#[tokio::test]
+async fn my_games_say_whose_turn_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let base = server.base.clone();
+    let gm = server.register("gm-turns").await;
+    let (id, players) = full_game(&server, &gm, "standard", json!({}), "turns").await;
+    let turn = |html: &str| {
+        let row = html.split(&format!(r#"<tr data-game="{id}">"#)).nth(1).unwrap_or("");
+        let cell = row.split(r#"<td class="turn "#).nth(1).unwrap_or("");
+        cell.split('>')
+            .nth(1)
+            .unwrap_or("")
+            .split('<')
+            .next()
+            .unwrap_or("")
+            .to_string()
+    };
+    let england = player(&players, "England");
+    let lobby = |token: Option<String>| {
+        let base = base.clone();
+        async move { page(&base, "/", token.as_deref()).await.1 }
+    };
+    assert_eq!(turn(&lobby(england.token.clone()).await), "orders due");
+    england
+        .post(&format!("/api/games/{id}/orders"), json!({"orders": ["F lon - nth"]}))
+        .await;
+    assert_eq!(turn(&lobby(england.token.clone()).await), "orders given");
+    england.post(&format!("/api/games/{id}/ready"), json!({})).await;
+    assert_eq!(turn(&lobby(england.token.clone()).await), "ready");
+    assert_eq!(turn(&lobby(gm.token.clone()).await), "GM");
+    // England takes Norway in the Fall and builds in the Winter; Italy, with as many
+    // units as centres, has no adjustment to make.
+    gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+    england
+        .post(&format!("/api/games/{id}/orders"), json!({"orders": ["F nth - nwy"]}))
+        .await;
+    gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+    let game = gm.get(&format!("/api/games/{id}")).await;
+    assert_eq!(game["phase"], "W1901A", "{game}");
+    let italy = player(&players, "Italy");
+    assert_eq!(turn(&lobby(italy.token.clone()).await), "nothing to order");
+    assert_eq!(turn(&lobby(england.token.clone()).await), "orders due");
+}

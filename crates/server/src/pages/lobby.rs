@@ -1,7 +1,7 @@
 //! The lobby: every game, sorted into open (forming), running, finished and the
 //! viewer's own, and the form to create a game.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 use axum::extract::State;
@@ -10,22 +10,34 @@ use serde_json::Value;
 use sqlx::Row;
 
 use super::layout::{esc, frame, utc_text, PageResult};
-use crate::auth::Viewer;
+use crate::auth::{Account, Viewer};
+use crate::error::ApiError;
 use crate::App;
 
-fn table(games: &[&Value], empty: &str) -> String {
+/// The games as a table; with `turns`, a column saying what each asks of the viewer.
+fn table(games: &[&Value], empty: &str, turns: Option<&HashMap<i64, Turn>>) -> String {
     if games.is_empty() {
         return format!(r#"<p class="note">{empty}</p>"#);
     }
-    let mut out = String::from(
-        r#"<div class="scroll"><table class="games"><thead><tr><th scope="col">Game</th><th scope="col">Variant</th><th scope="col">Phase</th><th scope="col">Deadline</th></tr></thead><tbody>"#,
+    let you = if turns.is_some() {
+        r#"<th scope="col">You</th>"#
+    } else {
+        ""
+    };
+    let mut out = format!(
+        r#"<div class="scroll"><table class="games"><thead><tr><th scope="col">Game</th><th scope="col">Variant</th><th scope="col">Phase</th><th scope="col">Deadline</th>{you}</tr></thead><tbody>"#,
     );
     for g in games {
         let id = g["id"].as_i64().unwrap_or_default();
         let deadline = g["deadline"].as_str().map(utc_text).unwrap_or_else(|| "—".into());
+        let turn = match turns.map(|t| t.get(&id)) {
+            None => String::new(),
+            Some(None) => "<td></td>".into(),
+            Some(Some(t)) => format!(r#"<td class="turn {}">{}</td>"#, t.class(), t.text()),
+        };
         let _ = write!(
             out,
-            r#"<tr data-game="{id}"><td><a href="/games/{id}">{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>"#,
+            r#"<tr data-game="{id}"><td><a href="/games/{id}">{}</a></td><td>{}</td><td>{}</td><td>{}</td>{turn}</tr>"#,
             esc(g["name"].as_str().unwrap_or("")),
             esc(g["variant"].as_str().unwrap_or("")),
             esc(g["phase"].as_str().unwrap_or("")),
@@ -34,6 +46,79 @@ fn table(games: &[&Value], empty: &str) -> String {
     }
     out.push_str("</tbody></table></div>");
     out
+}
+
+/// What a running game's current phase asks of the viewer, as the lobby shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Turn {
+    Gm,
+    Waiting,
+    NothingToOrder,
+    OrdersDue,
+    OrdersGiven,
+    Ready,
+}
+
+impl Turn {
+    fn text(self) -> &'static str {
+        match self {
+            Turn::Gm => "GM",
+            Turn::Waiting => "waiting to start",
+            Turn::NothingToOrder => "nothing to order",
+            Turn::OrdersDue => "orders due",
+            Turn::OrdersGiven => "orders given",
+            Turn::Ready => "ready",
+        }
+    }
+
+    fn class(self) -> &'static str {
+        match self {
+            Turn::OrdersDue => "due",
+            _ => "done",
+        }
+    }
+}
+
+/// For each running game the viewer runs or plays in, what its phase asks of them.
+async fn turns(app: &App, account: &Account) -> Result<HashMap<i64, Turn>, ApiError> {
+    let rows = sqlx::query(
+        "SELECT m.game_id, m.power, \
+         (SELECT COUNT(*) FROM orders o WHERE o.game_id = g.id AND o.seq = g.seq AND o.power = m.power) AS given, \
+         (SELECT COUNT(*) FROM ready r WHERE r.game_id = g.id AND r.seq = g.seq AND r.power = m.power) AS ready \
+         FROM members m JOIN games g ON g.id = m.game_id \
+         WHERE m.account_id = $1 AND m.active = 1 AND m.role = 'player' AND g.status <> 'finished'",
+    )
+    .bind(account.id)
+    .fetch_all(&app.db.read)
+    .await?;
+    let mut out = HashMap::new();
+    for r in rows {
+        let id: i64 = r.get("game_id");
+        let power: String = r.get("power");
+        let game = crate::games::load(&app.db.read, id).await?;
+        let v = game.variant(app)?;
+        let state = game.state(&v)?;
+        let turn = if game.status == "forming" {
+            Turn::Waiting
+        } else if !crate::orders::has_choice(&v, &state, &power) {
+            Turn::NothingToOrder
+        } else if r.get::<i64, _>("ready") > 0 {
+            Turn::Ready
+        } else if r.get::<i64, _>("given") > 0 {
+            Turn::OrdersGiven
+        } else {
+            Turn::OrdersDue
+        };
+        out.insert(id, turn);
+    }
+    let run = sqlx::query("SELECT id FROM games WHERE gm_id = $1 AND status IN ('active', 'paused', 'forming')")
+        .bind(account.id)
+        .fetch_all(&app.db.read)
+        .await?;
+    for r in run {
+        out.insert(r.get("id"), Turn::Gm);
+    }
+    Ok(out)
 }
 
 fn create_form() -> String {
@@ -75,6 +160,10 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer) -> PageResult 
         .collect(),
         None => HashSet::new(),
     };
+    let my_turns = match &viewer {
+        Some(a) => turns(&app, a).await?,
+        None => HashMap::new(),
+    };
     let with = |f: &dyn Fn(&Value) -> bool| games.iter().filter(|g| f(g)).collect::<Vec<_>>();
     let status = |g: &Value, s: &[&str]| s.contains(&g["status"].as_str().unwrap_or(""));
     let mut body = String::from(r#"<h1>Lobby</h1>"#);
@@ -84,7 +173,8 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer) -> PageResult 
             r#"<section class="card" aria-labelledby="mine-h"><h2 id="mine-h">My games</h2>{}</section>"#,
             table(
                 &with(&|g| mine.contains(&g["id"].as_i64().unwrap_or_default())),
-                "You are in no game yet: join an open one or create one."
+                "You are in no game yet: join an open one or create one.",
+                Some(&my_turns)
             )
         );
     }
@@ -93,9 +183,17 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer) -> PageResult 
         r#"<section class="card" aria-labelledby="open-h"><h2 id="open-h">Open for players</h2>{}</section>
 <section class="card" aria-labelledby="run-h"><h2 id="run-h">Running</h2>{}</section>
 <section class="card" aria-labelledby="done-h"><h2 id="done-h">Finished</h2>{}</section>"#,
-        table(&with(&|g| status(g, &["forming"])), "No game is waiting for players."),
-        table(&with(&|g| status(g, &["active", "paused"])), "No game is running."),
-        table(&with(&|g| status(g, &["finished"])), "No game has finished yet.")
+        table(
+            &with(&|g| status(g, &["forming"])),
+            "No game is waiting for players.",
+            None
+        ),
+        table(
+            &with(&|g| status(g, &["active", "paused"])),
+            "No game is running.",
+            None
+        ),
+        table(&with(&|g| status(g, &["finished"])), "No game has finished yet.", None)
     );
     if viewer.is_some() {
         body.push_str(&create_form());
