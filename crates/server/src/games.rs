@@ -324,7 +324,8 @@ impl Default for Schedule {
 impl Deadlines {
     /// The schedule these fields ask for, each absent one taken from `base`. `at` set to
     /// "" removes a fixed time of day (a form's empty field sends that); a new `at`
-    /// without a zone is in UTC, and a new zone alone moves the time of day there.
+    /// without a zone stays in `base`'s zone (UTC if none), and a new zone alone moves
+    /// the time of day there.
     pub fn schedule(&self, base: &Schedule) -> ApiResult<Schedule> {
         let blank = |s: &Option<String>| {
             s.as_deref()
@@ -334,7 +335,10 @@ impl Deadlines {
         };
         let (at, zone) = match (self.at.as_deref().map(str::trim), blank(&self.time_zone)) {
             (Some(""), _) => (None, None),
-            (Some(t), zone) => (Some(t.to_string()), zone.or_else(|| Some("UTC".into()))),
+            (Some(t), zone) => (
+                Some(t.to_string()),
+                zone.or_else(|| base.time_zone.clone()).or_else(|| Some("UTC".into())),
+            ),
             (None, Some(zone)) => match &base.at {
                 Some(t) => (Some(t.clone()), Some(zone)),
                 None => {

@@ -580,6 +580,9 @@ async fn the_gm_changes_press_and_the_schedule_mid_game() {
             .await;
         assert_eq!(timed["deadlines"]["at"], "20:00", "{timed}");
         assert_eq!(timed["deadlines"]["time_zone"], "Europe/Paris");
+        let later = gm.post(&settings, json!({"deadlines": {"at": "21:30"}})).await;
+        assert_eq!(later["deadlines"]["at"], "21:30", "{later}");
+        assert_eq!(later["deadlines"]["time_zone"], "Europe/Paris", "the zone stays");
         let untimed = gm.post(&settings, json!({"deadlines": {"at": ""}})).await;
         assert!(untimed["deadlines"]["at"].is_null(), "{untimed}");
         let (status, body) = gm
