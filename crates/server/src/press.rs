@@ -222,6 +222,7 @@ pub async fn read(
             "to": if public { Value::String("all".into()) } else { json!(to) },
             "body": r.get::<String, _>("body"),
             "sent": iso_utc(r.get("sent_ms")),
+            "sent_ms": r.get::<i64, _>("sent_ms"),
         });
         // Only the GM learns which account wrote a message.
         if role == Role::Gm {

@@ -310,3 +310,61 @@ async fn my_games_say_whose_turn_it_is() {
     assert_eq!(turn(&lobby(italy.token.clone()).await), "nothing to order");
     assert_eq!(turn(&lobby(england.token.clone()).await), "orders due");
 }
+
+/// The game as an Atom feed: well-formed, with each processed phase's full results and
+/// the press everyone may read, and nothing else (no private press, no account in an
+/// anonymous game), its links absolute on the host the reader used.
+#[tokio::test]
+async fn the_game_feed_carries_results_and_public_press_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let base = server.base.clone();
+    let gm = server.register("gm-feed").await;
+    let (id, players) = full_game(&server, &gm, "standard", json!({"anonymous": true}), "feedy").await;
+    let england = player(&players, "England");
+    let press = format!("/api/games/{id}/press");
+    england
+        .post(&press, json!({"to": ["France"], "body": "a secret plan"}))
+        .await;
+    england.post(&press, json!({"body": "hello to all & sundry"})).await;
+    gm.post(&press, json!({"body": "Deadlines are firm."})).await;
+    england
+        .post(&format!("/api/games/{id}/orders"), json!({"orders": ["F lon - nth"]}))
+        .await;
+    gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+
+    let resp = reqwest::get(format!("{base}/games/{id}/feed.atom")).await.unwrap();
+    assert_eq!(resp.status(), 200);
+    assert!(resp.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("application/atom+xml"));
+    let xml = resp.text().await.unwrap();
+    let doc = roxmltree::Document::parse(&xml).expect("well-formed XML");
+    let entries: Vec<_> = doc.descendants().filter(|n| n.has_tag_name("entry")).collect();
+    let text_of = |title: &str| {
+        entries
+            .iter()
+            .find(|e| {
+                e.descendants()
+                    .any(|n| n.has_tag_name("title") && n.text().unwrap_or("").contains(title))
+            })
+            .and_then(|e| e.descendants().find(|n| n.has_tag_name("content")))
+            .and_then(|c| c.text())
+            .unwrap_or("")
+            .to_string()
+    };
+    let results = text_of("results of S1901M");
+    assert!(results.contains("England: F lon - nth"), "{results}");
+    assert!(results.contains("Supply centres: Russia 4"), "{results}");
+    assert_eq!(text_of("England to all"), "hello to all & sundry");
+    assert_eq!(text_of("The GM to all"), "Deadlines are firm.");
+    assert!(!xml.contains("secret plan"), "private press stays private");
+    assert!(!xml.contains("feedy-player"), "no account in an anonymous game");
+    let host = base.trim_start_matches("http://");
+    assert!(
+        xml.contains(&format!(r#"href="http://{host}/games/{id}/history/0""#)),
+        "{xml}"
+    );
+    assert_eq!(page(&base, "/games/999/feed.atom", None).await.0, 404);
+}

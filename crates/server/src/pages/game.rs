@@ -371,7 +371,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
     );
     let _ = write!(
         side,
-        r#"<nav class="card links" aria-label="This game"><a href="/games/{id}/history">History and results</a> · <a href="/api/games/{id}/map.svg" download="game-{id}-{}.svg">The map as an image</a>{}</nav>"#,
+        r#"<nav class="card links" aria-label="This game"><a href="/games/{id}/history">History and results</a> · <a href="/api/games/{id}/map.svg" download="game-{id}-{}.svg">The map as an image</a> · <a href="/games/{id}/feed.atom" type="application/atom+xml">Follow in a feed reader</a>{}</nav>"#,
         state.phase.code(),
         if role == Role::Gm {
             format!(r#" · <a href="/games/{id}/gm">GM console</a>"#)

@@ -12,6 +12,7 @@ mod account;
 mod adjust;
 mod assets;
 mod console;
+mod feed;
 mod game;
 mod history;
 pub(crate) mod image;
@@ -36,6 +37,7 @@ pub fn router() -> Router<App> {
         .route("/players/{name}", get(players::page))
         .route("/games/{id}", get(game::page))
         .route("/games/{id}/check-order", get(game::check_order))
+        .route("/games/{id}/feed.atom", get(feed::feed))
         .route("/games/{id}/history", get(history::latest))
         .route("/games/{id}/history/{seq}", get(history::page))
         .route("/games/{id}/gm", get(console::page))
