@@ -115,24 +115,22 @@ mod tests {
 
     #[test]
     fn results_read_the_outcome_and_the_board() {
-        assert_eq!(result_for("France", "finished", Some("victory: France"), 18, 18), "won");
-        assert_eq!(
-            result_for("France", "finished", Some("concession to France"), 9, 9),
-            "won"
-        );
-        assert_eq!(
-            result_for("France", "finished", Some("draw: England, France"), 9, 9),
-            "drew"
-        );
-        // "France" is not "Frances": names are matched whole.
-        assert_eq!(
-            result_for("France", "finished", Some("draw: Frances, Russia"), 4, 4),
-            "survived"
-        );
-        assert_eq!(
-            result_for("Italy", "finished", Some("victory: France"), 0, 0),
-            "eliminated"
-        );
-        assert_eq!(result_for("Italy", "active", None, 3, 3), "playing");
+        // (power, status, outcome, centres and units, expected)
+        let cases = [
+            ("France", "finished", Some("victory: France"), 18, "won"),
+            ("France", "finished", Some("concession to France"), 9, "won"),
+            ("France", "finished", Some("draw: England, France"), 9, "drew"),
+            // "France" is not "Frances": names are matched whole.
+            ("France", "finished", Some("draw: Frances, Russia"), 4, "survived"),
+            ("Italy", "finished", Some("victory: France"), 0, "eliminated"),
+            ("Italy", "active", None, 3, "playing"),
+        ];
+        for (power, status, outcome, n, expected) in cases {
+            assert_eq!(
+                result_for(power, status, outcome, n, n),
+                expected,
+                "{power} {outcome:?}"
+            );
+        }
     }
 }
