@@ -331,6 +331,83 @@ pub async fn civil_disorder(
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+pub struct Transfer {
+    pub account: String,
+}
+
+/// The GM hands the game to another account, as a club does when its GM steps down:
+/// the new GM gets every tool and sees every order and bid from then on, the old one
+/// nothing more. Not to a player of this game, who would then read the others' orders
+/// and bids; an observer stops observing.
+pub async fn transfer(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    Body(t): Body<Transfer>,
+) -> ApiResult<Json<Value>> {
+    let (mut tx, game) = gm_lock(&app, &account, id).await?;
+    let name = t.account.trim();
+    let to = account_id(&mut tx, name).await?;
+    if to == game.gm_id {
+        return Err(ApiError::conflict(format!("`{name}` is already this game's GM")));
+    }
+    let plays: Option<String> = sqlx::query(
+        "SELECT power FROM members WHERE game_id = $1 AND account_id = $2 AND role = 'player' AND active = 1",
+    )
+    .bind(id)
+    .bind(to)
+    .fetch_optional(&mut *tx)
+    .await?
+    .map(|r| r.get("power"));
+    if let Some(power) = plays {
+        return Err(ApiError::conflict(format!(
+            "`{name}` plays {power} in this game, and a GM reads every power's orders and bids"
+        )));
+    }
+    let now = app.clock.now_ms();
+    sqlx::query("UPDATE members SET active = 0, left_ms = $3 WHERE game_id = $1 AND account_id = $2 AND active = 1")
+        .bind(id)
+        .bind(to)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("UPDATE games SET gm_id = $2 WHERE id = $1")
+        .bind(id)
+        .bind(to)
+        .execute(&mut *tx)
+        .await?;
+    let new_name: String = sqlx::query("SELECT name FROM accounts WHERE id = $1")
+        .bind(to)
+        .fetch_one(&mut *tx)
+        .await?
+        .get("name");
+    let phase = phase_code(&app, &game)?;
+    sqlx::query("INSERT INTO press (id, game_id, seq, phase, sender_account, sender_power, from_gm, grey, recipients, body, sent_ms) VALUES ($1, $2, $3, $4, $5, NULL, 1, 0, '*', $6, $7)")
+        .bind(new_id())
+        .bind(id)
+        .bind(game.seq)
+        .bind(&phase)
+        .bind(account.id)
+        .bind(format!("{new_name} is the game's GM from now on."))
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    log_event(
+        &mut tx,
+        &app,
+        id,
+        game.seq,
+        &phase,
+        "gm_transfer",
+        &format!("from {} to {new_name}", account.name),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Json(json!({"game": id, "gm": new_name})))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Settings {
     #[serde(default)]
     pub name: Option<String>,

@@ -83,6 +83,7 @@ pub const OPS: &[Op] = &[
     op("post", "/api/games/{id}/gm/civil-disorder", Gm, "Declare a power in civil disorder: its seat ends and its units hold; in the DP variants (rule 11) for good, its centres becoming independent minors, unless `permanent` is false.", Some(r#"{"power":"Italy","permanent":true}"#)),
     op("post", "/api/games/{id}/gm/end", Gm, "End the game as a draw (two powers or more) or a concession (one).", Some(r#"{"result":"draw","powers":["England","France","Russia"]}"#)),
     op("post", "/api/games/{id}/gm/settings", Gm, "Change the game's name, press rules (at once) or deadline schedule (from the next phase; the current deadline stays, see `extend`). Fields left out keep their value; `deadlines.at: \"\"` drops a fixed time of day. Anonymity can't change once players joined under it.", Some(r#"{"press":"public","deadlines":{"movement_minutes":2880,"at":"20:00","time_zone":"Europe/Paris"}}"#)),
+    op("post", "/api/games/{id}/gm/transfer", Gm, "Hand the game to another account as its GM (not to one of its players: a GM reads every order and bid). Announced in press.", Some(r#"{"account":"dave"}"#)),
     op("get", "/api/games/{id}/gm/orders", Gm, "Every power's current orders.", None),
     op("get", "/api/games/{id}/gm/events", Gm, "The game's event log: starts, processing, GM actions.", None),
     op("get", "/api/games/{id}/gm/bid-report", Gm, "Who bid what on each minor unit and which order won: for a processed phase (`?seq=`) the report kept with its result; without `seq`, how the current bids would resolve now.", None),

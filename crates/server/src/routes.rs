@@ -67,6 +67,7 @@ pub fn router(app: App, test_clock: bool) -> Router {
         .route("/api/games/{id}/gm/civil-disorder", post(gm::civil_disorder))
         .route("/api/games/{id}/gm/end", post(gm::end))
         .route("/api/games/{id}/gm/settings", post(gm::settings))
+        .route("/api/games/{id}/gm/transfer", post(gm::transfer))
         .route("/api/games/{id}/gm/orders", get(gm::all_orders))
         .route("/api/games/{id}/gm/events", get(gm::events))
         .route("/api/games/{id}/gm/bid-report", get(bids::report))

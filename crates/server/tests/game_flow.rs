@@ -652,3 +652,42 @@ async fn player_records_show_each_game_and_its_result() {
         assert_eq!(status, 404, "{body}");
     }
 }
+
+/// A GM steps down: the game goes to another account, which gets the tools and the
+/// secret orders; the old GM loses both. Not to one of the game's players, who would read
+/// the others' orders and bids.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_gm_hands_the_game_to_another_gm() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let server = Server::start(&target.url);
+        let gm = server.register("old-gm").await;
+        let (id, players) = full_game(&server, &gm, "standard", json!({}), "handover").await;
+        let transfer = format!("/api/games/{id}/gm/transfer");
+        let (status, body) = gm
+            .call("POST", &transfer, Some(json!({"account": "handover-player0"})))
+            .await;
+        assert_eq!(status, 409, "{body}");
+        assert!(body["error"].as_str().unwrap().contains("orders and bids"), "{body}");
+        let (status, _) = gm
+            .call("POST", &transfer, Some(json!({"account": "nobody-such"})))
+            .await;
+        assert_eq!(status, 404);
+
+        let heir = server.register("new-gm").await;
+        heir.post(&format!("/api/games/{id}/observe"), json!({})).await;
+        player(&players, "England")
+            .post(&format!("/api/games/{id}/orders"), json!({"orders": ["F lon - nth"]}))
+            .await;
+        let done = gm.post(&transfer, json!({"account": "new-gm"})).await;
+        assert_eq!(done["gm"], "new-gm", "{done}");
+        assert_eq!(heir.get(&format!("/api/games/{id}")).await["gm"], "new-gm");
+        let orders = heir.get(&format!("/api/games/{id}/gm/orders")).await.to_string();
+        assert!(orders.contains("lon - nth"), "the new GM reads the orders: {orders}");
+        let (status, _) = gm.call("GET", &format!("/api/games/{id}/gm/orders"), None).await;
+        assert_eq!(status, 403, "the old GM no longer does");
+        heir.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+        let press = heir.get(&format!("/api/games/{id}/press")).await.to_string();
+        assert!(press.contains("new-gm is the game's GM from now on"), "{press}");
+    }
+}

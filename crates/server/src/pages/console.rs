@@ -189,6 +189,17 @@ fn tools_html(game: &Game, v: &Variant, view: &Value) -> String {
         &(power_select("replace-power", &playable) + &account("replace-account")),
         None,
     ));
+    // Afterwards this console is no longer the viewer's: go to the game page instead.
+    out.push_str(
+        &tool(
+            game,
+            "transfer",
+            "Hand the game to another GM",
+            &account("transfer-account"),
+            Some("Hand this game to another GM? You will no longer see its orders and bids or run it."),
+        )
+        .replacen("data-reload", &format!(r#"data-redirect="/games/{}""#, game.id), 1),
+    );
     out.push_str(&tool(
         game,
         "civil-disorder",
