@@ -30,6 +30,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../migrations/0006_missing_orders.sql"),
     ),
     (7, "disorder_seat", include_str!("../migrations/0007_disorder_seat.sql")),
+    (8, "reveal_at_end", include_str!("../migrations/0008_reveal_at_end.sql")),
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -57,6 +57,7 @@ pub async fn create_if_empty(app: &App) -> Result<(), String> {
                 press: Some("full".into()),
                 grey_press: false,
                 anonymous: false,
+                reveal_at_end: false,
                 start_at_ms: None,
             }),
         )

@@ -32,6 +32,8 @@ pub struct Game {
     pub press: String,
     pub grey_press: bool,
     pub anonymous: bool,
+    /// An anonymous game names its players once finished.
+    pub reveal_at_end: bool,
     pub movement_minutes: i64,
     pub retreat_minutes: i64,
     pub adjustment_minutes: i64,
@@ -46,7 +48,7 @@ pub struct Game {
     pub time_zone: Option<String>,
 }
 
-const GAME_COLUMNS: &str = "id, name, variant, variant_text, gm_id, status, press, grey_press, anonymous, movement_minutes, retreat_minutes, adjustment_minutes, start_at_ms, seq, state_json, deadline_ms, paused_left_ms, outcome, deadline_time, time_zone";
+const GAME_COLUMNS: &str = "id, name, variant, variant_text, gm_id, status, press, grey_press, anonymous, reveal_at_end, movement_minutes, retreat_minutes, adjustment_minutes, start_at_ms, seq, state_json, deadline_ms, paused_left_ms, outcome, deadline_time, time_zone";
 
 fn game_from_row(r: &AnyRow) -> Game {
     Game {
@@ -59,6 +61,7 @@ fn game_from_row(r: &AnyRow) -> Game {
         press: r.get("press"),
         grey_press: r.get::<i64, _>("grey_press") != 0,
         anonymous: r.get::<i64, _>("anonymous") != 0,
+        reveal_at_end: r.get::<i64, _>("reveal_at_end") != 0,
         movement_minutes: r.get("movement_minutes"),
         retreat_minutes: r.get("retreat_minutes"),
         adjustment_minutes: r.get("adjustment_minutes"),
@@ -153,6 +156,11 @@ impl Game {
             _ => None,
         };
         crate::deadlines::next(now_ms, self.minutes_for(kind), at)
+    }
+
+    /// Whether the game keeps its players' accounts from everyone but the GM now.
+    pub fn hides_players(&self) -> bool {
+        self.anonymous && !(self.reveal_at_end && self.status == "finished")
     }
 
     pub fn schedule(&self) -> Schedule {
@@ -271,6 +279,9 @@ pub struct NewGame {
     pub grey_press: bool,
     #[serde(default)]
     pub anonymous: bool,
+    /// With `anonymous`: name the players once the game has ended.
+    #[serde(default)]
+    pub reveal_at_end: bool,
     /// Start at this time (ms since 1970 UTC) with whoever has joined; absent: start
     /// when every power has a player.
     #[serde(default)]
@@ -404,8 +415,8 @@ pub async fn create(
     let id = new_id();
     let now = app.clock.now_ms();
     sqlx::query(
-        "INSERT INTO games (id, name, variant, variant_text, gm_id, status, press, grey_press, anonymous, movement_minutes, retreat_minutes, adjustment_minutes, start_at_ms, seq, state_json, created_ms, deadline_time, time_zone)
-         VALUES ($1, $2, $3, $4, $5, 'forming', $6, $7, $8, $9, $10, $11, $12, 0, $13, $14, $15, $16)",
+        "INSERT INTO games (id, name, variant, variant_text, gm_id, status, press, grey_press, anonymous, movement_minutes, retreat_minutes, adjustment_minutes, start_at_ms, seq, state_json, created_ms, deadline_time, time_zone, reveal_at_end)
+         VALUES ($1, $2, $3, $4, $5, 'forming', $6, $7, $8, $9, $10, $11, $12, 0, $13, $14, $15, $16, $17)",
     )
     .bind(id)
     .bind(name)
@@ -423,6 +434,7 @@ pub async fn create(
     .bind(now)
     .bind(deadline_time)
     .bind(time_zone)
+    .bind((g.anonymous && g.reveal_at_end) as i64)
     .execute(&app.db.write)
     .await?;
     let game = load(&app.db.read, id).await?;
@@ -514,7 +526,7 @@ pub async fn view_json(app: &App, game: &Game, role: &Role) -> ApiResult<Value> 
         _ => Vec::new(),
     };
     let gm_name: Option<String> = list("gm").first().and_then(|r| r.get("name"));
-    let show_names = !game.anonymous || *role == Role::Gm;
+    let show_names = !game.hides_players() || *role == Role::Gm;
     let mut powers = Vec::new();
     for (i, p) in v.powers.iter().enumerate() {
         let id = i as chancery_engine::PowerId;
@@ -552,6 +564,7 @@ pub async fn view_json(app: &App, game: &Game, role: &Role) -> ApiResult<Value> 
         "press": game.press,
         "grey_press": game.grey_press,
         "anonymous": game.anonymous,
+        "reveal_at_end": game.reveal_at_end,
         "deadlines": {"movement_minutes": game.movement_minutes, "retreat_minutes": game.retreat_minutes, "adjustment_minutes": game.adjustment_minutes, "at": game.deadline_time, "time_zone": game.time_zone},
         "start_at": game.start_at_ms.map(iso_utc),
         "seq": game.seq,

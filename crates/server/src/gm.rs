@@ -418,9 +418,11 @@ pub struct Settings {
     pub press: Option<String>,
     #[serde(default)]
     pub grey_press: Option<bool>,
-    /// Refused with a reason, rather than as an unknown field.
+    /// Refused with a reason, rather than as an unknown field (as is `reveal_at_end`).
     #[serde(default)]
     pub anonymous: Option<bool>,
+    #[serde(default)]
+    pub reveal_at_end: Option<bool>,
 }
 
 /// The GM changes a running game's settings, as a club does when a season's pace
@@ -438,7 +440,7 @@ pub async fn settings(
     if game.status == "finished" {
         return Err(ApiError::conflict("the game is over"));
     }
-    if s.anonymous.is_some_and(|a| a != game.anonymous) {
+    if s.anonymous.is_some_and(|a| a != game.anonymous) || s.reveal_at_end.is_some_and(|r| r != game.reveal_at_end) {
         return Err(ApiError::unprocessable(
             "anonymity is fixed when the game is created: its players joined under it",
         ));

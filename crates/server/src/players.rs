@@ -1,6 +1,7 @@
 //! The club's player records: who played which power in which game and how it ended,
 //! as a club's player database keeps them. Anonymous games stay out of every record but
-//! the player's own, so that no record ties an account to a power the game hides.
+//! the player's own while they hide their players (always, or until they end), so that
+//! no record ties an account to a power the game hides.
 
 use axum::extract::State;
 use axum::Json;
@@ -78,7 +79,8 @@ pub async fn record(
     let played = sqlx::query(
         "SELECT m.game_id, m.power, m.active, m.joined_ms, m.left_ms, g.name, g.variant, g.status, g.outcome, g.state_json \
          FROM members m JOIN games g ON g.id = m.game_id \
-         WHERE m.account_id = $1 AND m.role = 'player' AND (g.anonymous = 0 OR $2 = 1) \
+         WHERE m.account_id = $1 AND m.role = 'player' \
+         AND (g.anonymous = 0 OR (g.reveal_at_end = 1 AND g.status = 'finished') OR $2 = 1) \
          ORDER BY m.joined_ms DESC",
     )
     .bind(id)

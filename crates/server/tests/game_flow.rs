@@ -691,3 +691,65 @@ async fn the_gm_hands_the_game_to_another_gm() {
         assert!(press.contains("new-gm is the game's GM from now on"), "{press}");
     }
 }
+
+/// An anonymous game created with `reveal_at_end` names its players once it has ended
+/// (as webDiplomacy's anonymous games do), and not before; one without keeps them hidden
+/// for good.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_anonymous_game_may_name_its_players_at_the_end() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let server = Server::start(&target.url);
+        let gm = server.register("reveal-gm").await;
+        let visitor = server.visitor();
+        for (reveal, prefix) in [(true, "unmasked"), (false, "masked")] {
+            let (id, _) = full_game(
+                &server,
+                &gm,
+                "standard",
+                json!({"anonymous": true, "reveal_at_end": reveal}),
+                prefix,
+            )
+            .await;
+            let names = |game: &Value| {
+                game["powers"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|p| p["player"].is_string())
+                    .count()
+            };
+            let running = visitor.get(&format!("/api/games/{id}")).await;
+            assert_eq!(names(&running), 0, "hidden while the game runs: {running}");
+            let record = format!("/api/players/{prefix}-player0");
+            assert!(!visitor.get(&record).await.to_string().contains(&format!("{id}")));
+            let (status, _) = gm
+                .call(
+                    "POST",
+                    &format!("/api/games/{id}/gm/settings"),
+                    Some(json!({"reveal_at_end": !reveal})),
+                )
+                .await;
+            assert_eq!(status, 422, "fixed at creation like anonymity");
+
+            gm.post(
+                &format!("/api/games/{id}/gm/end"),
+                json!({"result": "draw", "powers": ["England", "France"]}),
+            )
+            .await;
+            let ended = visitor.get(&format!("/api/games/{id}")).await;
+            let shown = visitor
+                .get(&record)
+                .await
+                .to_string()
+                .contains(&format!("\"game\":{id}"));
+            if reveal {
+                assert_eq!(names(&ended), 7, "named at the end: {ended}");
+                assert!(shown, "and on their records");
+            } else {
+                assert_eq!(names(&ended), 0, "still hidden: {ended}");
+                assert!(!shown);
+            }
+        }
+    }
+}

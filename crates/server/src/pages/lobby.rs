@@ -137,6 +137,7 @@ fn create_form() -> String {
 {times}
 <label for="g-press">Press</label><select id="g-press" name="press"><option value="full">Full: private and public</option><option value="public">Public only</option><option value="none">None</option></select>
 <label class="check"><input type="checkbox" name="anonymous" data-type="bool"> Anonymous players</label>
+<label class="check"><input type="checkbox" name="reveal_at_end" data-type="bool"> If anonymous, name the players when the game ends</label>
 <label class="check"><input type="checkbox" name="grey_press" data-type="bool"> Grey press allowed</label>
 <button type="submit">Create game</button>
 <p class="form-message" role="status" aria-live="polite"></p>
