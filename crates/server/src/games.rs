@@ -721,7 +721,11 @@ pub async fn join(
 pub async fn leave(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
     let (mut tx, game) = lock(&app, id).await?;
     let left = match role_of(&mut *tx, &game, Some(&account)).await? {
-        Role::Gm => return Err(ApiError::conflict("the GM runs the game and cannot leave it")),
+        Role::Gm => {
+            return Err(ApiError::conflict(
+                "the GM runs the game: hand it to another GM first (GM console)",
+            ))
+        }
         Role::Visitor => return Err(ApiError::conflict("you take no part in this game")),
         Role::Player(_) if game.status != "forming" => {
             return Err(ApiError::conflict(

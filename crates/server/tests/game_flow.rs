@@ -500,6 +500,10 @@ async fn players_leave_a_forming_game_and_observers_any_game() {
         assert_eq!(status, 409, "no longer part of the game");
         let (status, body) = gm.call("POST", &leave, None).await;
         assert_eq!(status, 409, "{body}");
+        assert!(
+            body["error"].as_str().unwrap().contains("hand it to another GM"),
+            "{body}"
+        );
 
         gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
         let (status, body) = second.call("POST", &leave, None).await;
