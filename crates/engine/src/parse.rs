@@ -379,6 +379,23 @@ pub fn parse_named_order(v: &Variant, text: &str) -> Result<Order, OrderError> {
     }
 }
 
+/// Parses `Power: A par`, a unit standing on the board (test positions, tools): the
+/// power, the unit's type and its space, and nothing ordered.
+pub fn parse_unit(v: &Variant, text: &str) -> Result<crate::state::Unit, OrderError> {
+    let order = parse_named_order(v, text)?;
+    match (order.unit.kind, &order.kind) {
+        (Some(kind), OrderKind::Hold) => Ok(crate::state::Unit {
+            power: order.power,
+            kind,
+            location: order.unit.location,
+        }),
+        _ => Err(OrderError::Other(format!(
+            "`{}` is not a unit: write `Power: A space` or `Power: F space`",
+            text.trim()
+        ))),
+    }
+}
+
 /// Parses `[Power:] order`. Without a power prefix the order's power is 0 and the
 /// returned power is None.
 pub fn parse_order_line(v: &Variant, text: &str) -> Result<(Option<PowerId>, Order), OrderError> {

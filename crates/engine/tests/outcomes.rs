@@ -3,8 +3,8 @@
 
 use chancery_engine::adjudicate::adjudicate;
 use chancery_engine::builtin::builtin;
-use chancery_engine::parse::{parse_named_order, parse_order_line};
-use chancery_engine::state::{GameState, Phase, PhaseKind, Unit};
+use chancery_engine::parse::{parse_named_order, parse_unit};
+use chancery_engine::state::{GameState, Phase, PhaseKind};
 use chancery_engine::{Order, Season, Variant};
 
 fn standard() -> Variant {
@@ -13,14 +13,7 @@ fn standard() -> Variant {
 
 fn position(v: &Variant, units: &[&str]) -> GameState {
     let mut s = GameState::empty(v, Phase::new(Season::Spring, 1901, PhaseKind::Movement));
-    for text in units {
-        let (power, order) = parse_order_line(v, text).unwrap();
-        s.units.push(Unit {
-            power: power.unwrap(),
-            kind: order.unit.kind.unwrap(),
-            location: order.unit.location,
-        });
-    }
+    s.units = units.iter().map(|t| parse_unit(v, t).unwrap()).collect();
     s
 }
 

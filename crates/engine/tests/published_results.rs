@@ -5,8 +5,8 @@
 use chancery_engine::adjudicate::adjudicate;
 use chancery_engine::builtin::builtin;
 use chancery_engine::json::{adjudication_json, state_from_json, state_to_json, ResultJson, StateJson};
-use chancery_engine::parse::{parse_named_order, parse_order_line};
-use chancery_engine::state::{GameState, Phase, PhaseKind, Unit};
+use chancery_engine::parse::{parse_named_order, parse_unit};
+use chancery_engine::state::{GameState, Phase, PhaseKind};
 use chancery_engine::{Order, Season, Variant};
 
 fn variant(name: &str) -> Variant {
@@ -17,14 +17,7 @@ fn variant(name: &str) -> Variant {
 fn winter(v: &Variant, year: i32, units: &[&str], owners: &[(&str, &str)]) -> GameState {
     let mut s = GameState::empty(v, Phase::new(Season::Fall, year, PhaseKind::Adjustment));
     s.owners.iter_mut().for_each(|o| *o = None);
-    for text in units {
-        let (power, order) = parse_order_line(v, text).unwrap();
-        s.units.push(Unit {
-            power: power.unwrap(),
-            kind: order.unit.kind.unwrap(),
-            location: order.unit.location,
-        });
-    }
+    s.units = units.iter().map(|t| parse_unit(v, t).unwrap()).collect();
     for (centre, owner) in owners {
         s.owners[v.find_province(centre).unwrap() as usize] = Some(v.find_power(owner).unwrap());
     }

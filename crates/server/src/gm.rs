@@ -382,16 +382,15 @@ pub async fn transfer(
         .await?
         .get("name");
     let phase = phase_code(&app, &game)?;
-    sqlx::query("INSERT INTO press (id, game_id, seq, phase, sender_account, sender_power, from_gm, grey, recipients, body, sent_ms) VALUES ($1, $2, $3, $4, $5, NULL, 1, 0, '*', $6, $7)")
-        .bind(new_id())
-        .bind(id)
-        .bind(game.seq)
-        .bind(&phase)
-        .bind(account.id)
-        .bind(format!("{new_name} is the game's GM from now on."))
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
+    announce(
+        &mut tx,
+        &app,
+        &game,
+        &phase,
+        account.id,
+        &format!("{new_name} is the game's GM from now on."),
+    )
+    .await?;
     log_event(
         &mut tx,
         &app,
@@ -538,6 +537,21 @@ pub async fn end(
     Ok(Json(json!({"game": id, "status": "finished", "outcome": outcome})))
 }
 
+/// A GM announcement to everyone, in the name of the GM account `announcer`.
+async fn announce(tx: &mut Tx, app: &App, game: &Game, phase: &str, announcer: i64, body: &str) -> ApiResult<()> {
+    sqlx::query("INSERT INTO press (id, game_id, seq, phase, sender_account, sender_power, from_gm, grey, recipients, body, sent_ms) VALUES ($1, $2, $3, $4, $5, NULL, 1, 0, '*', $6, $7)")
+        .bind(new_id())
+        .bind(game.id)
+        .bind(game.seq)
+        .bind(phase)
+        .bind(announcer)
+        .bind(body)
+        .bind(app.clock.now_ms())
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
 /// Ends the game with `outcome` inside `tx` and announces it to everyone in press, in
 /// the name of the GM account `announcer`; `by` says who decided, for the event log.
 pub async fn finish(app: &App, tx: &mut Tx, game: &Game, outcome: &str, announcer: i64, by: &str) -> ApiResult<()> {
@@ -547,16 +561,15 @@ pub async fn finish(app: &App, tx: &mut Tx, game: &Game, outcome: &str, announce
         .execute(&mut **tx)
         .await?;
     let phase = phase_code(app, game)?;
-    sqlx::query("INSERT INTO press (id, game_id, seq, phase, sender_account, sender_power, from_gm, grey, recipients, body, sent_ms) VALUES ($1, $2, $3, $4, $5, NULL, 1, 0, '*', $6, $7)")
-        .bind(new_id())
-        .bind(game.id)
-        .bind(game.seq)
-        .bind(&phase)
-        .bind(announcer)
-        .bind(format!("The game is over: {outcome} (decided by {by})."))
-        .bind(app.clock.now_ms())
-        .execute(&mut **tx)
-        .await?;
+    announce(
+        tx,
+        app,
+        game,
+        &phase,
+        announcer,
+        &format!("The game is over: {outcome} (decided by {by})."),
+    )
+    .await?;
     log_event(
         tx,
         app,

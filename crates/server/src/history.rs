@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use axum::extract::State;
 use axum::Json;
-use chancery_engine::json::AdjudicationJson;
+use chancery_engine::json::{AdjudicationJson, StateJson};
 use serde_json::{json, Value};
 use sqlx::Row;
 
@@ -39,6 +39,22 @@ pub async fn list(State(app): State<App>, Path(id): Path<i64>) -> ApiResult<Json
     Ok(Json(json!({"game": id, "phases": phases})))
 }
 
+/// Each owner's number of supply centres in a position, by power name.
+pub fn centre_counts(position: &StateJson) -> BTreeMap<&str, usize> {
+    let mut centres: BTreeMap<&str, usize> = BTreeMap::new();
+    for owner in position.owners.values() {
+        *centres.entry(owner.as_str()).or_default() += 1;
+    }
+    centres
+}
+
+/// The counts largest first (ties by name), as the pages list them.
+pub fn centre_ranking(position: &StateJson) -> Vec<(&str, usize)> {
+    let mut counts: Vec<(&str, usize)> = centre_counts(position).into_iter().collect();
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    counts
+}
+
 pub async fn one(State(app): State<App>, Path((id, seq)): Path<(i64, i64)>) -> ApiResult<Json<Value>> {
     let row = sqlx::query(
         "SELECT phase, state_json, result_json, processed_ms, how, missing FROM phases WHERE game_id = $1 AND seq = $2",
@@ -55,10 +71,7 @@ pub async fn one(State(app): State<App>, Path((id, seq)): Path<(i64, i64)>) -> A
             format!("stored result: {e}"),
         )
     })?;
-    let mut centres: BTreeMap<&str, usize> = BTreeMap::new();
-    for owner in result.next.owners.values() {
-        *centres.entry(owner.as_str()).or_default() += 1;
-    }
+    let centres = centre_counts(&result.next);
     Ok(Json(json!({
         "game": id, "seq": seq, "phase": row.get::<String, _>("phase"),
         "processed": iso_utc(row.get("processed_ms")), "how": row.get::<String, _>("how"),

@@ -38,15 +38,10 @@ fn results_text(result: &AdjudicationJson) -> String {
         let order = r.order.as_deref().unwrap_or("no order");
         let _ = writeln!(out, "{}: {} — {}", r.power, order, r.reason);
     }
-    let mut counts: Vec<(&str, usize)> = Vec::new();
-    for owner in result.next.owners.values() {
-        match counts.iter_mut().find(|(p, _)| p == owner) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((owner, 1)),
-        }
-    }
-    counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-    let centres: Vec<String> = counts.iter().map(|(p, n)| format!("{p} {n}")).collect();
+    let centres: Vec<String> = crate::history::centre_ranking(&result.next)
+        .iter()
+        .map(|(p, n)| format!("{p} {n}"))
+        .collect();
     let _ = write!(out, "\nSupply centres: {}", centres.join(", "));
     if let Some(w) = &result.winner {
         let _ = write!(out, "\n{w} wins the game.");

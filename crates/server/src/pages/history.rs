@@ -98,15 +98,7 @@ fn results_table(v: &Variant, stored: &AdjudicationJson) -> String {
 }
 
 fn centres_line(v: &Variant, next: &StateJson) -> String {
-    let mut counts: Vec<(String, usize)> = Vec::new();
-    for owner in next.owners.values() {
-        match counts.iter_mut().find(|(p, _)| p == owner) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((owner.clone(), 1)),
-        }
-    }
-    counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let items: Vec<String> = counts
+    let items: Vec<String> = crate::history::centre_ranking(next)
         .iter()
         .map(|(p, n)| format!("<li>{} {n}</li>", power_badge(p, &colour(v, p))))
         .collect();
