@@ -10,7 +10,7 @@ use crate::validate::{retreat_options, validate};
 use crate::variant::{Location, PowerId, ProvinceId, Variant};
 
 /// The result of adjudicating one phase.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Adjudication {
     pub phase: Phase,
     /// One entry per unit (movement, retreat) or per adjustment order.

@@ -29,7 +29,7 @@ pub use resolve::{resolve_bids, BidReport};
 /// carry out. `order.unit` names the minor unit; `order.power` is ignored (the order,
 /// if chosen, is given in the minor power's own name so the outcome never shows who
 /// paid for it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Bid {
     pub power: PowerId,
     pub dp: u32,

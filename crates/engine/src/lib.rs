@@ -7,6 +7,8 @@
 //! - [`movement`]: the DATC decision model; [`adjudicate`] runs a whole phase;
 //!   [`adjust`] the winter adjustments.
 //! - [`outcome`]: what happened to each order and why.
+//! - [`phase`]: [`judge_phase`], the one entry point that judges a whole phase (bids,
+//!   adjudication, rule 8, victory) into a [`PhaseResult`].
 
 pub mod adjudicate;
 pub mod adjust;
@@ -19,6 +21,7 @@ pub mod movement;
 pub mod order;
 pub mod outcome;
 pub mod parse;
+pub mod phase;
 pub mod stacking;
 pub mod state;
 pub mod suggest;
@@ -31,5 +34,6 @@ pub mod victory;
 pub use adjudicate::{adjudicate, Adjudication};
 pub use order::{Order, OrderError, OrderKind, UnitRef};
 pub use outcome::{OrderResult, Outcome};
+pub use phase::{judge_phase, PhaseResult};
 pub use state::{GameState, Phase, PhaseKind, Unit};
 pub use variant::{Location, PowerId, ProvinceId, Season, UnitKind, Variant};

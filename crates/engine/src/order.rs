@@ -7,13 +7,13 @@ use crate::variant::{Location, PowerId, ProvinceId, UnitKind, Variant};
 /// The unit an order is about, as the player wrote it. The kind may be left out (DATC
 /// 4.C.1) and is ignored when wrong (4.C.2); the coast of the ordered unit is ignored
 /// too (4.B.5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct UnitRef {
     pub kind: Option<UnitKind>,
     pub location: Location,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum OrderKind {
     Hold,
     /// `via_convoy`: the player asked for the sea route (DATC 4.A.3).
@@ -51,7 +51,7 @@ pub enum OrderKind {
 }
 
 /// One order. `power` is who gave it; for `Waive` the unit is meaningless.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Order {
     pub power: PowerId,
     pub unit: UnitRef,
@@ -326,4 +326,20 @@ impl std::error::Error for OrderError {}
 /// The province an order's unit stands in.
 pub fn order_province(order: &Order) -> ProvinceId {
     order.unit.location.province
+}
+
+/// An error is stored as the message a player reads, and comes back as
+/// `OrderError::Other` with that message: several variants hold `&'static str` words
+/// that a stored copy cannot borrow, and every reader of a stored result wants only
+/// the words.
+impl serde::Serialize for OrderError {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for OrderError {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d).map(OrderError::Other)
+    }
 }

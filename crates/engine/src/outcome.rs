@@ -4,7 +4,7 @@ use crate::order::{Order, OrderError};
 use crate::state::Unit;
 use crate::variant::{Location, ProvinceId, Variant};
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Outcome {
     /// Held (or had no order) and kept its place.
     Held,
@@ -65,7 +65,7 @@ pub enum Outcome {
     Waived,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum DisbandReason {
     Ordered,
     NoOrder,
@@ -99,7 +99,7 @@ impl Outcome {
 }
 
 /// One unit's (or one adjustment order's) result.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct OrderResult {
     pub unit: Unit,
     /// The order as adjudicated (normalised), or None when the unit had no order.

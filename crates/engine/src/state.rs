@@ -2,14 +2,14 @@
 
 use crate::variant::{Location, PowerId, PowerKind, ProvinceId, Season, UnitKind, Variant};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum PhaseKind {
     Movement,
     Retreat,
     Adjustment,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Phase {
     pub season: Season,
     pub year: i32,
@@ -61,7 +61,7 @@ impl std::fmt::Display for Phase {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Unit {
     pub power: PowerId,
     pub kind: UnitKind,
@@ -69,7 +69,7 @@ pub struct Unit {
 }
 
 /// A unit waiting to retreat, with what its retreat depends on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Dislodged {
     pub unit: Unit,
     /// Where the dislodging unit came from, when it came over land; a unit may not
@@ -77,7 +77,7 @@ pub struct Dislodged {
     pub attacker_from: Option<ProvinceId>,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GameState {
     pub phase: Phase,
     pub units: Vec<Unit>,
@@ -102,7 +102,7 @@ pub struct GameState {
 
 /// An army aboard a fleet. The army stands wherever the fleet is; `carrier_dislodged`
 /// says the fleet is in `GameState::dislodged` (retreat phase) rather than `units`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Carried {
     pub army: PowerId,
     pub fleet: Unit,

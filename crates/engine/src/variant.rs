@@ -10,7 +10,7 @@ pub type ProvinceId = u16;
 /// Index of a power in `Variant::powers`.
 pub type PowerId = u8;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum UnitKind {
     Army,
     Fleet,
@@ -47,7 +47,7 @@ impl Terrain {
 /// Where a unit stands: a space and, for a fleet on a multi-coast space, which coast.
 /// `coast` is 0 for "no particular coast" and otherwise one more than the index into
 /// the space's `coasts`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Location {
     pub province: ProvinceId,
     pub coast: u8,
@@ -108,7 +108,7 @@ pub enum Victory {
     Units(u32),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Season {
     Spring,
     Fall,

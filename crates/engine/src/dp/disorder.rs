@@ -53,7 +53,10 @@ pub fn civil_disorder(v: &Variant, state: &GameState, power: PowerId) -> GameSta
 /// controlling player is entirely eliminated from the game" and nobody would order the
 /// faction again.
 pub fn orphaned_factions(v: &Variant, state: &GameState) -> Vec<PowerId> {
-    let alive = |p: PowerId| state.unit_count(p) > 0 || state.centre_count(p) > 0;
+    // A power whose last unit is dislodged but may still retreat is not yet eliminated.
+    let alive = |p: PowerId| {
+        state.unit_count(p) > 0 || state.centre_count(p) > 0 || state.dislodged.iter().any(|d| d.unit.power == p)
+    };
     (0..v.powers.len() as PowerId)
         // Once in disorder a faction's centres stay in its name as independent minors,
         // so it still "stands on the board" and would be listed again.

@@ -13,7 +13,7 @@ use crate::state::{GameState, Phase, Unit};
 use crate::variant::{Location, PowerId, ProvinceId, Variant};
 
 /// A bid that counted, and what it was worth.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CountedBid {
     pub bid: Bid,
     /// The client bonus added because the bidder is a patron of the minor (once per bid).
@@ -23,14 +23,14 @@ pub struct CountedBid {
 }
 
 /// A bid that did not count, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct VoidBid {
     pub bid: Bid,
     pub reason: String,
 }
 
 /// One distinct order asked of a minor unit, with its total.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct OrderTotal {
     pub order: Order,
     pub total: u32,
@@ -40,7 +40,7 @@ pub struct OrderTotal {
     pub set_aside: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Decision {
     /// Nobody bid (or every bid was void or set aside): the unit holds.
     NoBids,
@@ -51,7 +51,7 @@ pub enum Decision {
 }
 
 /// What happened to the bids on one minor unit.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct UnitBids {
     pub unit: Unit,
     pub bids: Vec<CountedBid>,
@@ -62,7 +62,7 @@ pub struct UnitBids {
 }
 
 /// The GM's account of a turn's bidding. Never part of the public outcome.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BidReport {
     pub phase: Phase,
     /// The client bonus in force this turn.
