@@ -49,6 +49,13 @@ pub struct Case {
     pub post_units: Option<Vec<CaseUnit>>,
     pub post_dislodged: Option<Vec<CaseUnit>>,
     pub post_owners: Option<Vec<CaseUnit>>,
+    /// `POSTSTATE_CIVIL_DISORDER`: every power in civil disorder after the phase (those
+    /// declared before it and those rule 8 added), each with its line; `Some(empty)`
+    /// for `POSTSTATE_CIVIL_DISORDER none`.
+    pub post_disordered: Option<Vec<(usize, String)>>,
+    /// `POSTSTATE_WINNER France` (or `none`): who has won as the phase ends, with the
+    /// line; `Some((line, None))` for `none`.
+    pub post_winner: Option<(usize, Option<String>)>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -120,6 +127,25 @@ pub fn parse_cases(text: &str) -> Result<Vec<Case>, CaseError> {
                     return err("PRESTATE_CIVIL_DISORDER needs the powers in civil disorder".into());
                 }
                 case.disordered.extend(names.into_iter().map(|n| (line, n.to_string())));
+                Section::None
+            }
+            "POSTSTATE_CIVIL_DISORDER" => {
+                let list = case.post_disordered.get_or_insert_with(Vec::new);
+                if !rest.eq_ignore_ascii_case("none") {
+                    let names: Vec<&str> = rest.split(',').map(str::trim).filter(|n| !n.is_empty()).collect();
+                    if names.is_empty() {
+                        return err("POSTSTATE_CIVIL_DISORDER needs the powers in civil disorder, or `none`".into());
+                    }
+                    list.extend(names.into_iter().map(|n| (line, n.to_string())));
+                }
+                Section::None
+            }
+            "POSTSTATE_WINNER" => {
+                if rest.is_empty() {
+                    return err("POSTSTATE_WINNER needs the winning power, or `none`".into());
+                }
+                let winner = (!rest.eq_ignore_ascii_case("none")).then(|| rest.to_string());
+                case.post_winner = Some((line, winner));
                 Section::None
             }
             "PRESTATE_SUPPLYCENTER_OWNERS" => {

@@ -10,4 +10,4 @@ mod format;
 mod run;
 
 pub use format::{parse_cases, Case, CaseError, CaseUnit, PriorResult};
-pub use run::{case_setup, run_case, CaseReport};
+pub use run::{case_setup, judge_case, run_case, CaseReport};

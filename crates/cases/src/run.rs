@@ -1,14 +1,14 @@
 //! Runs one case: builds the position, adjudicates the orders, and compares the result
 //! with the expected sections.
 
-use chancery_engine::adjudicate::adjudicate;
-use chancery_engine::dp::{check_bids, dp_rules, resolve_bids, Bid};
+use chancery_engine::dp::{check_bids, dp_rules, parse_bid, Bid};
 use chancery_engine::parse::parse_order_line;
+use chancery_engine::phase::{judge_phase, PhaseResult};
 use chancery_engine::state::{Carried, Dislodged, GameState, Phase, PhaseKind, Unit};
 use chancery_engine::suggest::distance;
 use chancery_engine::variant::PowerKind;
 use chancery_engine::variant_file::parse_season;
-use chancery_engine::{Location, Order, OrderKind, Outcome, PowerId, Variant};
+use chancery_engine::{Location, Order, OrderKind, PowerId, Variant};
 
 use crate::carried::{self, split};
 use crate::format::{Case, CaseUnit};
@@ -151,34 +151,21 @@ fn owners_from(v: &Variant, items: &[CaseUnit]) -> Result<Vec<Option<PowerId>>, 
 }
 
 /// A DP bid line after its power: `DP A Austria S A Munich - Bohemia` spends one DP,
-/// `DP 2 A Austria …` two. `None` when the line is an ordinary order.
-fn parse_bid(v: &Variant, power: PowerId, text: &str) -> Result<Option<Bid>, String> {
-    let Some((word, rest)) = text.split_once(char::is_whitespace) else {
-        return Ok(None);
-    };
-    if !word.eq_ignore_ascii_case("dp") {
-        return Ok(None);
+/// `DP 2 A Austria …` two (`dp::parse_bid`). `None` when the line is an ordinary order.
+fn parse_bid_line(v: &Variant, power: PowerId, text: &str) -> Result<Option<Bid>, String> {
+    match text.split_once(char::is_whitespace) {
+        Some((word, _)) if word.eq_ignore_ascii_case("dp") => parse_bid(v, power, text).map(Some),
+        _ => Ok(None),
     }
-    let rest = rest.trim();
-    let (dp, order_text) = match rest.split_once(char::is_whitespace) {
-        Some((n, o)) if n.chars().all(|c| c.is_ascii_digit()) => {
-            let dp = n.parse::<u32>().map_err(|_| format!("`{n}` is not a number of DPs"))?;
-            (dp, o.trim())
-        }
-        _ => (1, rest),
-    };
-    let (_, order) = parse_order_line(v, order_text).map_err(|e| format!("bid `{text}`: {e}"))?;
-    Ok(Some(Bid {
-        power,
-        dp,
-        order: Order { power, ..order },
-    }))
 }
 
 /// Checks each power's bids as the judge would on submission (rule 3: a breach fails
-/// the case with the player's message), then turns all bids into the minor units' orders.
-/// The powers in civil disorder come with the position.
-fn minor_orders(v: &Variant, state: &GameState, orders: &[Order], bids: &[(usize, Bid)]) -> Result<Vec<Order>, String> {
+/// the case with the player's message). The powers in civil disorder come with the
+/// position.
+fn check_submitted_bids(v: &Variant, state: &GameState, orders: &[Order], bids: &[(usize, Bid)]) -> Result<(), String> {
+    if bids.is_empty() {
+        return Ok(());
+    }
     let rules = dp_rules(v)?;
     let all: Vec<Bid> = bids.iter().map(|(_, b)| *b).collect();
     let mut powers: Vec<PowerId> = all.iter().map(|b| b.power).collect();
@@ -188,7 +175,15 @@ fn minor_orders(v: &Variant, state: &GameState, orders: &[Order], bids: &[(usize
         let line = bids.iter().find(|(_, b)| b.power == power).map_or(0, |(l, _)| *l);
         check_bids(v, state, &rules, &[], power, orders, &all).map_err(|e| format!("line {line}: {e}"))?;
     }
-    Ok(resolve_bids(v, state, orders, &all).0)
+    Ok(())
+}
+
+/// What a case gives the judge: the position, the orders and the bids as submitted
+/// (bids checked as a judge checks them on submission).
+struct Setup {
+    state: GameState,
+    orders: Vec<Order>,
+    bids: Vec<Bid>,
 }
 
 /// Runs a case against its variant.
@@ -205,8 +200,22 @@ pub fn run_case(case: &Case, v: &Variant) -> CaseReport {
 }
 
 /// The position a case starts from and the orders it gives (bids already resolved into
-/// orders for the minor units), for tools that draw or replay a case.
+/// orders for the minor units, by `judge_phase`), for tools that draw or replay a case.
 pub fn case_setup(case: &Case, v: &Variant) -> Result<(GameState, Vec<Order>), String> {
+    let setup = setup(case, v)?;
+    let judged = judge_phase(v, &setup.state, &setup.orders, &setup.bids);
+    let mut orders = setup.orders;
+    orders.extend(judged.minor_orders);
+    Ok((setup.state, orders))
+}
+
+/// A case judged as a server judges a phase: through the engine's one entry point.
+pub fn judge_case(case: &Case, v: &Variant) -> Result<PhaseResult, String> {
+    let setup = setup(case, v)?;
+    Ok(judge_phase(v, &setup.state, &setup.orders, &setup.bids))
+}
+
+fn setup(case: &Case, v: &Variant) -> Result<Setup, String> {
     let phase = match &case.phase {
         Some((line, text)) => parse_phase(text).map_err(|e| format!("line {line}: {e}"))?,
         None => Phase::new(v.start.0, v.start.1, PhaseKind::Movement),
@@ -280,7 +289,7 @@ pub fn case_setup(case: &Case, v: &Variant) -> Result<(GameState, Vec<Order>), S
             Ok(x) => x,
             Err(e) => return Err(format!("line {}: {e}", item.line)),
         };
-        if let Some(bid) = parse_bid(v, p, rest).map_err(|e| format!("line {}: {e}", item.line))? {
+        if let Some(bid) = parse_bid_line(v, p, rest).map_err(|e| format!("line {}: {e}", item.line))? {
             bids.push((item.line, bid));
             continue;
         }
@@ -290,48 +299,31 @@ pub fn case_setup(case: &Case, v: &Variant) -> Result<(GameState, Vec<Order>), S
             orders.push(Order { power: p, ..order });
         }
     }
-    if !bids.is_empty() {
-        orders.extend(minor_orders(v, &state, &orders, &bids)?);
-    }
-    Ok((state, orders))
+    check_submitted_bids(v, &state, &orders, &bids)?;
+    Ok(Setup {
+        state,
+        orders,
+        bids: bids.into_iter().map(|(_, b)| b).collect(),
+    })
 }
 
 fn run_inner(case: &Case, v: &Variant, diffs: &mut Vec<String>) -> Result<(), String> {
-    let (state, orders) = case_setup(case, v)?;
-    let phase = state.phase;
-    let result = adjudicate(v, &state, &orders);
+    let setup = setup(case, v)?;
+    let state = &setup.state;
+    let judged = judge_phase(v, state, &setup.orders, &setup.bids);
+    let result = &judged.adjudication;
 
-    // With stacks and boarding a unit may end elsewhere than its order says (a fleet
-    // that lands an army goes back), so the next position is read instead.
-    let original_rules = v.rule("boarding").next().is_some() || v.rule("stacking").next().is_some();
-    let (actual_units, actual_dislodged): (Vec<Unit>, Vec<Unit>) = match phase.kind {
-        PhaseKind::Movement if original_rules => {
-            let gone = result
-                .results
-                .iter()
-                .filter(|r| r.dislodged_by.is_some())
-                .map(|r| r.unit);
-            (result.next.units.clone(), gone.collect())
-        }
-        PhaseKind::Movement => {
-            let mut stay = Vec::new();
-            let mut gone = Vec::new();
-            for r in &result.results {
-                if r.dislodged_by.is_some() {
-                    gone.push(r.unit);
-                } else {
-                    let moved = matches!(r.outcome, Outcome::Moved | Outcome::CircularMove);
-                    let to = match r.order.map(|o| o.kind) {
-                        Some(OrderKind::Move { to, .. }) if moved => to,
-                        _ => r.unit.location,
-                    };
-                    stay.push(Unit { location: to, ..r.unit });
-                }
-            }
-            (stay, gone)
-        }
-        _ => (result.next.units.clone(), Vec::new()),
-    };
+    // The units of the next position: where each unit ended (with stacks and boarding
+    // a unit may end elsewhere than its order says: a fleet that lands an army goes
+    // back), after rule 8 too. A movement phase's dislodged units are read from the
+    // results, since a minor's are removed at once and never reach the next position.
+    let actual_units = result.next.units.clone();
+    let actual_dislodged: Vec<Unit> = result
+        .results
+        .iter()
+        .filter(|r| r.dislodged_by.is_some())
+        .map(|r| r.unit)
+        .collect();
 
     let (expected_units, expected_carried): (Vec<Unit>, Vec<Carried>) = if case.post_same {
         (state.units.clone(), state.carried.clone())
@@ -363,6 +355,35 @@ fn run_inner(case: &Case, v: &Variant, diffs: &mut Vec<String>) -> Result<(), St
             })
             .collect();
         compare(v, "dislodged", &expected, &must_list, diffs);
+    }
+    if let Some(expected) = &case.post_disordered {
+        let mut want = Vec::new();
+        for (line, name) in expected {
+            want.push(power(v, name).ok_or_else(|| format!("line {line}: unknown power `{name}`"))?);
+        }
+        let name = |p: &PowerId| v.power(*p).name.clone();
+        let got = &result.next.disordered;
+        let missing: Vec<String> = want.iter().filter(|p| !got.contains(p)).map(name).collect();
+        let extra: Vec<String> = got.iter().filter(|p| !want.contains(p)).map(name).collect();
+        if !missing.is_empty() {
+            diffs.push(format!("civil disorder: expected but missing: {}", missing.join(", ")));
+        }
+        if !extra.is_empty() {
+            diffs.push(format!(
+                "civil disorder: present but not expected: {}",
+                extra.join(", ")
+            ));
+        }
+    }
+    if let Some((line, expected)) = &case.post_winner {
+        let want = match expected {
+            Some(name) => Some(power(v, name).ok_or_else(|| format!("line {line}: unknown power `{name}`"))?),
+            None => None,
+        };
+        if want != result.winner {
+            let name = |o: Option<PowerId>| o.map_or("nobody".to_string(), |p| v.power(p).name.clone());
+            diffs.push(format!("winner: expected {}, got {}", name(want), name(result.winner)));
+        }
     }
     if let Some(items) = &case.post_owners {
         let expected = owners_from(v, items)?;

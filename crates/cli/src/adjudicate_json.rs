@@ -1,12 +1,14 @@
-//! `chancery adjudicate`: one phase as JSON in, outcome and next position as JSON out.
+//! `chancery adjudicate`: one phase as JSON in, outcome and next position as JSON out,
+//! judged by the engine's one entry point (`judge_phase`), as the server judges it.
 //! The request and response are described in docs/adjudicate-json.md.
 
 use std::io::Read;
 use std::process::ExitCode;
 
-use chancery_engine::adjudicate::adjudicate;
+use chancery_engine::dp::{parse_bid, Bid};
 use chancery_engine::json::{adjudication_json, state_from_json, StateJson};
 use chancery_engine::parse::parse_named_order;
+use chancery_engine::phase::judge_phase;
 use chancery_engine::{GameState, Order};
 use serde::Deserialize;
 
@@ -21,6 +23,10 @@ struct Request {
     state: Option<StateJson>,
     /// `{"England": ["F lon - nth", ...], ...}` or `["England: F lon - nth", ...]`.
     orders: OrderLines,
+    /// DP bids (1936, 1648) in the same two forms: `{"France": ["2 A bel H"]}` or
+    /// `["France: DP A bel H"]`.
+    #[serde(default)]
+    bids: Option<OrderLines>,
 }
 
 pub fn run(input: Option<&str>) -> Result<ExitCode, String> {
@@ -46,8 +52,33 @@ pub fn run(input: Option<&str>) -> Result<ExitCode, String> {
             Err(e) => unreadable.push(serde_json::json!({"order": line, "error": e.to_string()})),
         }
     }
-    let result = adjudicate(&v, &state, &orders);
-    let mut out = serde_json::to_value(adjudication_json(&v, &result)).map_err(|e| e.to_string())?;
+    let mut bids: Vec<Bid> = Vec::new();
+    for line in request.bids.map(OrderLines::into_lines).unwrap_or_default() {
+        let read = line
+            .split_once(':')
+            .ok_or_else(|| "a bid line starts with its power and a colon".to_string())
+            .and_then(|(power, bid)| {
+                let p = v
+                    .find_power(power.trim())
+                    .ok_or_else(|| format!("unknown power `{}`", power.trim()))?;
+                parse_bid(&v, p, bid)
+            });
+        match read {
+            Ok(bid) => bids.push(bid),
+            Err(e) => unreadable.push(serde_json::json!({"bid": line, "error": e})),
+        }
+    }
+    let judged = judge_phase(&v, &state, &orders, &bids);
+    let mut out = serde_json::to_value(adjudication_json(&v, &judged.adjudication)).map_err(|e| e.to_string())?;
+    if !judged.orphaned.is_empty() {
+        let names: Vec<&str> = judged.orphaned.iter().map(|&p| v.power(p).name.as_str()).collect();
+        out["orphaned"] = serde_json::json!(names);
+    }
+    // The GM's report, when the request bids at all (phases without bids would all
+    // carry an empty one).
+    if let Some(report) = judged.bid_report.as_ref().filter(|_| !bids.is_empty()) {
+        out["bid_report"] = serde_json::Value::String(report.text(&v));
+    }
     if !unreadable.is_empty() {
         out["unreadable"] = serde_json::Value::Array(unreadable);
     }
