@@ -1,7 +1,7 @@
 //! Runs one case: builds the position, adjudicates the orders, and compares the result
 //! with the expected sections.
 
-use chancery_engine::dp::{check_bids, dp_rules, parse_bid, Bid};
+use chancery_engine::dp::{check_bids, parse_bid, Bid};
 use chancery_engine::parse::parse_order_line;
 use chancery_engine::phase::{judge_phase, PhaseResult};
 use chancery_engine::state::{Carried, Dislodged, GameState, Phase, PhaseKind, Unit};
@@ -166,14 +166,13 @@ fn check_submitted_bids(v: &Variant, state: &GameState, orders: &[Order], bids: 
     if bids.is_empty() {
         return Ok(());
     }
-    let rules = dp_rules(v)?;
     let all: Vec<Bid> = bids.iter().map(|(_, b)| *b).collect();
     let mut powers: Vec<PowerId> = all.iter().map(|b| b.power).collect();
     powers.sort_unstable();
     powers.dedup();
     for power in powers {
         let line = bids.iter().find(|(_, b)| b.power == power).map_or(0, |(l, _)| *l);
-        check_bids(v, state, &rules, &[], power, orders, &all).map_err(|e| format!("line {line}: {e}"))?;
+        check_bids(v, state, &v.rules.dp, &[], power, orders, &all).map_err(|e| format!("line {line}: {e}"))?;
     }
     Ok(())
 }

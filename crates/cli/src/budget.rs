@@ -3,15 +3,15 @@
 
 use std::process::ExitCode;
 
-use chancery_engine::dp::{budgets, dp_rules};
+use chancery_engine::dp::budgets;
 use chancery_engine::json::{state_from_json, StateJson};
+use chancery_engine::rules::Rule;
 use chancery_engine::GameState;
 
 use crate::commands::load;
 
 pub fn run(variant: &str, state: Option<&str>) -> Result<ExitCode, String> {
     let v = load(variant)?;
-    let rules = dp_rules(&v).map_err(|e| format!("{variant}: {e}"))?;
     let state = match state {
         None => GameState::initial(&v),
         Some(path) => {
@@ -21,12 +21,12 @@ pub fn run(variant: &str, state: Option<&str>) -> Result<ExitCode, String> {
             state_from_json(&v, &json).map_err(|e| format!("{path}: {e}"))?
         }
     };
-    if rules.budgets.is_empty() {
+    if !v.rule_on(Rule::DiplomacyPoints) {
         println!("{} has no Diplomacy Points (no `rule dp-budget` line)", v.title);
         return Ok(ExitCode::SUCCESS);
     }
     println!("Diplomacy Points, {} ({})", state.phase, v.title);
-    for b in budgets(&v, &state, &rules) {
+    for b in budgets(&v, &state, &v.rules.dp) {
         println!(
             "{}: {} DP{}",
             v.power(b.power).name,

@@ -143,7 +143,7 @@ fn coast_swap(v: &Variant, units: &[Unit], commands: &[Command], i: usize) -> bo
     let Command::Move { to, .. } = commands[i] else {
         return false;
     };
-    crate::stacking::coast_swaps_on(v)
+    v.rule_on(crate::rules::Rule::CoastSwaps)
         && units.iter().enumerate().any(|(j, u)| {
             u.location.province == to.province
                 && matches!(commands[j], Command::Move { to: back, .. } if back.province == units[i].location.province)

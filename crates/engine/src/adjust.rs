@@ -20,15 +20,13 @@ pub fn surplus(state: &GameState, power: PowerId) -> i64 {
 /// Whether a `rule build-restriction POWER SPACE` line forbids `power` to build in `p`
 /// although it is a home centre (1936: France in Lebanon, Italy in Libya).
 pub fn build_restricted(v: &Variant, power: PowerId, p: ProvinceId) -> bool {
-    v.rule("build-restriction").any(|r| {
-        r.values.len() == 2 && v.find_power(&r.values[0]) == Some(power) && v.find_province(&r.values[1]) == Some(p)
-    })
+    v.rules.build_restrictions.contains(&(power, p))
 }
 
 /// Spaces where `power` could build now: its home centres and extra build sites that it
 /// controls and that stand empty, less those the variant forbids it.
 pub fn build_sites(v: &Variant, state: &GameState, power: PowerId) -> Vec<ProvinceId> {
-    if crate::stacking::stacking_on(v) {
+    if v.rule_on(crate::rules::Rule::Stacking) {
         return crate::stacking::build_provinces(v, state, power);
     }
     (0..v.provinces.len() as ProvinceId)

@@ -5,14 +5,10 @@
 use crate::movement::{Extra, Resolver};
 use crate::order::{Order, OrderKind};
 use crate::outcome::{OrderResult, Outcome};
-use crate::stacking::{arrival, stacking_on, Arrival};
+use crate::rules::Rule;
+use crate::stacking::{arrival, Arrival};
 use crate::state::{Carried, GameState, Unit};
 use crate::variant::{Location, ProvinceId, Terrain, UnitKind, Variant};
-
-/// Whether the variant has the boarding rule (`rule boarding on`).
-pub fn boarding_on(v: &Variant) -> bool {
-    crate::stacking::has_rule(v, "boarding", Some("on"))
-}
 
 /// The space where a boarding order means to board: where the unit moves, or where it
 /// stands.
@@ -91,7 +87,7 @@ pub fn prune(state: &mut GameState) {
 /// assigned to the units. Empty (every unit ordinary) when the variant has neither
 /// stacking nor boarding.
 pub(crate) fn extras(v: &Variant, state: &GameState, units: &[Unit], assigned: &[Option<Order>]) -> Vec<Extra> {
-    if !boarding_on(v) && !stacking_on(v) {
+    if !v.rule_on(Rule::Boarding) && !v.rule_on(Rule::Stacking) {
         return Vec::new();
     }
     let partner = pair_boarders(units, assigned);

@@ -22,6 +22,7 @@ pub mod order;
 pub mod outcome;
 pub mod parse;
 pub mod phase;
+pub mod rules;
 pub mod stacking;
 pub mod state;
 pub mod suggest;

@@ -15,19 +15,6 @@ pub struct Finding {
     pub message: String,
 }
 
-/// Rule keys some mechanism reads; others draw a warning.
-pub const KNOWN_RULES: &[&str] = &[
-    "dp-budget",
-    "client-bonus",
-    "stacking",
-    "convoys",
-    "boarding",
-    "build-restriction",
-    "dp-penalty",
-    "sortie",
-    "swaps",
-];
-
 fn err(out: &mut Vec<Finding>, message: String) {
     out.push(Finding {
         severity: Severity::Error,
@@ -194,7 +181,7 @@ pub fn lint(v: &Variant) -> Vec<Finding> {
         }
     }
     let mut occupied: Vec<(ProvinceId, u8)> = Vec::new();
-    let stacking = v.rule("stacking").next().is_some();
+    let stacking = v.rule_on(crate::rules::Rule::Stacking);
     for u in &v.units {
         let p = u.location.province;
         if !stacking && occupied.iter().any(|(q, _)| *q == p) {
@@ -205,8 +192,8 @@ pub fn lint(v: &Variant) -> Vec<Finding> {
             err(&mut out, format!("a starting fleet stands in {}", name(p)));
         }
     }
-    for r in &v.rules {
-        if !KNOWN_RULES.contains(&r.key.as_str()) {
+    for r in &v.rules.lines {
+        if !crate::rules::known_keys().any(|k| k == r.key) {
             warn(
                 &mut out,
                 format!("line {}: no mechanism reads rule `{}`", r.line, r.key),

@@ -291,7 +291,7 @@ impl Resolver {
         // Head-to-head battles: two units moving into each other's space over land.
         // With `rule swaps different-coasts` two fleets pass each other when their
         // moves use different coasts of a split-coast space (Original 1958 rule 8).
-        let coast_swaps = crate::stacking::coast_swaps_on(v);
+        let coast_swaps = v.rule_on(crate::rules::Rule::CoastSwaps);
         self.opponent.clear();
         for i in 0..n {
             let mut opp = NONE;

@@ -298,7 +298,7 @@ impl Parser<'_> {
 
     /// The `B [power]` of a boarding order (Original 1958 rule 7), if it follows.
     fn board_marker(&mut self) -> Option<()> {
-        (crate::boarding::boarding_on(self.v) && self.eat_word(BOARD)).then_some(())
+        (self.v.rule_on(crate::rules::Rule::Boarding) && self.eat_word(BOARD)).then_some(())
     }
 
     /// The other unit's nationality after `B`: a power's name or adjective, or nothing

@@ -4,33 +4,9 @@
 //! readings taken where the rule page is silent.
 
 use crate::order::{Order, OrderError, OrderKind};
+use crate::rules::Rule;
 use crate::state::{GameState, Unit};
 use crate::variant::{Location, PowerId, ProvinceId, Terrain, UnitKind, Variant};
-
-/// Whether the variant lets units stack (`rule stacking …`).
-pub fn stacking_on(v: &Variant) -> bool {
-    has_rule(v, "stacking", None)
-}
-
-/// Whether the variant has no convoys (`rule convoys none`).
-pub fn convoys_off(v: &Variant) -> bool {
-    has_rule(v, "convoys", Some("none"))
-}
-
-/// Whether two fleets may exchange spaces along different coasts
-/// (`rule swaps different-coasts`, Original 1958 rule 8).
-pub fn coast_swaps_on(v: &Variant) -> bool {
-    has_rule(v, "swaps", Some("different-coasts"))
-}
-
-/// Whether the variant has a `rule KEY [VALUE …]` line, with `value` first when given.
-/// Read without `Variant::rule`, which allocates: the resolver asks on every load and
-/// must not allocate once warm, and validation asks for every order.
-pub fn has_rule(v: &Variant, key: &str, value: Option<&str>) -> bool {
-    v.rules
-        .iter()
-        .any(|r| r.key == key && value.is_none_or(|w| r.values.first().is_some_and(|f| f == w)))
-}
 
 /// The capital the variant gives `power`, if any.
 pub fn home_capital(v: &Variant, power: PowerId) -> Option<ProvinceId> {
@@ -82,7 +58,7 @@ pub enum Arrival {
 /// How a unit of `power` and `kind` moving to `to` arrives among `here`, the units in
 /// that space at the start of the turn (the mover itself excluded).
 pub fn arrival(v: &Variant, state: &GameState, power: PowerId, kind: UnitKind, to: Location, here: &[Unit]) -> Arrival {
-    if !stacking_on(v) || here.is_empty() || here.iter().any(|u| u.power != power) {
+    if !v.rule_on(Rule::Stacking) || here.is_empty() || here.iter().any(|u| u.power != power) {
         return Arrival::Ordinary;
     }
     let fleets = here.iter().filter(|u| u.kind == UnitKind::Fleet).count();
@@ -217,7 +193,7 @@ pub(crate) fn void_duplicate_supports(
     assigned: &mut [Option<Order>],
     void: &mut [Option<(Order, OrderError)>],
 ) {
-    if !stacking_on(v) {
+    if !v.rule_on(Rule::Stacking) {
         return;
     }
     let target = |o: &Option<Order>| match o.map(|o| o.kind) {

@@ -2,9 +2,9 @@
 //! `rule convoys none`), called by `validate` before its ordinary checks. Each returns
 //! `Ok(None)` when the ordinary checks should go on.
 
-use crate::boarding::boarding_on;
 use crate::order::{Order, OrderError, OrderKind, UnitRef};
-use crate::stacking::{arrival, build_site, convoys_off, stacking_on, Arrival};
+use crate::rules::Rule;
+use crate::stacking::{arrival, build_site, Arrival};
 use crate::state::{GameState, Unit};
 use crate::validate::{controls, destination};
 use crate::variant::{Location, Terrain, UnitKind, Variant};
@@ -47,11 +47,13 @@ pub(crate) fn check_movement(
 ) -> Result<Option<OrderKind>, OrderError> {
     let from = unit.location;
     match order.kind {
-        OrderKind::Convoy { .. } if convoys_off(v) => Err(OrderError::Other(NO_CONVOYS.into())),
-        OrderKind::Move { via_convoy: true, .. } if convoys_off(v) => Err(OrderError::Other(NO_CONVOYS.into())),
+        OrderKind::Convoy { .. } if v.rule_on(Rule::NoConvoys) => Err(OrderError::Other(NO_CONVOYS.into())),
+        OrderKind::Move { via_convoy: true, .. } if v.rule_on(Rule::NoConvoys) => {
+            Err(OrderError::Other(NO_CONVOYS.into()))
+        }
         OrderKind::Move { to, .. } => {
             let dest = destination(v, unit.kind, from, to)?;
-            if unit.kind == UnitKind::Army && convoys_off(v) && !v.can_move(UnitKind::Army, from, dest) {
+            if unit.kind == UnitKind::Army && v.rule_on(Rule::NoConvoys) && !v.can_move(UnitKind::Army, from, dest) {
                 return Err(OrderError::NotAdjacent {
                     from: name(v, from.province),
                     to: name(v, dest.province),
@@ -70,7 +72,7 @@ pub(crate) fn check_movement(
             }
         }
         OrderKind::SupportHold { unit: t } | OrderKind::SupportMove { unit: t, .. }
-            if stacking_on(v) && t.location.province == from.province =>
+            if v.rule_on(Rule::Stacking) && t.location.province == from.province =>
         {
             Err(OrderError::Other(
                 "units in one space may not support one another (rule 3)".into(),
@@ -88,7 +90,7 @@ fn check_board(
     to: Option<Location>,
     with: Option<crate::variant::PowerId>,
 ) -> Result<OrderKind, OrderError> {
-    if !boarding_on(v) {
+    if !v.rule_on(Rule::Boarding) {
         return Err(OrderError::Other("there is no boarding in this variant".into()));
     }
     let from = unit.location;
@@ -129,7 +131,7 @@ fn check_board(
 pub(crate) fn check_adjustment(v: &Variant, state: &GameState, order: &Order) -> Option<Result<Order, OrderError>> {
     match order.kind {
         OrderKind::Board { to: None, .. } => Some(crate::validate::validate(v, state, &winter_order(order))),
-        OrderKind::Build { kind } if stacking_on(v) => Some(check_build(v, state, order, kind)),
+        OrderKind::Build { kind } if v.rule_on(Rule::Stacking) => Some(check_build(v, state, order, kind)),
         OrderKind::Remove | OrderKind::Disband if order.unit.kind == Some(UnitKind::Army) => {
             let p = order.unit.location.province;
             let army_here = state
@@ -212,7 +214,7 @@ fn check_build(v: &Variant, state: &GameState, order: &Order, kind: Option<UnitK
 
 /// Whether any of these mechanisms is switched on for the variant.
 pub(crate) fn active(v: &Variant) -> bool {
-    stacking_on(v) || boarding_on(v) || convoys_off(v)
+    v.rule_on(Rule::Stacking) || v.rule_on(Rule::Boarding) || v.rule_on(Rule::NoConvoys)
 }
 
 /// An order as a Winter reads it: with the boarding rule `A par B` parses as boarding,

@@ -130,8 +130,8 @@ pub struct StartUnit {
     pub location: Location,
 }
 
-/// A `rule KEY VALUE…` line, kept as written for the mechanism that reads it.
-#[derive(Clone, Debug)]
+/// A `rule KEY VALUE…` line as written; `rules.rs` types it at load.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleParam {
     pub key: String,
     pub values: Vec<String>,
@@ -155,7 +155,8 @@ pub struct Variant {
     pub units: Vec<StartUnit>,
     pub clients: Vec<(PowerId, Vec<PowerId>)>,
     pub build_sites: Vec<(PowerId, ProvinceId)>,
-    pub rules: Vec<RuleParam>,
+    /// The `rule` lines, typed at load (`rules.rs`); `Variant::rule_on` asks.
+    pub rules: crate::rules::Rules,
     /// Lowercased abbreviations, full names and aliases to spaces.
     pub(crate) names: HashMap<String, ProvinceId>,
     pub(crate) power_names: HashMap<String, PowerId>,
@@ -266,10 +267,6 @@ impl Variant {
 
     pub fn is_home_of(&self, p: ProvinceId, power: PowerId) -> bool {
         self.province(p).homes.contains(&power)
-    }
-
-    pub fn rule<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'a RuleParam> + 'a {
-        self.rules.iter().filter(move |r| r.key == key)
     }
 
     pub fn great_powers(&self) -> impl Iterator<Item = PowerId> + '_ {

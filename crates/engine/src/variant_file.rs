@@ -264,7 +264,7 @@ pub fn load_variant(file: &str, text: &str) -> Result<Variant, LoadError> {
         units: Vec::new(),
         clients: Vec::new(),
         build_sites: Vec::new(),
-        rules: Vec::new(),
+        rules: Default::default(),
         names,
         power_names,
     };
@@ -316,7 +316,7 @@ pub fn load_variant(file: &str, text: &str) -> Result<Variant, LoadError> {
                 if words.len() < 2 {
                     return ld.err("`rule` takes a key and its values");
                 }
-                variant.rules.push(RuleParam {
+                variant.rules.lines.push(RuleParam {
                     key: words[1].to_string(),
                     values: words[2..].iter().map(|s| s.to_string()).collect(),
                     line: line.number,
@@ -325,6 +325,12 @@ pub fn load_variant(file: &str, text: &str) -> Result<Variant, LoadError> {
             _ => {}
         }
     }
+    // The rule lines name powers and spaces, so they are typed once all are declared.
+    variant.rules = crate::rules::read(&variant).map_err(|(line, message)| LoadError {
+        file: file.to_string(),
+        line,
+        message,
+    })?;
     Ok(variant)
 }
 

@@ -160,7 +160,7 @@ async fn store(app: App, account: Account, id: i64, s: Submission) -> ApiResult<
     // Where several units share a space (Original 1958 stacks, several builds in one
     // capital), each gets its own key `space/type/n`; the orders one request gives a
     // space's units of one type replace that space's earlier orders for that type.
-    let stacking = v.rule("stacking").next().is_some();
+    let stacking = v.rule_on(chancery_engine::rules::Rule::Stacking);
     let mut slots: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     // A later order for the same unit (or build site) replaces the earlier one; the
     // engine would void both (DATC 4.D.3), which is never what a player means.

@@ -75,19 +75,11 @@ impl DpRules {
     }
 }
 
-/// Reads the variant's DP rules. Errors name the line.
+/// The variant's DP rules: `v.rules.dp`, read when the variant was loaded (a line that
+/// cannot be read stops the load), so this never fails. Kept for callers written when
+/// the rules were read on each call; new code reads `v.rules.dp`.
 pub fn dp_rules(v: &Variant) -> Result<DpRules, String> {
-    let lines: Vec<RuleParam> = v
-        .rules
-        .iter()
-        .filter(|r| matches!(r.key.as_str(), "dp-budget" | "dp-penalty" | "client-bonus" | "sortie"))
-        .cloned()
-        .collect();
-    let mut rules = DpRules::default();
-    for r in &lines {
-        read_line(v, r, &mut rules).map_err(|e| format!("line {}: rule {}: {e}", r.line, r.key))?;
-    }
-    Ok(rules)
+    Ok(v.rules.dp.clone())
 }
 
 fn number(word: Option<&String>, what: &str) -> Result<u32, String> {
@@ -104,7 +96,8 @@ fn province(v: &Variant, word: &str) -> Result<ProvinceId, String> {
     v.find_province(word).ok_or_else(|| format!("unknown space `{word}`"))
 }
 
-fn read_line(v: &Variant, r: &RuleParam, rules: &mut DpRules) -> Result<(), String> {
+/// Types one DP rule line into `rules` (`rules.rs` calls it at load).
+pub(crate) fn read_dp_line(v: &Variant, r: &RuleParam, rules: &mut DpRules) -> Result<(), String> {
     let w = &r.values;
     match r.key.as_str() {
         "dp-budget" => {

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::dp::bids::{barred_message, barred_minors, bid_problem, Limits};
-use crate::dp::params::{dp_rules, DpRules};
+use crate::dp::params::DpRules;
 use crate::dp::{minor_key, minor_units, patrons_of, Bid};
 use crate::order::{Order, OrderKind, UnitRef};
 use crate::state::{GameState, Phase, Unit};
@@ -79,13 +79,7 @@ pub struct BidReport {
 /// Returns an order for each minor unit with a bid that counted (a tie gives a hold),
 /// and the GM's report.
 pub fn resolve_bids(v: &Variant, state: &GameState, orders: &[Order], bids: &[Bid]) -> (Vec<Order>, BidReport) {
-    let (rules, rules_error) = match dp_rules(v) {
-        Ok(r) => (r, None),
-        Err(e) => (
-            DpRules::default(),
-            Some(format!("the variant's DP rules cannot be read: {e}")),
-        ),
-    };
+    let rules = &v.rules.dp;
     let bonus = rules.bonus_at(state.phase);
     let mut void: Vec<VoidBid> = Vec::new();
     let mut counted: Vec<(Bid, Order)> = Vec::new();
@@ -95,15 +89,8 @@ pub fn resolve_bids(v: &Variant, state: &GameState, orders: &[Order], bids: &[Bi
     bidders.dedup();
     for power in bidders {
         let barred = barred_minors(v, state, power, orders);
-        let mut limits = Limits::new(v, state, &rules, power);
+        let mut limits = Limits::new(v, state, rules, power);
         for bid in bids.iter().filter(|b| b.power == power) {
-            if let Some(reason) = &rules_error {
-                void.push(VoidBid {
-                    bid: *bid,
-                    reason: reason.clone(),
-                });
-                continue;
-            }
             match bid_problem(v, state, &[], bid) {
                 Err(reason) => void.push(VoidBid { bid: *bid, reason }),
                 Ok(order) => {
@@ -130,7 +117,7 @@ pub fn resolve_bids(v: &Variant, state: &GameState, orders: &[Order], bids: &[Bi
             .filter(|(b, _)| b.order.unit.location.province == here)
             .collect();
         let patrons = patrons_of(v, unit);
-        let report = choose(&rules, bonus, unit, &patrons, &on_unit, &void);
+        let report = choose(rules, bonus, unit, &patrons, &on_unit, &void);
         // A unit nobody bid on gets no order here, so a case or GM order given to it
         // directly is not contradicted; without one, adjudication records its hold.
         if report.decision != Decision::NoBids {

@@ -1,0 +1,231 @@
+//! The variant's `rule` lines, read once when the variant is loaded into typed settings:
+//! the Diplomacy Point numbers (`dp::DpRules`), the Original 1958 switches, and build
+//! restrictions. A line with a known key that cannot be read stops the load with its line;
+//! a line with an unknown key is kept as written and `lint` warns about it, so that a
+//! misspelt key never switches a rule off silently.
+//!
+//! ```text
+//! rule stacking capitals naval-bases   # Original 1958 rules 3 to 5 (stacking.rs)
+//! rule boarding on                     # rules 6 and 7 (boarding.rs)
+//! rule convoys none                    # rule 6: no convoys
+//! rule swaps different-coasts          # rule 8
+//! rule build-restriction France Leb    # 1936: a home centre the power may not build in
+//! rule dp-budget …, dp-penalty …, client-bonus …, sortie …   # dp/params.rs
+//! ```
+
+use crate::dp::params::{read_dp_line, DpRules};
+use crate::variant::{PowerId, ProvinceId, RuleParam, Variant};
+
+/// A rule that is either on or off for a variant; [`Variant::rule_on`] asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// Several units of a power in its capital and naval bases (`rule stacking
+    /// capitals naval-bases`, Original 1958 rules 3 to 5).
+    Stacking,
+    /// Armies board fleets instead of being convoyed (`rule boarding on`, rules 6 and 7).
+    Boarding,
+    /// No convoys at all (`rule convoys none`, rule 6).
+    NoConvoys,
+    /// Two fleets may exchange spaces along different coasts (`rule swaps
+    /// different-coasts`, rule 8).
+    CoastSwaps,
+    /// Diplomacy Points: the variant gives great powers budgets (`rule dp-budget`).
+    DiplomacyPoints,
+}
+
+/// Every rule line of a variant, typed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rules {
+    /// The lines as written, for `lint` and for messages that name a line.
+    pub lines: Vec<RuleParam>,
+    /// The Diplomacy Point numbers (1936, 1648); all zero and empty elsewhere.
+    pub dp: DpRules,
+    /// Home centres a power may not build in (1936: France in Lebanon, Italy in Libya).
+    pub build_restrictions: Vec<(PowerId, ProvinceId)>,
+    stacking: bool,
+    boarding: bool,
+    no_convoys: bool,
+    coast_swaps: bool,
+}
+
+impl Rules {
+    /// Whether `rule` is on.
+    pub fn on(&self, rule: Rule) -> bool {
+        match rule {
+            Rule::Stacking => self.stacking,
+            Rule::Boarding => self.boarding,
+            Rule::NoConvoys => self.no_convoys,
+            Rule::CoastSwaps => self.coast_swaps,
+            Rule::DiplomacyPoints => !self.dp.budgets.is_empty(),
+        }
+    }
+}
+
+impl Variant {
+    /// Whether the variant has `rule` on: the one way the engine and its callers ask.
+    pub fn rule_on(&self, rule: Rule) -> bool {
+        self.rules.on(rule)
+    }
+}
+
+type Reader = fn(&Variant, &RuleParam, &mut Rules) -> Result<(), String>;
+
+/// Every key a mechanism reads, with the reader that types its lines. The loader reads
+/// through this table and `lint` takes its known keys from it, so a key cannot be known
+/// to one and not the other.
+const READERS: &[(&str, Reader)] = &[
+    ("dp-budget", dp_line),
+    ("dp-penalty", dp_line),
+    ("client-bonus", dp_line),
+    ("sortie", dp_line),
+    ("stacking", stacking),
+    ("boarding", boarding),
+    ("convoys", convoys),
+    ("swaps", swaps),
+    ("build-restriction", build_restriction),
+];
+
+/// The rule keys some mechanism reads.
+pub fn known_keys() -> impl Iterator<Item = &'static str> {
+    READERS.iter().map(|(key, _)| *key)
+}
+
+/// Reads `v.rules.lines` into typed rules. The error names the line and what is wrong.
+/// Runs when the variant is loaded, once everything the lines may name is declared.
+pub(crate) fn read(v: &Variant) -> Result<Rules, (usize, String)> {
+    let mut rules = Rules {
+        lines: v.rules.lines.clone(),
+        ..Rules::default()
+    };
+    for line in &v.rules.lines {
+        if let Some((_, reader)) = READERS.iter().find(|(key, _)| *key == line.key) {
+            reader(v, line, &mut rules).map_err(|e| (line.line, format!("rule {}: {e}", line.key)))?;
+        }
+    }
+    Ok(rules)
+}
+
+fn dp_line(v: &Variant, r: &RuleParam, rules: &mut Rules) -> Result<(), String> {
+    read_dp_line(v, r, &mut rules.dp)
+}
+
+/// The values of a switch line must be exactly `expected`: the engine implements that
+/// form only, and a line asking for another must not pass for it.
+fn switch(r: &RuleParam, expected: &[&str]) -> Result<(), String> {
+    if r.values.iter().map(String::as_str).eq(expected.iter().copied()) {
+        Ok(())
+    } else {
+        Err(format!(
+            "`rule {} {}` is the only form the engine implements",
+            r.key,
+            expected.join(" ")
+        ))
+    }
+}
+
+fn stacking(_: &Variant, r: &RuleParam, rules: &mut Rules) -> Result<(), String> {
+    switch(r, &["capitals", "naval-bases"])?;
+    rules.stacking = true;
+    Ok(())
+}
+
+fn boarding(_: &Variant, r: &RuleParam, rules: &mut Rules) -> Result<(), String> {
+    match r.values.first().map(String::as_str) {
+        Some("off") if r.values.len() == 1 => rules.boarding = false,
+        _ => {
+            switch(r, &["on"])?;
+            rules.boarding = true;
+        }
+    }
+    Ok(())
+}
+
+fn convoys(_: &Variant, r: &RuleParam, rules: &mut Rules) -> Result<(), String> {
+    switch(r, &["none"])?;
+    rules.no_convoys = true;
+    Ok(())
+}
+
+fn swaps(_: &Variant, r: &RuleParam, rules: &mut Rules) -> Result<(), String> {
+    switch(r, &["different-coasts"])?;
+    rules.coast_swaps = true;
+    Ok(())
+}
+
+fn build_restriction(v: &Variant, r: &RuleParam, rules: &mut Rules) -> Result<(), String> {
+    let [power, space] = r.values.as_slice() else {
+        return Err("expected `build-restriction POWER SPACE`".into());
+    };
+    let power = v.find_power(power).ok_or_else(|| format!("unknown power `{power}`"))?;
+    let space = v
+        .find_province(space)
+        .ok_or_else(|| format!("unknown space `{space}`"))?;
+    if !v.is_home_of(space, power) {
+        return Err(format!(
+            "{} is not a home centre of {}, so there is nothing to restrict",
+            v.province(space).name,
+            v.power(power).name
+        ));
+    }
+    rules.build_restrictions.push((power, space));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builtin::builtin;
+    use crate::variant_file::load_variant;
+
+    const MAP: &str = "variant t\nstart Spring 1901\nvictory centres 1\npower P great\nprovince a land \"A\" home=P\nprovince b land \"B\"\nunit P A a\narmy a: b\narmy b: a\n";
+
+    fn load(rules: &str) -> Result<Variant, String> {
+        load_variant("t.var", &format!("{MAP}{rules}")).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn the_built_in_variants_have_the_rules_their_pages_give() {
+        let v = builtin("original-1958").unwrap().unwrap();
+        for rule in [Rule::Stacking, Rule::Boarding, Rule::NoConvoys, Rule::CoastSwaps] {
+            assert!(v.rule_on(rule), "{rule:?}");
+        }
+        assert!(!v.rule_on(Rule::DiplomacyPoints));
+        let v = builtin("1936").unwrap().unwrap();
+        assert!(v.rule_on(Rule::DiplomacyPoints) && !v.rule_on(Rule::Stacking));
+        let france = v.find_power("France").unwrap();
+        assert!(v
+            .rules
+            .build_restrictions
+            .contains(&(france, v.find_province("Leb").unwrap())));
+        let v = builtin("standard").unwrap().unwrap();
+        assert_eq!(v.rules, Rules::default());
+    }
+
+    /// A known key with a value the engine does not implement stops the load at its line,
+    /// rather than passing for the rule or switching it off.
+    #[test]
+    fn a_rule_line_that_cannot_be_read_stops_the_load() {
+        let e = load("rule stacking capitals\n").unwrap_err();
+        assert!(
+            e.starts_with("t.var:10:") && e.contains("rule stacking capitals naval-bases"),
+            "{e}"
+        );
+        let e = load("rule convoys sometimes\n").unwrap_err();
+        assert!(e.contains("`rule convoys none`"), "{e}");
+        let e = load("rule build-restriction P b\n").unwrap_err();
+        assert!(e.contains("not a home centre"), "{e}");
+        let e = load("rule dp-budget Q 3\n").unwrap_err();
+        assert!(e.contains("rule dp-budget: unknown power `Q`"), "{e}");
+        assert!(load("rule boarding off\n").is_ok_and(|v| !v.rule_on(Rule::Boarding)));
+    }
+
+    /// An unknown key loads (lint warns about it) and switches nothing on.
+    #[test]
+    fn an_unknown_key_is_kept_for_lint() {
+        let v = load("rule stackin capitals naval-bases\n").unwrap();
+        assert!(!v.rule_on(Rule::Stacking));
+        assert_eq!(v.rules.lines.len(), 1);
+        assert!(!known_keys().any(|k| k == "stackin"));
+        assert!(known_keys().any(|k| k == "stacking"));
+    }
+}
