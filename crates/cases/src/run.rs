@@ -4,9 +4,11 @@
 use chancery_engine::dp::{check_bids, parse_bid, Bid};
 use chancery_engine::parse::parse_order_line;
 use chancery_engine::phase::{judge_phase, PhaseResult};
+use chancery_engine::rules::Rule;
 use chancery_engine::state::{Carried, Dislodged, GameState, Phase, PhaseKind, Unit};
 use chancery_engine::suggest::distance;
-use chancery_engine::variant::PowerKind;
+use chancery_engine::validate::validate;
+use chancery_engine::variant::{PowerKind, UnitKind};
 use chancery_engine::variant_file::parse_season;
 use chancery_engine::{Location, Order, OrderKind, PowerId, Variant};
 
@@ -183,6 +185,72 @@ struct Setup {
     state: GameState,
     orders: Vec<Order>,
     bids: Vec<Bid>,
+    /// `REFUSED:` lines the judge accepted after all, as differences.
+    accepted: Vec<String>,
+}
+
+/// Whether `power` may submit `text` (an order, or a `DP …` bid) in `state`, given the
+/// orders and bids it has already submitted: a `REFUSED:` line's check. The refusal is
+/// the judge's at submission: an order that cannot be read or is illegal
+/// (`validate`, as the server checks it), a bid that cannot be read or breaks rule 3
+/// with the others (`check_bids`, which also bars a bid on a minor the power attacks).
+fn refusal(
+    v: &Variant,
+    state: &GameState,
+    power: PowerId,
+    text: &str,
+    orders: &[Order],
+    bids: &[Bid],
+) -> Option<String> {
+    match parse_bid_line(v, power, text) {
+        Err(e) => Some(e),
+        Ok(Some(bid)) => {
+            let mut all = bids.to_vec();
+            all.push(bid);
+            check_bids(v, state, &v.rules.dp, &[], power, orders, &all)
+                .err()
+                .map(|e| e.to_string())
+        }
+        Ok(None) => match parse_order_line(v, text) {
+            Err(e) => Some(e.to_string()),
+            Ok((_, order)) => validate(v, state, &Order { power, ..order })
+                .err()
+                .map(|e| e.to_string()),
+        },
+    }
+}
+
+/// A position no judge could reach: an army at sea, a fleet inland, or two units in one
+/// space where the variant does not let units stack.
+fn check_position(v: &Variant, state: &GameState) -> Result<(), String> {
+    let dislodged: Vec<Unit> = state.dislodged.iter().map(|d| d.unit).collect();
+    for (units, what) in [(&state.units, "PRESTATE"), (&dislodged, "PRESTATE_DISLODGED")] {
+        for (i, u) in units.iter().enumerate() {
+            let p = u.location.province;
+            let name = &v.province(p).name;
+            let fits = match u.kind {
+                UnitKind::Army => v.army_can_stand(p),
+                UnitKind::Fleet => v.fleet_can_stand(p),
+            };
+            if !fits {
+                let unit = match u.kind {
+                    UnitKind::Army => "an army",
+                    UnitKind::Fleet => "a fleet",
+                };
+                return Err(format!(
+                    "{what}: impossible position: {unit} cannot stand in {name} ({})",
+                    describe(v, u)
+                ));
+            }
+            if !v.rule_on(Rule::Stacking) && units[..i].iter().any(|o| o.location.province == p) {
+                return Err(format!(
+                    "{what}: impossible position: two units in {name}, and {} does not let units stack",
+                    v.title
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Runs a case against its variant.
@@ -281,33 +349,56 @@ fn setup(case: &Case, v: &Variant) -> Result<Setup, String> {
         }
     }
 
+    check_position(v, &state)?;
+
     let mut orders: Vec<Order> = Vec::new();
     let mut bids: Vec<(usize, Bid)> = Vec::new();
+    let mut refused: Vec<(usize, PowerId, &str)> = Vec::new();
     for item in &case.orders {
-        let (p, rest) = match split_power(v, &item.text) {
-            Ok(x) => x,
-            Err(e) => return Err(format!("line {}: {e}", item.line)),
+        let text = item.text.as_str();
+        let (text, must_refuse) = match text.split_once(':') {
+            Some((word, rest)) if word.trim().eq_ignore_ascii_case("refused") => (rest.trim(), true),
+            _ => (text, false),
         };
+        let (p, rest) = split_power(v, text).map_err(|e| format!("line {}: {e}", item.line))?;
+        if must_refuse {
+            refused.push((item.line, p, rest));
+            continue;
+        }
         if let Some(bid) = parse_bid_line(v, p, rest).map_err(|e| format!("line {}: {e}", item.line))? {
             bids.push((item.line, bid));
             continue;
         }
-        // An order the parser cannot read is an order not given: the unit holds, as a
-        // judge would treat an unreadable order.
-        if let Ok((_, order)) = parse_order_line(v, rest) {
-            orders.push(Order { power: p, ..order });
-        }
+        // An order that cannot be read is a mistake in the case, not an order a judge
+        // would ignore: the case fails with the parser's message. (An order that is read
+        // but illegal is given, and the judge ignores it, as the DATC requires.)
+        let (_, order) =
+            parse_order_line(v, rest).map_err(|e| format!("line {}: order `{rest}` cannot be read: {e}", item.line))?;
+        orders.push(Order { power: p, ..order });
     }
     check_submitted_bids(v, &state, &orders, &bids)?;
+    let bids: Vec<Bid> = bids.into_iter().map(|(_, b)| b).collect();
+    let accepted = refused
+        .into_iter()
+        .filter(|(_, p, text)| refusal(v, &state, *p, text, &orders, &bids).is_none())
+        .map(|(line, p, text)| {
+            format!(
+                "line {line}: `{}: {text}` must be refused at submission but was accepted",
+                v.power(p).name
+            )
+        })
+        .collect();
     Ok(Setup {
         state,
         orders,
-        bids: bids.into_iter().map(|(_, b)| b).collect(),
+        bids,
+        accepted,
     })
 }
 
 fn run_inner(case: &Case, v: &Variant, diffs: &mut Vec<String>) -> Result<(), String> {
     let setup = setup(case, v)?;
+    diffs.extend(setup.accepted.iter().cloned());
     let state = &setup.state;
     let judged = judge_phase(v, state, &setup.orders, &setup.bids);
     let result = &judged.adjudication;
