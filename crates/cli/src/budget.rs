@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use chancery_engine::dp::budgets;
 use chancery_engine::json::{state_from_json, StateJson};
 use chancery_engine::rules::Rule;
-use chancery_engine::GameState;
+use chancery_engine::{GameState, PhaseKind};
 
 use crate::commands::load;
 
@@ -23,6 +23,17 @@ pub fn run(variant: &str, state: Option<&str>) -> Result<ExitCode, String> {
     };
     if !v.rule_on(Rule::DiplomacyPoints) {
         println!("{} has no Diplomacy Points (no `rule dp-budget` line)", v.title);
+        return Ok(ExitCode::SUCCESS);
+    }
+    // "Each Great Power receives a set number of Diplomacy Points (DPs) every Spring and
+    // Fall turn" (rule 2), and spends them in that turn's orders: a retreat or Winter
+    // phase has no budget to show.
+    if state.phase.kind != PhaseKind::Movement {
+        let mut next = state.phase.next();
+        while next.kind != PhaseKind::Movement {
+            next = next.next();
+        }
+        println!("No bids are made in {}; the next are made in {next}.", state.phase);
         return Ok(ExitCode::SUCCESS);
     }
     println!("Diplomacy Points, {} ({})", state.phase, v.title);

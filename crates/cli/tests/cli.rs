@@ -145,3 +145,26 @@ fn adjudicate_lists_orders_without_a_power_as_unreadable() {
     );
     assert_eq!(result_of(&v, "A par")["outcome"], "moved");
 }
+
+/// 1936 rule 2: DPs come "every Spring and Fall turn"; in a Winter `budget` says that
+/// no bids are made until Spring instead of printing a budget nobody can spend.
+#[test]
+fn budget_in_winter_says_no_bids_until_spring() {
+    let dir = std::env::temp_dir().join(format!("chancery-budget-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("winter.json");
+    std::fs::write(
+        &file,
+        r#"{"phase": "W1937A", "units": [], "owners": {"par": "France"}}"#,
+    )
+    .unwrap();
+    let (code, out) = chancery(&["budget", "1936", "--state", file.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out.trim(),
+        "No bids are made in Winter 1937 adjustments; the next are made in Spring 1938 movement."
+    );
+    let (code, out) = chancery(&["budget", "1936"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("Diplomacy Points, Spring 1936 movement"), "{out}");
+}

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::adjudicate::Adjudication;
-use crate::order::Order;
+use crate::order::{Order, OrderKind};
 use crate::outcome::Outcome;
 use crate::parse::parse_order_line;
 use crate::state::{Carried, Dislodged, GameState, Phase, PhaseKind, Unit};
@@ -71,6 +71,9 @@ pub struct CarriedJson {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResultJson {
     pub power: String,
+    /// The unit, "F stp/sc"; empty, and absent from the JSON, for a waived build, which
+    /// stands for no unit.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub unit: String,
     /// The order as adjudicated, in canonical notation; absent when the unit had none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -315,7 +318,10 @@ pub fn adjudication_json(v: &Variant, a: &Adjudication) -> AdjudicationJson {
             .iter()
             .map(|r| ResultJson {
                 power: v.power(r.unit.power).name.clone(),
-                unit: unit_text(v, &r.unit),
+                unit: match r.order.map(|o| o.kind) {
+                    Some(OrderKind::Waive) => String::new(),
+                    _ => unit_text(v, &r.unit),
+                },
                 order: r.order.as_ref().or(r.given.as_ref()).map(|o| order_text(v, o)),
                 outcome: outcome_word(&r.outcome).to_string(),
                 succeeded: r.outcome.succeeded(),

@@ -57,6 +57,10 @@ fn unused_builds_are_listed_as_waived() {
     let outcomes: Vec<&str> = default.iter().map(|r| r.outcome.as_str()).collect();
     assert_eq!(outcomes, ["built", "waived"]);
     assert_eq!(default[1].order.as_deref(), Some("Waive"));
+    // A waiver stands for no unit: its entry names none, not a placeholder.
+    assert_eq!(default[1].unit, "");
+    let json = serde_json::to_value(&default[1]).unwrap();
+    assert!(json.get("unit").is_none(), "{json}");
     // Nothing ordered: both builds are waived.
     let none = results(&v, &s, &[]);
     assert_eq!(none.iter().filter(|r| r.outcome == "waived").count(), 2);
