@@ -97,7 +97,7 @@ enum Command {
         #[arg(long)]
         state: Option<String>,
     },
-    /// Adjudicate one phase: JSON {variant, state, orders} on stdin, outcome on stdout.
+    /// Judge one phase: JSON {variant, state, orders, bids} on stdin, outcome on stdout.
     Adjudicate {
         /// Read the request from this file instead of stdin.
         #[arg(long)]

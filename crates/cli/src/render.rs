@@ -5,9 +5,9 @@
 use std::process::ExitCode;
 
 use chancery_cases::{case_setup, parse_cases, Case};
-use chancery_engine::adjudicate::adjudicate;
 use chancery_engine::json::{state_from_json, StateJson};
 use chancery_engine::parse::parse_named_order;
+use chancery_engine::phase::judge_phase;
 use chancery_engine::{Adjudication, GameState, Order, Variant};
 use chancery_render::{render_svg, Labels, RenderOptions};
 
@@ -54,7 +54,9 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode, String> {
             (state, orders)
         }
     };
-    let adjudication: Option<Adjudication> = orders.map(|o| adjudicate(&v, &state, &o));
+    // Judged as the server judges (rule 8 included, for --after); a case's bids are
+    // already its minor units' orders.
+    let adjudication: Option<Adjudication> = orders.map(|o| judge_phase(&v, &state, &o, &[]).adjudication);
     let options = RenderOptions {
         labels: if args.names {
             Labels::Names

@@ -21,7 +21,7 @@ use crate::variant::{PowerId, PowerKind, Variant};
 
 pub use bids::{check_bids, BidError};
 pub use budget::{budget, budgets, Budget};
-pub use disorder::{civil_disorder, orphaned_factions};
+pub use disorder::{civil_disorder, declare_civil_disorder, orphaned_factions, orphans_into_disorder};
 pub use params::{dp_rules, DpRules};
 pub use resolve::{resolve_bids, BidReport};
 

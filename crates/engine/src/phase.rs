@@ -75,7 +75,8 @@ impl PhaseResult {
 ///    may give one); otherwise it holds.
 /// 2. The adjudication of every order, and the next position (`adjudicate`).
 /// 3. Rule 8: each faction whose sponsor is eliminated or in civil disorder goes into
-///    civil disorder at once (`dp::orphaned_factions`, `dp::civil_disorder`).
+///    civil disorder at once (`dp::orphans_into_disorder`; the GM's declaration between
+///    phases applies the same rule through `dp::declare_civil_disorder`).
 pub fn judge_phase(v: &Variant, state: &GameState, orders: &[Order], bids: &[Bid]) -> PhaseResult {
     judge_phase_with(v, state, orders, bids, &mut Resolver::new())
 }
@@ -103,10 +104,7 @@ pub fn judge_phase_with(
         all.extend_from_slice(&minor_orders);
         adjudicate_with(v, state, &all, resolver)
     };
-    let orphaned = dp::orphaned_factions(v, &adjudication.next);
-    for &faction in &orphaned {
-        adjudication.next = dp::civil_disorder(v, &adjudication.next, faction);
-    }
+    let orphaned = dp::orphans_into_disorder(v, &mut adjudication.next);
     PhaseResult {
         before: state.clone(),
         minor_orders,

@@ -64,3 +64,23 @@ pub fn orphaned_factions(v: &Variant, state: &GameState) -> Vec<PowerId> {
         .filter(|&f| v.power(f).player.is_some_and(|s| state.in_disorder(s) || !alive(s)) && alive(f))
         .collect()
 }
+
+/// Rule 8 applied to a position: every faction `orphaned_factions` lists is put into
+/// civil disorder (`civil_disorder`). Returns those factions. `phase::judge_phase` runs it
+/// after every phase; the GM's declaration runs it through `declare_civil_disorder`.
+pub fn orphans_into_disorder(v: &Variant, state: &mut GameState) -> Vec<PowerId> {
+    let orphaned = orphaned_factions(v, state);
+    for &faction in &orphaned {
+        *state = civil_disorder(v, state, faction);
+    }
+    orphaned
+}
+
+/// The GM declares `power` in permanent civil disorder (rule 11), and rule 8 follows in
+/// the same step for any faction that leaves without a sponsor: the position after
+/// both, and the factions rule 8 took.
+pub fn declare_civil_disorder(v: &Variant, state: &GameState, power: PowerId) -> (GameState, Vec<PowerId>) {
+    let mut next = civil_disorder(v, state, power);
+    let orphaned = orphans_into_disorder(v, &mut next);
+    (next, orphaned)
+}

@@ -533,6 +533,11 @@ fn orphaned_faction() {
     let declared = civil_disorder(&v, &GameState::initial(&v), italy);
     assert!(declared.centre_count(italy) > 0);
     assert_eq!(orphaned_factions(&v, &declared), vec![nationalists]);
+    // The GM's declaration applies rule 8 in the same step.
+    let (both, orphaned) = crate::dp::declare_civil_disorder(&v, &GameState::initial(&v), italy);
+    assert_eq!(orphaned, vec![nationalists]);
+    assert_eq!(both.disordered, vec![italy, nationalists]);
+    assert!(orphaned_factions(&v, &both).is_empty());
     let brg = v.find_province("brg").unwrap();
     let army = *next.unit_at(brg).unwrap();
     assert_eq!(army.power, nationalists);
