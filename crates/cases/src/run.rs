@@ -185,15 +185,17 @@ struct Setup {
     state: GameState,
     orders: Vec<Order>,
     bids: Vec<Bid>,
-    /// `REFUSED:` lines the judge accepted after all, as differences.
+    /// `REFUSED:` lines the judge accepted after all (or refused for another reason), as
+    /// differences.
     accepted: Vec<String>,
 }
 
-/// Whether `power` may submit `text` (an order, or a `DP …` bid) in `state`, given the
-/// orders and bids it has already submitted: a `REFUSED:` line's check. The refusal is
-/// the judge's at submission: an order that cannot be read or is illegal
-/// (`validate`, as the server checks it), a bid that cannot be read or breaks rule 3
-/// with the others (`check_bids`, which also bars a bid on a minor the power attacks).
+/// Why the judge refuses `power`'s `text` (an order, or a `DP …` bid) at submission in
+/// `state`, given the orders and bids it has already submitted; `None` if it accepts
+/// it: a `REFUSED:` line's check. An order is refused as the server refuses it
+/// (`validate`), a bid when it breaks rule 3 together with the others (`check_bids`,
+/// which also bars a bid on a minor the power attacks). A line that cannot be read is a
+/// mistake in the case (`Err`), not a refusal, so that a typo cannot pass for one.
 fn refusal(
     v: &Variant,
     state: &GameState,
@@ -201,23 +203,36 @@ fn refusal(
     text: &str,
     orders: &[Order],
     bids: &[Bid],
-) -> Option<String> {
-    match parse_bid_line(v, power, text) {
-        Err(e) => Some(e),
-        Ok(Some(bid)) => {
-            let mut all = bids.to_vec();
-            all.push(bid);
-            check_bids(v, state, &v.rules.dp, &[], power, orders, &all)
-                .err()
-                .map(|e| e.to_string())
-        }
-        Ok(None) => match parse_order_line(v, text) {
-            Err(e) => Some(e.to_string()),
-            Ok((_, order)) => validate(v, state, &Order { power, ..order })
-                .err()
-                .map(|e| e.to_string()),
-        },
+) -> Result<Option<String>, String> {
+    if let Some(bid) = parse_bid_line(v, power, text)? {
+        let mut all = bids.to_vec();
+        all.push(bid);
+        return Ok(check_bids(v, state, &v.rules.dp, &[], power, orders, &all)
+            .err()
+            .map(|e| e.to_string()));
     }
+    let (_, order) = parse_order_line(v, text).map_err(|e| format!("order `{text}` cannot be read: {e}"))?;
+    Ok(validate(v, state, &Order { power, ..order })
+        .err()
+        .map(|e| e.to_string()))
+}
+
+/// A `REFUSED: Power: order` line, or `REFUSED "words": Power: order` where the refusal's
+/// message must contain the words: the words (if any) and the rest after the colon.
+fn refused_line(text: &str) -> Option<(Option<&str>, &str)> {
+    let t = text.trim_start();
+    if !t.get(..7)?.eq_ignore_ascii_case("refused") {
+        return None;
+    }
+    let after = t[7..].trim_start();
+    let (words, after) = match after.strip_prefix('"') {
+        Some(quoted) => {
+            let end = quoted.find('"')?;
+            (Some(&quoted[..end]), quoted[end + 1..].trim_start())
+        }
+        None => (None, after),
+    };
+    Some((words, after.strip_prefix(':')?.trim()))
 }
 
 /// A position no judge could reach: an army at sea, a fleet inland, or two units in one
@@ -353,16 +368,15 @@ fn setup(case: &Case, v: &Variant) -> Result<Setup, String> {
 
     let mut orders: Vec<Order> = Vec::new();
     let mut bids: Vec<(usize, Bid)> = Vec::new();
-    let mut refused: Vec<(usize, PowerId, &str)> = Vec::new();
+    let mut refused: Vec<(usize, Option<&str>, PowerId, &str)> = Vec::new();
     for item in &case.orders {
-        let text = item.text.as_str();
-        let (text, must_refuse) = match text.split_once(':') {
-            Some((word, rest)) if word.trim().eq_ignore_ascii_case("refused") => (rest.trim(), true),
-            _ => (text, false),
+        let (because, text) = match refused_line(&item.text) {
+            Some((because, rest)) => (Some(because), rest),
+            None => (None, item.text.as_str()),
         };
         let (p, rest) = split_power(v, text).map_err(|e| format!("line {}: {e}", item.line))?;
-        if must_refuse {
-            refused.push((item.line, p, rest));
+        if let Some(because) = because {
+            refused.push((item.line, because, p, rest));
             continue;
         }
         if let Some(bid) = parse_bid_line(v, p, rest).map_err(|e| format!("line {}: {e}", item.line))? {
@@ -378,16 +392,22 @@ fn setup(case: &Case, v: &Variant) -> Result<Setup, String> {
     }
     check_submitted_bids(v, &state, &orders, &bids)?;
     let bids: Vec<Bid> = bids.into_iter().map(|(_, b)| b).collect();
-    let accepted = refused
-        .into_iter()
-        .filter(|(_, p, text)| refusal(v, &state, *p, text, &orders, &bids).is_none())
-        .map(|(line, p, text)| {
-            format!(
-                "line {line}: `{}: {text}` must be refused at submission but was accepted",
-                v.power(p).name
-            )
-        })
-        .collect();
+    let mut accepted = Vec::new();
+    for (line, because, p, text) in refused {
+        let who = &v.power(p).name;
+        match refusal(v, &state, p, text, &orders, &bids).map_err(|e| format!("line {line}: {e}"))? {
+            None => accepted.push(format!(
+                "line {line}: `{who}: {text}` must be refused at submission but was accepted"
+            )),
+            Some(message) => {
+                if let Some(words) = because.filter(|w| !message.contains(w)) {
+                    accepted.push(format!(
+                        "line {line}: `{who}: {text}` was refused, but with `{message}`, not for `{words}`"
+                    ));
+                }
+            }
+        }
+    }
     Ok(Setup {
         state,
         orders,

@@ -99,31 +99,45 @@ fn poststate_winner_checks_the_victory_condition() {
 }
 
 /// `REFUSED:` states that the judge refuses an order at submission: it passes when the
-/// order is illegal (a fleet cannot move inland) or unreadable, and fails when the order
-/// would have been accepted. A refused order is not given.
+/// order is illegal (a fleet cannot move inland), fails when the order would have been
+/// accepted, and with `"words"` fails when the refusal's message lacks them. A refused
+/// order is not given. A line that cannot be read is a mistake, not a refusal.
 #[test]
 fn a_refused_order_is_checked() {
-    let body = |order: &str| format!("PRESTATE\nEngland: F nth\nORDERS\nREFUSED: England: {order}\nPOSTSTATE_SAME");
-    assert!(run("standard", &body("F nth - hol - mun")).passed());
-    let r = run("standard", &body("F nth - ruh"));
+    let body = |line: &str| format!("PRESTATE\nEngland: F nth\nORDERS\n{line}\nPOSTSTATE_SAME");
+    let r = run("standard", &body("REFUSED: England: F nth - ruh"));
     assert!(r.passed(), "{:?}", r.differences);
-    let r = run("standard", &body("F nth - nwg"));
+    let r = run(
+        "standard",
+        &body(r#"REFUSED "cannot move to Ruhr": England: F nth - ruh"#),
+    );
+    assert!(r.passed(), "{:?}", r.differences);
+    let r = run("standard", &body(r#"REFUSED "not adjacent": England: F nth - ruh"#));
+    fails_with(
+        &r,
+        "was refused, but with `a fleet cannot move to Ruhr, which is inland`, not for `not adjacent`",
+    );
+    let r = run("standard", &body("REFUSED: England: F nth - nwg"));
     fails_with(
         &r,
         "line 6: `England: F nth - nwg` must be refused at submission but was accepted",
     );
+    let r = run("standard", &body("REFUSED: England: F nth - nrw"));
+    fails_with(&r, "line 6: order `F nth - nrw` cannot be read");
 }
 
 /// 1936 Q12, the attack ban (docs/rules-dp.md): France attacks Belgium, so its bid on
 /// Belgium's army is refused when submitted; Britain, who does not attack it, may bid.
 #[test]
 fn a_refused_bid_is_checked() {
-    let body = |bid: &str| {
-        format!("PRESTATE_SETPHASE Spring 1937, Movement\nPRESTATE\nFrance: A pic\nBelgium: A bel\nORDERS\nFrance: A pic - bel\nREFUSED: {bid}\nPOSTSTATE_SAME")
+    let body = |line: &str| {
+        format!("PRESTATE_SETPHASE Spring 1937, Movement\nPRESTATE\nFrance: A pic\nBelgium: A bel\nORDERS\nFrance: A pic - bel\n{line}\nPOSTSTATE_SAME")
     };
-    let r = run("1936", &body("France: DP A bel H"));
+    let r = run("1936", &body("REFUSED: France: DP A bel H"));
     assert!(r.passed(), "{:?}", r.differences);
-    let r = run("1936", &body("Britain: DP A bel H"));
+    let r = run("1936", &body(r#"REFUSED "attack": France: DP A bel H"#));
+    assert!(r.passed(), "{:?}", r.differences);
+    let r = run("1936", &body("REFUSED: Britain: DP A bel H"));
     fails_with(
         &r,
         "`Britain: DP A bel H` must be refused at submission but was accepted",
