@@ -9,7 +9,7 @@ use chancery_engine::dp::{parse_bid, Bid};
 use chancery_engine::json::{adjudication_json, state_from_json, StateJson};
 use chancery_engine::parse::parse_named_order;
 use chancery_engine::phase::judge_phase;
-use chancery_engine::{GameState, Order};
+use chancery_engine::{GameState, Order, Variant};
 use serde::Deserialize;
 
 use crate::commands::load;
@@ -29,16 +29,19 @@ struct Request {
     bids: Option<OrderLines>,
 }
 
-pub fn run(input: Option<&str>) -> Result<ExitCode, String> {
-    let text = match input {
-        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?,
-        None => {
-            let mut s = String::new();
-            std::io::stdin().read_to_string(&mut s).map_err(|e| e.to_string())?;
-            s
-        }
-    };
-    let request: Request = serde_json::from_str(&text).map_err(|e| format!("request: {e}"))?;
+/// A request read and its names resolved: what `judge_phase` takes, and the lines that
+/// could not be read, as JSON entries for the answer.
+pub struct PhaseRequest {
+    pub variant: Variant,
+    pub state: GameState,
+    pub orders: Vec<Order>,
+    pub bids: Vec<Bid>,
+    pub unreadable: Vec<serde_json::Value>,
+}
+
+/// Reads a request (docs/adjudicate-json.md); `chancery budget --phase` reads the same.
+pub fn read_request(text: &str) -> Result<PhaseRequest, String> {
+    let request: Request = serde_json::from_str(text).map_err(|e| format!("request: {e}"))?;
     let v = load(&request.variant)?;
     let state = match &request.state {
         Some(s) => state_from_json(&v, s).map_err(|e| format!("state: {e}"))?,
@@ -68,6 +71,35 @@ pub fn run(input: Option<&str>) -> Result<ExitCode, String> {
             Err(e) => unreadable.push(serde_json::json!({"bid": line, "error": e})),
         }
     }
+    Ok(PhaseRequest {
+        variant: v,
+        state,
+        orders,
+        bids,
+        unreadable,
+    })
+}
+
+/// The request's text, from a file or standard input.
+pub fn read_input(input: Option<&str>) -> Result<String, String> {
+    match input {
+        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}")),
+        None => {
+            let mut s = String::new();
+            std::io::stdin().read_to_string(&mut s).map_err(|e| e.to_string())?;
+            Ok(s)
+        }
+    }
+}
+
+pub fn run(input: Option<&str>) -> Result<ExitCode, String> {
+    let PhaseRequest {
+        variant: v,
+        state,
+        orders,
+        bids,
+        unreadable,
+    } = read_request(&read_input(input)?)?;
     let judged = judge_phase(&v, &state, &orders, &bids);
     let mut out = serde_json::to_value(adjudication_json(&v, &judged.adjudication)).map_err(|e| e.to_string())?;
     if !judged.orphaned.is_empty() {

@@ -96,6 +96,10 @@ enum Command {
         /// A position in the JSON form of `chancery adjudicate` (default: the start).
         #[arg(long)]
         state: Option<String>,
+        /// A phase as a `chancery adjudicate` request (position, orders, bids): judge
+        /// it and print the GM's bid report after the budgets.
+        #[arg(long)]
+        phase: Option<String>,
     },
     /// Judge one phase: JSON {variant, state, orders, bids} on stdin, outcome on stdout.
     Adjudicate {
@@ -113,7 +117,7 @@ fn main() -> ExitCode {
         Command::Map { variant, json } => commands::map(&variant, json),
         Command::Lint { variant } => commands::lint(&variant),
         Command::Adjudicate { input } => adjudicate_json::run(input.as_deref()),
-        Command::Budget { variant, state } => budget::run(&variant, state.as_deref()),
+        Command::Budget { variant, state, phase } => budget::run(&variant, state.as_deref(), phase.as_deref()),
         Command::Render {
             variant,
             state,

@@ -88,3 +88,20 @@ fn the_case_runner_the_cli_and_the_entry_point_agree_on_a_rule_8_phase() {
         serde_json::to_value(adjudication_json(&v, &expected.adjudication)).unwrap()
     );
 }
+
+/// `chancery budget --phase` judges the request through `judge_phase` too: the budgets,
+/// then the GM's bid report, word for word the entry point's.
+#[test]
+fn budget_prints_the_entry_points_bid_report() {
+    let v = builtin("1936").unwrap().unwrap();
+    let expected = by_entry_point(&v).bid_report.unwrap().text(&v);
+    let out = Command::new(env!("CARGO_BIN_EXE_chancery"))
+        .args(["budget", "1936", "--phase", request_path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("Diplomacy Points, Spring 1938 movement"), "{text}");
+    assert!(text.ends_with(&format!("\n\n{expected}")), "{text}");
+    assert!(expected.contains("chosen: A mor - alg"), "{expected}");
+}
