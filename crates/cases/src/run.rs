@@ -9,7 +9,6 @@ use chancery_engine::state::{Carried, Dislodged, GameState, Phase, PhaseKind, Un
 use chancery_engine::suggest::distance;
 use chancery_engine::validate::validate;
 use chancery_engine::variant::{PowerKind, UnitKind};
-use chancery_engine::variant_file::parse_season;
 use chancery_engine::{Location, Order, OrderKind, PowerId, Variant};
 
 use crate::carried::{self, split};
@@ -85,7 +84,7 @@ fn parse_phase(text: &str) -> Result<Phase, String> {
     };
     let season = match words[0].to_ascii_lowercase().as_str() {
         "winter" => chancery_engine::Season::Fall,
-        w => parse_season(w).ok_or_else(|| format!("unknown season `{}`", words[0]))?,
+        w => chancery_engine::Season::parse(w).ok_or_else(|| format!("unknown season `{}`", words[0]))?,
     };
     let year = words[1].parse().map_err(|_| format!("`{}` is not a year", words[1]))?;
     Ok(Phase::new(season, year, kind))

@@ -13,60 +13,12 @@
 //! rule dp-budget …, dp-penalty …, client-bonus …, sortie …   # dp/params.rs
 //! ```
 
-use crate::dp::params::{read_dp_line, DpRules};
-use crate::variant::{PowerId, ProvinceId, RuleParam, Variant};
+use crate::dp::params::read_dp_line;
+use crate::variant::{RuleParam, Variant};
 
-/// A rule that is either on or off for a variant; [`Variant::rule_on`] asks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rule {
-    /// Several units of a power in its capital and naval bases (`rule stacking
-    /// capitals naval-bases`, Original 1958 rules 3 to 5).
-    Stacking,
-    /// Armies board fleets instead of being convoyed (`rule boarding on`, rules 6 and 7).
-    Boarding,
-    /// No convoys at all (`rule convoys none`, rule 6).
-    NoConvoys,
-    /// Two fleets may exchange spaces along different coasts (`rule swaps
-    /// different-coasts`, rule 8).
-    CoastSwaps,
-    /// Diplomacy Points: the variant gives great powers budgets (`rule dp-budget`).
-    DiplomacyPoints,
-}
-
-/// Every rule line of a variant, typed.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Rules {
-    /// The lines as written, for `lint` and for messages that name a line.
-    pub lines: Vec<RuleParam>,
-    /// The Diplomacy Point numbers (1936, 1648); all zero and empty elsewhere.
-    pub dp: DpRules,
-    /// Home centres a power may not build in (1936: France in Lebanon, Italy in Libya).
-    pub build_restrictions: Vec<(PowerId, ProvinceId)>,
-    stacking: bool,
-    boarding: bool,
-    no_convoys: bool,
-    coast_swaps: bool,
-}
-
-impl Rules {
-    /// Whether `rule` is on.
-    pub fn on(&self, rule: Rule) -> bool {
-        match rule {
-            Rule::Stacking => self.stacking,
-            Rule::Boarding => self.boarding,
-            Rule::NoConvoys => self.no_convoys,
-            Rule::CoastSwaps => self.coast_swaps,
-            Rule::DiplomacyPoints => !self.dp.budgets.is_empty(),
-        }
-    }
-}
-
-impl Variant {
-    /// Whether the variant has `rule` on: the one way the engine and its callers ask.
-    pub fn rule_on(&self, rule: Rule) -> bool {
-        self.rules.on(rule)
-    }
-}
+// The types live with the variant that holds them, so that the variant needs nothing
+// from the module that reads them.
+pub use crate::variant::{Rule, Rules};
 
 type Reader = fn(&Variant, &RuleParam, &mut Rules) -> Result<(), String>;
 

@@ -115,6 +115,15 @@ pub enum Season {
 }
 
 impl Season {
+    /// `Spring`, `Fall` (or `Autumn`), `S`, `F`, in any case.
+    pub fn parse(word: &str) -> Option<Season> {
+        match word.to_ascii_lowercase().as_str() {
+            "spring" | "s" => Some(Season::Spring),
+            "fall" | "autumn" | "f" => Some(Season::Fall),
+            _ => None,
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Season::Spring => "Spring",
@@ -138,6 +147,88 @@ pub struct RuleParam {
     pub line: usize,
 }
 
+/// A rule that is either on or off for a variant; [`Variant::rule_on`] asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// Several units of a power in its capital and naval bases (`rule stacking
+    /// capitals naval-bases`, Original 1958 rules 3 to 5).
+    Stacking,
+    /// Armies board fleets instead of being convoyed (`rule boarding on`, rules 6 and 7).
+    Boarding,
+    /// No convoys at all (`rule convoys none`, rule 6).
+    NoConvoys,
+    /// Two fleets may exchange spaces along different coasts (`rule swaps
+    /// different-coasts`, rule 8).
+    CoastSwaps,
+    /// Diplomacy Points: the variant gives great powers budgets (`rule dp-budget`).
+    DiplomacyPoints,
+}
+
+/// Every rule line of a variant, typed when it is loaded (`rules.rs` reads them).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rules {
+    /// The lines as written, for `lint` and for messages that name a line.
+    pub lines: Vec<RuleParam>,
+    /// The Diplomacy Point numbers (1936, 1648); all zero and empty elsewhere.
+    pub dp: DpRules,
+    /// Home centres a power may not build in (1936: France in Lebanon, Italy in Libya).
+    pub build_restrictions: Vec<(PowerId, ProvinceId)>,
+    pub(crate) stacking: bool,
+    pub(crate) boarding: bool,
+    pub(crate) no_convoys: bool,
+    pub(crate) coast_swaps: bool,
+}
+
+impl Rules {
+    /// Whether `rule` is on.
+    pub fn on(&self, rule: Rule) -> bool {
+        match rule {
+            Rule::Stacking => self.stacking,
+            Rule::Boarding => self.boarding,
+            Rule::NoConvoys => self.no_convoys,
+            Rule::CoastSwaps => self.coast_swaps,
+            Rule::DiplomacyPoints => !self.dp.budgets.is_empty(),
+        }
+    }
+}
+
+impl Variant {
+    /// Whether the variant has `rule` on: the one way the engine and its callers ask.
+    pub fn rule_on(&self, rule: Rule) -> bool {
+        self.rules.on(rule)
+    }
+}
+
+/// "Losing `centre` costs `power` nothing while it owns one of `while_owning`."
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Excuse {
+    pub power: PowerId,
+    pub centre: ProvinceId,
+    pub while_owning: Vec<ProvinceId>,
+}
+
+/// The client bonus: `base` at first, `rise` more at `from` and every `every` years after.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BonusSchedule {
+    pub base: u32,
+    pub rise: u32,
+    pub every: i32,
+    pub from: (Season, i32),
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DpRules {
+    /// Per-power budgets; `None` is `default`.
+    pub budgets: Vec<(Option<PowerId>, u32)>,
+    pub lost_centre_penalty: u32,
+    pub excuses: Vec<Excuse>,
+    pub faction_penalty: u32,
+    pub bonus: Option<BonusSchedule>,
+    /// 1648: a client's move order counts only if a patron bids for it or other powers
+    /// bid at least this many DPs for it.
+    pub client_sortie_threshold: Option<u32>,
+}
+
 #[derive(Clone, Debug)]
 pub struct Variant {
     pub id: String,
@@ -156,7 +247,7 @@ pub struct Variant {
     pub clients: Vec<(PowerId, Vec<PowerId>)>,
     pub build_sites: Vec<(PowerId, ProvinceId)>,
     /// The `rule` lines, typed at load (`rules.rs`); `Variant::rule_on` asks.
-    pub rules: crate::rules::Rules,
+    pub rules: Rules,
     /// Lowercased abbreviations, full names and aliases to spaces.
     pub(crate) names: HashMap<String, ProvinceId>,
     pub(crate) power_names: HashMap<String, PowerId>,

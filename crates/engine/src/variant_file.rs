@@ -357,20 +357,12 @@ fn parse_start(ld: &Loader, line: &Line) -> Result<(Season, i32), LoadError> {
     if words.len() != 3 {
         return ld.err("`start` takes a season and a year: start Spring 1901");
     }
-    let season =
-        parse_season(words[1]).map_or_else(|| ld.err(format!("unknown season `{}` (Spring or Fall)", words[1])), Ok)?;
+    let season = Season::parse(words[1])
+        .map_or_else(|| ld.err(format!("unknown season `{}` (Spring or Fall)", words[1])), Ok)?;
     let year = words[2]
         .parse::<i32>()
         .map_or_else(|_| ld.err(format!("`{}` is not a year", words[2])), Ok)?;
     Ok((season, year))
-}
-
-pub fn parse_season(word: &str) -> Option<Season> {
-    match word.to_ascii_lowercase().as_str() {
-        "spring" | "s" => Some(Season::Spring),
-        "fall" | "autumn" | "f" => Some(Season::Fall),
-        _ => None,
-    }
 }
 
 fn parse_victory(ld: &Loader, line: &Line) -> Result<Victory, LoadError> {

@@ -12,24 +12,10 @@
 
 use crate::state::Phase;
 use crate::variant::{PowerId, ProvinceId, RuleParam, Season, Variant};
-use crate::variant_file::parse_season;
 
-/// "Losing `centre` costs `power` nothing while it owns one of `while_owning`."
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Excuse {
-    pub power: PowerId,
-    pub centre: ProvinceId,
-    pub while_owning: Vec<ProvinceId>,
-}
-
-/// The client bonus: `base` at first, `rise` more at `from` and every `every` years after.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BonusSchedule {
-    pub base: u32,
-    pub rise: u32,
-    pub every: i32,
-    pub from: (Season, i32),
-}
+// The types live with the variant that holds them (`Variant::rules.dp`), so that the
+// variant needs nothing from the modules that read it; their behaviour is here.
+pub use crate::variant::{BonusSchedule, DpRules, Excuse};
 
 impl BonusSchedule {
     /// The bonus in force in `phase`.
@@ -46,19 +32,6 @@ impl BonusSchedule {
         }
         self.base + self.rise * (steps as u32 + 1)
     }
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct DpRules {
-    /// Per-power budgets; `None` is `default`.
-    pub budgets: Vec<(Option<PowerId>, u32)>,
-    pub lost_centre_penalty: u32,
-    pub excuses: Vec<Excuse>,
-    pub faction_penalty: u32,
-    pub bonus: Option<BonusSchedule>,
-    /// 1648: a client's move order counts only if a patron bids for it or other powers
-    /// bid at least this many DPs for it.
-    pub client_sortie_threshold: Option<u32>,
 }
 
 impl DpRules {
@@ -149,7 +122,7 @@ pub(crate) fn read_dp_line(v: &Variant, r: &RuleParam, rules: &mut DpRules) -> R
                 if every == 0 {
                     return Err("the period must be at least one year".into());
                 }
-                let season = parse_season(&w[7]).ok_or_else(|| format!("unknown season `{}`", w[7]))?;
+                let season = Season::parse(&w[7]).ok_or_else(|| format!("unknown season `{}`", w[7]))?;
                 let year = w[8].parse().map_err(|_| format!("`{}` is not a year", w[8]))?;
                 BonusSchedule {
                     base,
