@@ -113,7 +113,7 @@ pub struct Credentials {
 }
 
 fn check_name(name: &str) -> ApiResult<()> {
-    let ok = (3..=32).contains(&name.chars().count())
+    let ok = crate::limits::ACCOUNT_NAME_CHARS.contains(&name.chars().count())
         && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
     if ok {
         Ok(())
@@ -125,7 +125,7 @@ fn check_name(name: &str) -> ApiResult<()> {
 }
 
 fn check_password(password: &str) -> ApiResult<()> {
-    if (8..=256).contains(&password.chars().count()) {
+    if crate::limits::PASSWORD_CHARS.contains(&password.chars().count()) {
         Ok(())
     } else {
         Err(ApiError::unprocessable("a password has 8 to 256 characters"))

@@ -20,15 +20,15 @@ use sqlx::{Any, Executor, Row};
 use crate::auth::Account;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, Body, Params, Path};
-use crate::games::{self, acting_power, role_of, Game, Role};
+use crate::games::{self, acting_power, role_of, Role};
 use crate::process::disorder_powers;
+use crate::store::games::Game;
 use crate::App;
 
 pub const NO_DP: &str = "this variant has no Diplomacy Points";
 
 /// More bids than any map has minor units.
-const MAX_BIDS: usize = 100;
-const MAX_ORDER_CHARS: usize = 200;
+use crate::limits::{MAX_BIDS, MAX_ORDER_CHARS};
 
 /// Whether the variant bids DPs at all: only variants with minor powers do.
 pub fn has_dp(v: &Variant) -> bool {

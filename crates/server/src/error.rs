@@ -6,6 +6,13 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
 
+/// The body of every error answer (some add details beside `error`).
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    /// What went wrong, in words for the user.
+    pub error: String,
+}
+
 #[derive(Debug)]
 pub struct ApiError {
     pub status: StatusCode,

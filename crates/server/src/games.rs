@@ -11,77 +11,19 @@ use chancery_engine::variant::PowerKind;
 use chancery_engine::{GameState, PhaseKind, Variant};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
 use crate::auth::{Account, Viewer};
 use crate::clock::iso_utc;
-use crate::db::{new_id, Backend, Tx};
+use crate::db::{new_id, Tx};
 use crate::error::{ApiError, ApiResult, Body, Params, Path};
+use crate::model::GameStatus;
+use crate::store::{self, games::Game};
 use crate::App;
 
-/// A row of `games`.
-#[derive(Clone, Debug)]
-pub struct Game {
-    pub id: i64,
-    pub name: String,
-    pub variant: String,
-    pub variant_text: Option<String>,
-    pub gm_id: i64,
-    pub status: String,
-    pub press: String,
-    pub grey_press: bool,
-    pub anonymous: bool,
-    /// An anonymous game names its players once finished.
-    pub reveal_at_end: bool,
-    pub movement_minutes: i64,
-    pub retreat_minutes: i64,
-    pub adjustment_minutes: i64,
-    pub start_at_ms: Option<i64>,
-    pub seq: i64,
-    pub state_json: String,
-    pub deadline_ms: Option<i64>,
-    pub paused_left_ms: Option<i64>,
-    pub outcome: Option<String>,
-    /// "HH:MM": deadlines fall at this time of day in `time_zone`.
-    pub deadline_time: Option<String>,
-    pub time_zone: Option<String>,
-}
-
-const GAME_COLUMNS: &str = "id, name, variant, variant_text, gm_id, status, press, grey_press, anonymous, reveal_at_end, movement_minutes, retreat_minutes, adjustment_minutes, start_at_ms, seq, state_json, deadline_ms, paused_left_ms, outcome, deadline_time, time_zone";
-
-fn game_from_row(r: &AnyRow) -> Game {
-    Game {
-        id: r.get("id"),
-        name: r.get("name"),
-        variant: r.get("variant"),
-        variant_text: r.get("variant_text"),
-        gm_id: r.get("gm_id"),
-        status: r.get("status"),
-        press: r.get("press"),
-        grey_press: r.get::<i64, _>("grey_press") != 0,
-        anonymous: r.get::<i64, _>("anonymous") != 0,
-        reveal_at_end: r.get::<i64, _>("reveal_at_end") != 0,
-        movement_minutes: r.get("movement_minutes"),
-        retreat_minutes: r.get("retreat_minutes"),
-        adjustment_minutes: r.get("adjustment_minutes"),
-        start_at_ms: r.get("start_at_ms"),
-        seq: r.get("seq"),
-        state_json: r.get("state_json"),
-        deadline_ms: r.get("deadline_ms"),
-        paused_left_ms: r.get("paused_left_ms"),
-        outcome: r.get("outcome"),
-        deadline_time: r.get("deadline_time"),
-        time_zone: r.get("time_zone"),
-    }
-}
-
 pub async fn load<'e, E: Executor<'e, Database = Any>>(e: E, id: i64) -> ApiResult<Game> {
-    let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
-        .bind(id)
-        .fetch_optional(e)
-        .await?;
-    row.map(|r| game_from_row(&r))
+    store::games::by_id(e, id)
+        .await?
         .ok_or_else(|| ApiError::not_found(format!("no game {id}")))
 }
 
@@ -100,19 +42,10 @@ pub async fn powers_where<'e, E: Executor<'e, Database = Any>>(e: E, sql: &str, 
 }
 
 /// Starts a write transaction holding the game's lock, and reads the game in it.
-///
-/// The lock and the read are one statement (see `db::lock_game` for why SQLite's starts
-/// with a write): every write transaction begins here, and on SQLite each statement is a
-/// round trip made while holding the database's only write lock.
 pub async fn lock(app: &App, id: i64) -> ApiResult<(Tx, Game)> {
     let mut tx = app.db.write.begin().await?;
-    let sql = match app.db.backend {
-        Backend::Postgres => format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1 FOR UPDATE"),
-        Backend::Sqlite => format!("UPDATE games SET seq = seq WHERE id = $1 RETURNING {GAME_COLUMNS}"),
-    };
-    let row = sqlx::query(&sql).bind(id).fetch_optional(&mut *tx).await?;
-    let game = row
-        .map(|r| game_from_row(&r))
+    let game = store::games::lock(&mut tx, app.db.backend, id)
+        .await?
         .ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
     Ok((tx, game))
 }
@@ -160,7 +93,7 @@ impl Game {
 
     /// Whether the game keeps its players' accounts from everyone but the GM now.
     pub fn hides_players(&self) -> bool {
-        self.anonymous && !(self.reveal_at_end && self.status == "finished")
+        self.anonymous && !(self.reveal_at_end && self.status == GameStatus::Finished)
     }
 
     pub fn schedule(&self) -> Schedule {
@@ -288,7 +221,7 @@ pub struct NewGame {
     pub start_at_ms: Option<i64>,
 }
 
-const MAX_MINUTES: i64 = 60 * 24 * 60;
+use crate::limits::{MAX_GAME_NAME_CHARS, MAX_MINUTES};
 
 fn minutes(value: Option<i64>, default: i64, what: &str) -> ApiResult<i64> {
     let m = value.unwrap_or(default);
@@ -386,7 +319,7 @@ pub async fn create(
     Body(g): Body<NewGame>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     let name = g.name.trim();
-    if name.is_empty() || name.chars().count() > 100 {
+    if name.is_empty() || name.chars().count() > MAX_GAME_NAME_CHARS {
         return Err(ApiError::unprocessable("a game's name has 1 to 100 characters"));
     }
     let (variant_name, variant_text, v) = match (&g.variant, &g.variant_file) {
@@ -442,14 +375,9 @@ pub async fn create(
 }
 
 pub async fn list(State(app): State<App>) -> ApiResult<Json<Value>> {
-    let rows = sqlx::query(&format!(
-        "SELECT {GAME_COLUMNS} FROM games ORDER BY created_ms DESC LIMIT 500"
-    ))
-    .fetch_all(&app.db.read)
-    .await?;
-    let games: Vec<Value> = rows
-        .iter()
-        .map(game_from_row)
+    let games: Vec<Value> = store::games::newest(&app.db.read, 500)
+        .await?
+        .into_iter()
         .map(|g| {
             let phase = serde_json::from_str::<StateJson>(&g.state_json)
                 .map(|s| s.phase)
@@ -604,7 +532,7 @@ pub async fn seat_player(
     power: Option<&str>,
 ) -> ApiResult<String> {
     let v = game.variant(app)?;
-    if game.status == "finished" {
+    if game.status == GameStatus::Finished {
         return Err(ApiError::conflict("the game is over"));
     }
     if account_id == game.gm_id {
@@ -682,7 +610,7 @@ pub async fn seat_player(
         .bind(&power)
         .execute(&mut **tx)
         .await?;
-    if game.status == "forming" && game.start_at_ms.is_none() && taken.len() + 1 >= playable.len() {
+    if game.status == GameStatus::Forming && game.start_at_ms.is_none() && taken.len() + 1 >= playable.len() {
         start(app, tx, game).await?;
     }
     Ok(power)
@@ -727,7 +655,7 @@ pub async fn leave(State(app): State<App>, account: Account, Path(id): Path<i64>
             ))
         }
         Role::Visitor => return Err(ApiError::conflict("you take no part in this game")),
-        Role::Player(_) if game.status != "forming" => {
+        Role::Player(_) if game.status != GameStatus::Forming => {
             return Err(ApiError::conflict(
                 "the game has started: ask the GM to give your power to someone else",
             ))

@@ -14,8 +14,10 @@ use crate::auth::Account;
 use crate::clock::iso_utc;
 use crate::db::{new_id, Tx};
 use crate::error::{ApiError, ApiResult, Body, Path};
-use crate::games::{self, seat_player, Game};
+use crate::games::{self, seat_player};
+use crate::model::GameStatus;
 use crate::process::{adjudicate_current, log_event, roll_forward};
+use crate::store::games::Game;
 use crate::App;
 
 async fn gm_lock(app: &App, account: &Account, id: i64) -> ApiResult<(Tx, Game)> {
@@ -33,7 +35,7 @@ fn phase_code(app: &App, game: &Game) -> ApiResult<String> {
 
 pub async fn start(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
     let (mut tx, game) = gm_lock(&app, &account, id).await?;
-    if game.status != "forming" {
+    if game.status != GameStatus::Forming {
         return Err(ApiError::conflict("the game has already started"));
     }
     games::start(&app, &mut tx, &game).await?;
@@ -44,7 +46,7 @@ pub async fn start(State(app): State<App>, account: Account, Path(id): Path<i64>
 
 pub async fn process_now(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
     let (mut tx, game) = gm_lock(&app, &account, id).await?;
-    if game.status != "active" && game.status != "paused" {
+    if !game.status.running() {
         return Err(ApiError::conflict(format!("the game is {}", game.status)));
     }
     let result = adjudicate_current(&app, &mut tx, &game, "gm").await?;
@@ -72,12 +74,14 @@ pub async fn extend(
     Body(e): Body<Extend>,
 ) -> ApiResult<Json<Value>> {
     let (mut tx, game) = gm_lock(&app, &account, id).await?;
-    if game.status != "active" {
+    if game.status != GameStatus::Active {
         return Err(ApiError::conflict("only a running game has a deadline to move"));
     }
     let now = app.clock.now_ms();
     let deadline = match (e.minutes, e.deadline_ms) {
-        (Some(m), None) if (1..=60 * 24 * 60).contains(&m) => game.deadline_ms.unwrap_or(now).max(now) + m * 60_000,
+        (Some(m), None) if (1..=crate::limits::MAX_MINUTES).contains(&m) => {
+            game.deadline_ms.unwrap_or(now).max(now) + m * 60_000
+        }
         (None, Some(d)) if d > now => d,
         (None, Some(_)) => return Err(ApiError::unprocessable("the new deadline is in the past")),
         _ => return Err(ApiError::unprocessable("give `minutes` (1 to 86400) or `deadline_ms`")),
@@ -97,7 +101,7 @@ pub async fn extend(
 
 pub async fn pause(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
     let (mut tx, game) = gm_lock(&app, &account, id).await?;
-    if game.status != "active" {
+    if game.status != GameStatus::Active {
         return Err(ApiError::conflict("only a running game can be paused"));
     }
     let left = (game.deadline_ms.unwrap_or(0) - app.clock.now_ms()).max(60_000);
@@ -114,7 +118,7 @@ pub async fn pause(State(app): State<App>, account: Account, Path(id): Path<i64>
 
 pub async fn resume(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
     let (mut tx, game) = gm_lock(&app, &account, id).await?;
-    if game.status != "paused" {
+    if game.status != GameStatus::Paused {
         return Err(ApiError::conflict("the game is not paused"));
     }
     let deadline = app.clock.now_ms() + game.paused_left_ms.unwrap_or(60_000);
@@ -243,7 +247,7 @@ pub async fn civil_disorder(
     Body(p): Body<Disorder>,
 ) -> ApiResult<Json<Value>> {
     let (mut tx, game) = gm_lock(&app, &account, id).await?;
-    if game.status == "finished" {
+    if game.status == GameStatus::Finished {
         return Err(ApiError::conflict("the game is over"));
     }
     let v = game.variant(&app)?;
@@ -436,7 +440,7 @@ pub async fn settings(
     Body(s): Body<Settings>,
 ) -> ApiResult<Json<Value>> {
     let (mut tx, game) = gm_lock(&app, &account, id).await?;
-    if game.status == "finished" {
+    if game.status == GameStatus::Finished {
         return Err(ApiError::conflict("the game is over"));
     }
     if s.anonymous.is_some_and(|a| a != game.anonymous) || s.reveal_at_end.is_some_and(|r| r != game.reveal_at_end) {
@@ -445,7 +449,7 @@ pub async fn settings(
         ));
     }
     let name = match s.name.as_deref().map(str::trim) {
-        Some(n) if n.is_empty() || n.chars().count() > 100 => {
+        Some(n) if n.is_empty() || n.chars().count() > crate::limits::MAX_GAME_NAME_CHARS => {
             return Err(ApiError::unprocessable("a game's name has 1 to 100 characters"))
         }
         Some(n) => n.to_string(),
@@ -514,7 +518,7 @@ pub async fn end(
     Body(e): Body<End>,
 ) -> ApiResult<Json<Value>> {
     let (mut tx, game) = gm_lock(&app, &account, id).await?;
-    if game.status == "finished" {
+    if game.status == GameStatus::Finished {
         return Err(ApiError::conflict("the game is already over"));
     }
     let v = game.variant(&app)?;

@@ -1,4 +1,5 @@
-//! Abuse limits: login attempts per account and address, and a request rate per client.
+//! Every limit the server puts on its input, in one place: sizes of what a client may
+//! send, login attempts per account and address, and a request rate per client.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -9,6 +10,24 @@ use sqlx::Row;
 
 use crate::error::ApiResult;
 use crate::App;
+
+/// Request bodies, and a game's creation (which may upload a variant file).
+pub const BODY_LIMIT: usize = 64 * 1024;
+pub const UPLOAD_LIMIT: usize = 2 * 1024 * 1024;
+/// Orders in one submission, and characters in one order (a bid's order too).
+pub const MAX_ORDERS: usize = 200;
+pub const MAX_ORDER_CHARS: usize = 200;
+/// Bids in one submission.
+pub const MAX_BIDS: usize = 100;
+/// Characters in one press message.
+pub const MAX_PRESS_CHARS: usize = 10_000;
+/// Characters in a game's name.
+pub const MAX_GAME_NAME_CHARS: usize = 100;
+/// An account name's and a password's length in characters.
+pub const ACCOUNT_NAME_CHARS: std::ops::RangeInclusive<usize> = 3..=32;
+pub const PASSWORD_CHARS: std::ops::RangeInclusive<usize> = 8..=256;
+/// The longest phase length, and the furthest a GM may move a deadline at once, in minutes.
+pub const MAX_MINUTES: i64 = 60 * 24 * 60;
 
 /// Failed logins allowed per (account name, address) within the window.
 const LOGIN_FAILURES: i64 = 5;

@@ -17,13 +17,14 @@ use crate::auth::Account;
 use crate::clock::iso_utc;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, Body, Params, Path};
-use crate::games::{self, acting_power, role_of, Game, Role};
+use crate::games::{self, acting_power, role_of, Role};
+use crate::model::GameStatus;
 use crate::process::{adjudicate_current, disorder_powers};
+use crate::store::games::Game;
 use crate::App;
 
 /// Most orders one request may carry; a power has far fewer units on any map.
-const MAX_ORDERS: usize = 200;
-const MAX_ORDER_CHARS: usize = 200;
+use crate::limits::{MAX_ORDERS, MAX_ORDER_CHARS};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -52,9 +53,9 @@ pub struct Which {
 /// processing the orders are what they were at the deadline; the GM may still correct
 /// them (and extends the deadline to let a player do so).
 pub fn open_for_orders(game: &Game, role: &Role, now: i64) -> ApiResult<()> {
-    match game.status.as_str() {
-        "active" | "paused" => {}
-        "forming" => return Err(ApiError::conflict("the game has not started")),
+    match game.status {
+        GameStatus::Active | GameStatus::Paused => {}
+        GameStatus::Forming => return Err(ApiError::conflict("the game has not started")),
         _ => return Err(ApiError::conflict("the game is over")),
     }
     match (role, game.deadline_ms) {
@@ -329,13 +330,12 @@ pub async fn mark_ready(
     body: axum::body::Bytes,
 ) -> ApiResult<Json<Value>> {
     let w: Which = crate::error::optional_body(&body)?;
-    let (mut tx, game, _, power) = games::lock_acting(&app, &account, id, w.power.as_deref(), |g, _, _| {
-        match g.status.as_str() {
-            "active" => Ok(()),
+    let (mut tx, game, _, power) =
+        games::lock_acting(&app, &account, id, w.power.as_deref(), |g, _, _| match g.status {
+            GameStatus::Active => Ok(()),
             _ => Err(ApiError::conflict("the game is not running")),
-        }
-    })
-    .await?;
+        })
+        .await?;
     sqlx::query("INSERT INTO ready (game_id, seq, power) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
         .bind(id)
         .bind(game.seq)

@@ -15,9 +15,10 @@ use crate::clock::iso_utc;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult, Body, Params, Path};
 use crate::games::{self, role_of, Role};
+use crate::model::GameStatus;
 use crate::App;
 
-const MAX_BODY_CHARS: usize = 10_000;
+use crate::limits::MAX_PRESS_CHARS;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -41,9 +42,9 @@ pub async fn send(
     Body(m): Body<Message>,
 ) -> ApiResult<Json<Value>> {
     let body = m.body.trim();
-    if body.is_empty() || body.chars().count() > MAX_BODY_CHARS {
+    if body.is_empty() || body.chars().count() > MAX_PRESS_CHARS {
         return Err(ApiError::unprocessable(format!(
-            "a message has 1 to {MAX_BODY_CHARS} characters"
+            "a message has 1 to {MAX_PRESS_CHARS} characters"
         )));
     }
     let game = games::load(&app.db.read, id).await?;
@@ -92,7 +93,7 @@ pub async fn send(
         }
         _ => return Err(ApiError::forbidden("only the game's players and GM send press")),
     };
-    if game.status == "finished" && !from_gm {
+    if game.status == GameStatus::Finished && !from_gm {
         return Err(ApiError::conflict("the game is over"));
     }
     let state = game.state(&v)?;

@@ -16,7 +16,9 @@ use sqlx::Row;
 
 use crate::db::{lock_game, new_id, Lock, Tx};
 use crate::error::{ApiError, ApiResult};
-use crate::games::{self, Game};
+use crate::games;
+use crate::model::GameStatus;
+use crate::store::games::Game;
 use crate::App;
 
 pub async fn log_event(
@@ -60,7 +62,7 @@ pub async fn process_due(app: &App, game_id: i64, seq: i64, now: i64, lock: Lock
         return Ok(false);
     }
     let game = games::load(&mut *tx, game_id).await?;
-    if game.seq != seq || game.status != "active" || game.deadline_ms.is_none_or(|d| d > now) {
+    if game.seq != seq || game.status != GameStatus::Active || game.deadline_ms.is_none_or(|d| d > now) {
         return Ok(false);
     }
     adjudicate_current(app, &mut tx, &game, "deadline").await?;

@@ -12,10 +12,9 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::error::{ApiError, ApiResult, Body};
-use crate::{auth, bids, games, gm, history, openapi, orders, players, press, votes, App};
+use crate::{api, auth, bids, games, gm, history, openapi, orders, press, votes, App};
 
-const BODY_LIMIT: usize = 64 * 1024;
-const UPLOAD_LIMIT: usize = 2 * 1024 * 1024;
+use crate::limits::{BODY_LIMIT, UPLOAD_LIMIT};
 
 pub fn router(app: App, test_clock: bool) -> Router {
     let mut r = Router::new()
@@ -25,7 +24,6 @@ pub fn router(app: App, test_clock: bool) -> Router {
         .route("/api/me", get(auth::me))
         .route("/api/me/password", post(auth::change_password))
         .route("/api/variants", get(variants))
-        .route("/api/players/{name}", get(players::record))
         .route(
             "/api/games",
             get(games::list)
@@ -72,6 +70,7 @@ pub fn router(app: App, test_clock: bool) -> Router {
         .route("/api/games/{id}/gm/events", get(gm::events))
         .route("/api/games/{id}/gm/bid-report", get(bids::report))
         .route("/api/health", get(health))
+        .merge(Router::from(api::router()))
         .merge(crate::pages::router())
         .route("/api/docs", get(openapi::docs));
     if test_clock {

@@ -9,6 +9,7 @@ use sqlx::Row;
 use crate::db::Lock;
 use crate::error::ApiResult;
 use crate::games;
+use crate::model::GameStatus;
 use crate::process::process_due;
 use crate::App;
 
@@ -35,7 +36,7 @@ pub async fn once(app: &App) -> ApiResult<usize> {
             .await?;
     for r in &starting {
         let (mut tx, game) = games::lock(app, r.get("id")).await?;
-        if game.status == "forming" {
+        if game.status == GameStatus::Forming {
             games::start(app, &mut tx, &game).await?;
             tx.commit().await?;
         }

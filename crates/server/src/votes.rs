@@ -13,7 +13,8 @@ use sqlx::Row;
 use crate::auth::Account;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, Path};
-use crate::games::{self, role_of, Game, Role};
+use crate::games::{self, role_of, Role};
+use crate::store::games::Game;
 use crate::App;
 
 /// The great powers still in the game: with a unit or a centre, and not turned into
@@ -42,7 +43,7 @@ pub async fn voters<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(e: E, game:
 
 /// The caller's power, when the caller plays one in a running game.
 async fn voting_power(tx: &mut Tx, game: &Game, account: &Account) -> ApiResult<String> {
-    if game.status != "active" && game.status != "paused" {
+    if !game.status.running() {
         return Err(ApiError::conflict("the game is not running"));
     }
     match role_of(&mut **tx, game, Some(account)).await? {

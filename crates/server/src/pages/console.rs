@@ -17,8 +17,10 @@ use super::game::{colour, deadline_html};
 use super::layout::{esc, frame, power_badge, utc_text, PageError, PageResult};
 use crate::auth::Viewer;
 use crate::error::{ApiError, Params, Path};
-use crate::games::{self, Game, Role};
+use crate::games::{self, Role};
+use crate::model::GameStatus;
 use crate::orders::has_choice;
+use crate::store::games::Game;
 use crate::App;
 
 fn tool(game: &Game, action: &str, label: &str, fields: &str, confirm: Option<&str>) -> String {
@@ -124,15 +126,15 @@ fn tools_html(game: &Game, v: &Variant, view: &Value) -> String {
     let mut out = String::from(
         r#"<section class="card" aria-labelledby="tools-h"><h2 id="tools-h">Running the game</h2><div class="tools">"#,
     );
-    match game.status.as_str() {
-        "forming" => out.push_str(&tool(
+    match game.status {
+        GameStatus::Forming => out.push_str(&tool(
             game,
             "start",
             "Start the game now",
             "",
             Some("Start with the players who have joined? Vacant powers hold."),
         )),
-        "active" | "paused" => {
+        GameStatus::Active | GameStatus::Paused => {
             out.push_str(&tool(
                 game,
                 "process",
@@ -140,7 +142,7 @@ fn tools_html(game: &Game, v: &Variant, view: &Value) -> String {
                 "",
                 Some("Adjudicate the current phase now, before its deadline?"),
             ));
-            if game.status == "active" {
+            if game.status == GameStatus::Active {
                 out.push_str(&tool(
                     game,
                     "extend",
@@ -218,7 +220,7 @@ fn tools_html(game: &Game, v: &Variant, view: &Value) -> String {
     ));
     out.push_str("</div></section>");
 
-    if game.status != "finished" {
+    if game.status != GameStatus::Finished {
         let boxes: String = playable
             .iter()
             .map(|p| format!(r#"<label class="check"><input type="checkbox" name="powers" value="{0}" data-type="array"> {0}</label>"#, esc(p)))
@@ -410,7 +412,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         esc(&game.name),
         esc(&game.variant),
         esc(&state.phase.to_string()),
-        esc(&game.status),
+        game.status,
         deadline_html(&game, &view, app.clock.now_ms())
     );
     let _ = write!(
@@ -471,7 +473,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
     }
     // What the GM reads first (orders, readiness, bids), then the tools.
     body.push_str(&tools_html(&game, &v, &view));
-    if game.status != "finished" {
+    if game.status != GameStatus::Finished {
         body.push_str(&settings_html(&game));
     }
     let _ = write!(

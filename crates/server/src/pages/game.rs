@@ -18,7 +18,9 @@ use super::layout::{esc, frame, json_block, power_badge, utc_text, PageResult};
 use super::{map, press};
 use crate::auth::{Account, Viewer};
 use crate::error::{ApiResult, Params, Path};
-use crate::games::{self, acting_power, role_of, Game, Role};
+use crate::games::{self, acting_power, role_of, Role};
+use crate::model::GameStatus;
+use crate::store::games::Game;
 use crate::App;
 
 /// A power's colour for the page's badges: the variant's, when it is a CSS hex colour.
@@ -32,16 +34,16 @@ pub fn colour(v: &Variant, name: &str) -> String {
 /// The deadline as a countdown (run by common.js against the server's clock, `now_ms`),
 /// as a date in UTC, and in the viewer's own time zone.
 pub(super) fn deadline_html(game: &Game, view: &Value, now_ms: i64) -> String {
-    match (game.status.as_str(), game.deadline_ms, view["deadline"].as_str()) {
-        ("active", Some(ms), Some(iso)) => format!(
+    match (game.status, game.deadline_ms, view["deadline"].as_str()) {
+        (GameStatus::Active, Some(ms), Some(iso)) => format!(
             r#"<p class="deadline">Deadline in <strong id="countdown" class="countdown" data-deadline-ms="{ms}" data-now-ms="{now_ms}">…</strong><br><time datetime="{iso}">{}</time><span id="deadline-local" class="local-time" data-ms="{ms}"></span></p>"#,
             esc(&utc_text(iso))
         ),
-        ("paused", _, _) => {
+        (GameStatus::Paused, _, _) => {
             let left = game.paused_left_ms.unwrap_or(0) / 60_000;
             format!(r#"<p class="deadline">Paused by the GM with {left} minutes left.</p>"#)
         }
-        ("forming", _, _) => match view["start_at"].as_str() {
+        (GameStatus::Forming, _, _) => match view["start_at"].as_str() {
             Some(iso) => format!(
                 r#"<p class="deadline">Starts at <time datetime="{iso}">{}</time>.</p>"#,
                 esc(&utc_text(iso))
@@ -113,12 +115,12 @@ fn leave_button(game: &Game, label: &str, confirm: &str) -> String {
 }
 
 fn join_html(game: &Game, view: &Value, viewer: Option<&Account>, role: &Role) -> String {
-    if game.status == "finished" || *role == Role::Gm {
+    if game.status == GameStatus::Finished || *role == Role::Gm {
         return String::new();
     }
     if let Role::Player(power) = role {
         // Once the game runs, the GM replaces players: no button then.
-        if game.status != "forming" {
+        if game.status != GameStatus::Forming {
             return String::new();
         }
         return format!(
@@ -325,7 +327,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
             .collect(),
         None => Vec::new(),
     };
-    let running = matches!(game.status.as_str(), "active" | "paused");
+    let running = game.status.running();
     let mut body = String::new();
     let you = match &role {
         Role::Gm => format!(r#"You are the GM. <a href="/games/{id}/gm">GM console</a>"#),
@@ -348,7 +350,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         esc(&game.variant),
         esc(&state.phase.code()),
         esc(&state.phase.to_string()),
-        esc(&game.status),
+        game.status,
         esc(view["gm"].as_str().unwrap_or("?")),
         deadline_html(&game, &view, app.clock.now_ms())
     );
@@ -428,7 +430,7 @@ pub async fn check_order(
     let Some(p) = v.find_power(&power) else {
         return Ok(Json(json!({"ok": false, "error": format!("unknown power `{power}`")})));
     };
-    if c.text.chars().count() > 200 {
+    if c.text.chars().count() > crate::limits::MAX_ORDER_CHARS {
         return Ok(Json(json!({"ok": false, "error": "the order is too long"})));
     }
     Ok(Json(

@@ -1,8 +1,8 @@
-//! The frame every page shares (head, navigation, scripts), HTML escaping, and pages
-//! for errors, so that a browser never gets the API's JSON error body.
+//! The frame every page shares (`templates/base.html`: head, navigation, scripts),
+//! rendering a page's template, HTML escaping for the pages still built as strings, and
+//! pages for errors, so that a browser never gets the API's JSON error body.
 
-use std::fmt::Write;
-
+use askama::Template;
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 
@@ -32,33 +32,52 @@ pub fn json_block(id: &str, value: &serde_json::Value) -> String {
     format!(r#"<script type="application/json" id="{id}">{text}</script>"#)
 }
 
-/// A whole page. `scripts` are names under `/assets/`, loaded deferred after the
-/// shared ones.
-pub fn frame(title: &str, viewer: Option<&Account>, body: &str, scripts: &[&str]) -> Html<String> {
-    let mut out = String::with_capacity(body.len() + 2048);
-    let _ = write!(
-        out,
-        r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>{} · Chancery</title><link rel="stylesheet" href="/assets/chancery.css"><script src="/assets/errors.js"></script><script defer src="/assets/common.js"></script>"#,
-        esc(title)
-    );
-    for s in scripts {
-        let _ = write!(out, r#"<script defer src="/assets/{}"></script>"#, esc(s));
-    }
-    out.push_str(r##"</head><body><a class="skip" href="#main">Skip to content</a><header class="top"><nav aria-label="Site"><a class="brand" href="/">Chancery</a>"##);
-    match viewer {
-        Some(a) => {
-            let _ = write!(
-                out,
-                r#"<span class="who">Logged in as <a href="/account" title="Your account"><strong id="viewer-name">{}</strong></a></span><button type="button" class="link" id="logout">Log out</button>"#,
-                esc(&a.name)
-            );
+/// What the frame every page shares (`templates/base.html`) needs: the title, the
+/// viewer, and the page's own scripts (names under `/assets/`, loaded deferred after the
+/// shared ones). A page template's struct has it as its `layout` field.
+pub struct Layout {
+    pub title: String,
+    pub viewer: Option<String>,
+    pub scripts: Vec<String>,
+}
+
+impl Layout {
+    pub fn new(title: &str, viewer: Option<&Account>, scripts: &[&str]) -> Layout {
+        Layout {
+            title: title.to_string(),
+            viewer: viewer.map(|a| a.name.clone()),
+            scripts: scripts.iter().map(|s| s.to_string()).collect(),
         }
-        None => out.push_str(r#"<a href="/login">Log in</a><a href="/register">Register</a>"#),
     }
-    out.push_str(r#"</nav></header><div id="js-errors" class="js-errors" role="alert" hidden></div><main id="main">"#);
-    out.push_str(body);
-    out.push_str("</main></body></html>");
-    Html(out)
+}
+
+/// A page from its template.
+pub fn render(page: &impl Template) -> PageResult {
+    match page.render() {
+        Ok(html) => Ok(Html(html).into_response()),
+        Err(e) => Err(PageError(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the page could not be drawn: {e}"),
+        ))),
+    }
+}
+
+#[derive(Template)]
+#[template(path = "frame.html")]
+struct Frame<'a> {
+    layout: Layout,
+    body: &'a str,
+}
+
+/// A whole page around `body`, HTML built as a string. For the pages not yet moved to a
+/// template of their own; `body` must be escaped already.
+pub fn frame(title: &str, viewer: Option<&Account>, body: &str, scripts: &[&str]) -> Html<String> {
+    let page = Frame {
+        layout: Layout::new(title, viewer, scripts),
+        body,
+    };
+    // Rendering only fails when writing to the string fails, which it does not.
+    Html(page.render().unwrap_or_default())
 }
 
 /// An error a page handler returns: the API's error, shown as a page.

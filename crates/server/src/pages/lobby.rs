@@ -12,6 +12,7 @@ use sqlx::Row;
 use super::layout::{esc, frame, utc_text, PageResult};
 use crate::auth::{Account, Viewer};
 use crate::error::ApiError;
+use crate::model::GameStatus;
 use crate::App;
 
 /// The games as a table; with `turns`, a column saying what each asks of the viewer.
@@ -98,7 +99,7 @@ async fn turns(app: &App, account: &Account) -> Result<HashMap<i64, Turn>, ApiEr
         let game = crate::games::load(&app.db.read, id).await?;
         let v = game.variant(app)?;
         let state = game.state(&v)?;
-        let turn = if game.status == "forming" {
+        let turn = if game.status == GameStatus::Forming {
             Turn::Waiting
         } else if !crate::orders::has_choice(&v, &state, &power) {
             Turn::NothingToOrder

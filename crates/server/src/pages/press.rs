@@ -14,7 +14,9 @@ use serde_json::Value;
 use super::layout::{esc, utc_text};
 use crate::auth::{Account, Viewer};
 use crate::error::{ApiResult, Params, Path};
-use crate::games::{Game, Role};
+use crate::games::Role;
+use crate::model::GameStatus;
+use crate::store::games::Game;
 use crate::App;
 
 /// Where a message belongs, seen from `role`: `all`, `gm`, or the sorted names of the
@@ -95,12 +97,12 @@ fn anchor(key: &[String]) -> String {
 fn reply_form(game: &Game, key: &[String], role: &Role) -> Option<String> {
     let can_send = match role {
         Role::Gm => true,
-        Role::Player(_) => game.status != "finished" && game.press != "none",
+        Role::Player(_) => game.status != GameStatus::Finished && game.press != "none",
         _ => false,
     };
     let public = key.first().map(String::as_str) == Some("*all");
     let with_gm = key.first().map(String::as_str) == Some("*gm");
-    if with_gm && matches!(role, Role::Player(_)) && game.status != "finished" {
+    if with_gm && matches!(role, Role::Player(_)) && game.status != GameStatus::Finished {
         return Some(reply_html(game, key, &[crate::press::GM.to_string()]));
     }
     if !can_send || key.iter().any(|k| k.starts_with('*')) && !public {
@@ -161,7 +163,7 @@ fn new_form(game: &Game, role: &Role, v: &Variant) -> String {
         Role::Gm => None,
         _ => return String::new(),
     };
-    if me.is_some() && game.status == "finished" {
+    if me.is_some() && game.status == GameStatus::Finished {
         return r#"<p class="note">The game is over.</p>"#.to_string();
     }
     let mut boxes = String::new();

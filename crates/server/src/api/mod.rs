@@ -1,0 +1,19 @@
+//! The JSON face: axum handlers that read a request into typed values, call a service
+//! and answer its typed result as JSON. Each handler carries `#[utoipa::path]`, and its
+//! request and response types derive `ToSchema`, so the OpenAPI document at `/api/docs`
+//! is derived from the code it describes ([`crate::openapi`]); routes are added with
+//! `utoipa_axum::routes!`, which registers the route and documents it in one step.
+//!
+//! - [`players`]: the player records (`GET /api/players/{name}`).
+
+pub mod players;
+
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::App;
+
+/// The routes migrated to the layers, with their part of the OpenAPI document.
+pub fn router() -> OpenApiRouter<App> {
+    OpenApiRouter::with_openapi(crate::openapi::base()).routes(routes!(players::record))
+}

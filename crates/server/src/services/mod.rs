@@ -1,0 +1,9 @@
+//! The services: the club's operations, one module per domain. A service takes typed
+//! values (the viewer's account, ids, a request's fields) and returns typed values or an
+//! [`ApiError`](crate::error::ApiError); it decides who may do what and what the rules
+//! allow, and reads and writes only through [`crate::store`]. The JSON handlers
+//! ([`crate::api`]) and the pages both call services, so the two faces cannot disagree.
+//!
+//! - [`players`]: the club's player records.
+
+pub mod players;

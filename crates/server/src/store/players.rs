@@ -1,0 +1,89 @@
+//! The player records: the seats an account held (`members` joined with `games`) and the
+//! games it runs as GM.
+
+use sqlx::any::AnyRow;
+use sqlx::{Any, Executor, Row};
+
+use super::games::status_of;
+use crate::model::GameStatus;
+
+/// A seat an account held in a game, with what the record shows of the game.
+#[derive(Clone, Debug)]
+pub struct SeatRow {
+    pub game_id: i64,
+    pub power: String,
+    /// Still the power's player (not replaced, not left).
+    pub active: bool,
+    pub joined_ms: i64,
+    pub left_ms: Option<i64>,
+    pub game_name: String,
+    pub variant: String,
+    pub status: GameStatus,
+    pub outcome: Option<String>,
+    pub state_json: String,
+}
+
+fn seat(r: &AnyRow) -> Result<SeatRow, sqlx::Error> {
+    Ok(SeatRow {
+        game_id: r.try_get("game_id")?,
+        power: r.try_get("power")?,
+        active: super::flag(r, "active")?,
+        joined_ms: r.try_get("joined_ms")?,
+        left_ms: r.try_get("left_ms")?,
+        game_name: r.try_get("name")?,
+        variant: r.try_get("variant")?,
+        status: status_of(r)?,
+        outcome: r.try_get("outcome")?,
+        state_json: r.try_get("state_json")?,
+    })
+}
+
+/// The powers an account played, newest first. Anonymous games are left out while they
+/// hide their players, unless `with_anonymous` (the account's own record).
+pub async fn seats<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    account: i64,
+    with_anonymous: bool,
+) -> sqlx::Result<Vec<SeatRow>> {
+    sqlx::query(
+        "SELECT m.game_id, m.power, m.active, m.joined_ms, m.left_ms, g.name, g.variant, g.status, g.outcome, g.state_json \
+         FROM members m JOIN games g ON g.id = m.game_id \
+         WHERE m.account_id = $1 AND m.role = 'player' \
+         AND (g.anonymous = 0 OR (g.reveal_at_end = 1 AND g.status = 'finished') OR $2 = 1) \
+         ORDER BY m.joined_ms DESC",
+    )
+    .bind(account)
+    .bind(with_anonymous as i64)
+    .fetch_all(e)
+    .await?
+    .iter()
+    .map(seat)
+    .collect()
+}
+
+/// A game as a line in a list.
+#[derive(Clone, Debug)]
+pub struct GameLine {
+    pub id: i64,
+    pub name: String,
+    pub variant: String,
+    pub status: GameStatus,
+}
+
+/// The games an account runs as GM, newest first.
+pub async fn run_by<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Vec<GameLine>> {
+    sqlx::query("SELECT id, name, variant, status FROM games WHERE gm_id = $1 ORDER BY created_ms DESC")
+        .bind(account)
+        .fetch_all(e)
+        .await?
+        .iter()
+        .map(|r| {
+            Ok(GameLine {
+                id: r.try_get("id")?,
+                name: r.try_get("name")?,
+                variant: r.try_get("variant")?,
+                status: status_of(r)?,
+            })
+        })
+        .collect()
+}
