@@ -1,5 +1,6 @@
-//! Runs one case: builds the position, adjudicates the orders, and compares the result
-//! with the expected sections.
+//! Runs one case: builds the position and checks the case itself, judges the orders and
+//! bids through the engine's one entry point (`judge_phase`), as a server judges a
+//! phase, and compares the result with the expected sections.
 
 use chancery_engine::dp::{check_bids, parse_bid, Bid};
 use chancery_engine::parse::parse_order_line;

@@ -1,9 +1,9 @@
 //! The one way to judge a whole phase: the powers' orders and Diplomacy Point bids in;
 //! the minor units' orders chosen from the bids, the adjudication, rule 8's orphaned
 //! factions, the next position, the winner and the GM's bid report out, as one
-//! [`PhaseResult`]. The server's processing and history, the case runner and the CLI
-//! all call [`judge_phase`], so that no caller can leave a step out or run them in
-//! another order.
+//! [`PhaseResult`]. Every caller that judges a phase (the case runner, the CLI, and the
+//! server's processing and history as they move to it) calls [`judge_phase`], so that
+//! none can leave a step out or run the steps in another order.
 
 use serde::{Deserialize, Serialize};
 
