@@ -23,6 +23,16 @@ pub struct Adjudication {
     pub winner: Option<PowerId>,
 }
 
+#[cfg(feature = "count-adjudications")]
+static ADJUDICATIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many phases this process has adjudicated (every path goes through
+/// `adjudicate_with`), for tests that must show a path judges nothing.
+#[cfg(feature = "count-adjudications")]
+pub fn adjudications() -> u64 {
+    ADJUDICATIONS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Adjudicates the phase `state` is in.
 pub fn adjudicate(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudication {
     let mut resolver = Resolver::new();
@@ -31,6 +41,8 @@ pub fn adjudicate(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudicat
 
 /// As `adjudicate`, reusing a resolver's buffers.
 pub fn adjudicate_with(v: &Variant, state: &GameState, orders: &[Order], resolver: &mut Resolver) -> Adjudication {
+    #[cfg(feature = "count-adjudications")]
+    ADJUDICATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     match state.phase.kind {
         PhaseKind::Movement => movement(v, state, orders, resolver),
         PhaseKind::Retreat => retreats(v, state, orders),

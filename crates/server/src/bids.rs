@@ -11,6 +11,7 @@ use axum::extract::State;
 use axum::Json;
 use chancery_engine::dp::{self, Bid};
 use chancery_engine::parse::{parse_order, parse_order_line};
+use chancery_engine::phase::judge_phase;
 use chancery_engine::variant::PowerKind;
 use chancery_engine::{GameState, Order, PowerId, Variant};
 use serde::Deserialize;
@@ -21,7 +22,6 @@ use crate::auth::Account;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, Body, Params, Path};
 use crate::games::{self, acting_power, role_of, Role};
-use crate::process::disorder_powers;
 use crate::store::games::Game;
 use crate::App;
 
@@ -441,15 +441,14 @@ pub async fn report(
             })))
         }
         None => {
-            let state = game.state(&v)?;
             let mut tx = app.db.read.begin().await?;
-            let disorder = disorder_powers(&mut tx, id).await?;
-            let orders = crate::process::stored_orders(&mut tx, &v, &game, &disorder).await?;
-            let bids = phase_bids(&mut tx, &v, &game, &disorder).await?;
+            let input = crate::process::phase_input(&mut tx, &v, &game).await?;
             tx.rollback().await?;
-            let report = minor_orders(&v, &state, &orders, &bids).map(|(_, r)| r.text(&v));
+            // Judged as processing would judge it now, so the preview cannot differ.
+            let judged = judge_phase(&v, &input.state, &input.orders, &input.bids);
+            let report = judged.bid_report.map(|r| r.text(&v));
             Ok(Json(json!({
-                "game": id, "seq": game.seq, "phase": state.phase.code(), "processed": false, "report": report,
+                "game": id, "seq": game.seq, "phase": input.state.phase.code(), "processed": false, "report": report,
             })))
         }
     }
@@ -464,20 +463,6 @@ pub async fn phase_bids(tx: &mut Tx, v: &Variant, game: &Game, disorder: &[Strin
         .filter(|b| !disorder.contains(&b.power))
         .filter_map(|b| b.to_bid(v))
         .collect())
-}
-
-/// Rule 4: the minor units' orders bought by the phase's bids, and the GM's report;
-/// None where nothing is bid (variants without minors, retreats and adjustments).
-pub fn minor_orders(
-    v: &Variant,
-    state: &GameState,
-    orders: &[Order],
-    bids: &[Bid],
-) -> Option<(Vec<Order>, dp::BidReport)> {
-    if !has_dp(v) || state.phase.kind != chancery_engine::PhaseKind::Movement {
-        return None;
-    }
-    Some(dp::resolve_bids(v, state, orders, bids))
 }
 
 #[cfg(test)]

@@ -31,6 +31,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     ),
     (7, "disorder_seat", include_str!("../migrations/0007_disorder_seat.sql")),
     (8, "reveal_at_end", include_str!("../migrations/0008_reveal_at_end.sql")),
+    (9, "phase_results", include_str!("../migrations/0009_phase_results.sql")),
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -277,12 +277,9 @@ pub async fn civil_disorder(
     }
     let mut gone = vec![power.clone()];
     if permanent {
-        let mut next = dp::civil_disorder(&v, &state, power_id);
         // Rule 8: the power's faction, if it sponsors one, has nobody left to order it.
-        for faction in dp::orphaned_factions(&v, &next) {
-            next = dp::civil_disorder(&v, &next, faction);
-            gone.push(v.power(faction).name.clone());
-        }
+        let (next, orphaned) = dp::declare_civil_disorder(&v, &state, power_id);
+        gone.extend(orphaned.iter().map(|&f| v.power(f).name.clone()));
         let text = serde_json::to_string(&state_to_json(&v, &next))
             .map_err(|e| ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
         sqlx::query("UPDATE games SET state_json = $2 WHERE id = $1")

@@ -1,13 +1,24 @@
 //! Results and history: every processed phase stays readable by everyone. A result
 //! holds every unit's order and outcome with its reason, and never a bid.
+//!
+//! A processed phase is read back as it was stored, never judged again: the public
+//! result (`result_json`, with names) for the tables, the API and the feed, and the
+//! engine's whole judgement (`judged_json`, a `PhaseResult`) for drawing its orders.
+//! Phases stored before the judgement was kept are converted once, when the server
+//! starts ([`convert_stored_results`]).
 
 use std::collections::BTreeMap;
 
 use axum::extract::State;
+use axum::http::StatusCode;
 use axum::Json;
-use chancery_engine::json::{AdjudicationJson, StateJson};
+use chancery_engine::json::{adjudication_json, state_from_json, AdjudicationJson, StateJson};
+use chancery_engine::parse::parse_order;
+use chancery_engine::phase::{judge_phase, PhaseResult};
+use chancery_engine::variant::PowerKind;
+use chancery_engine::{Adjudication, GameState, Order, Variant};
 use serde_json::{json, Value};
-use sqlx::Row;
+use sqlx::{AnyPool, Row};
 
 use crate::clock::iso_utc;
 use crate::error::{ApiError, ApiResult, Path};
@@ -77,4 +88,222 @@ pub async fn one(State(app): State<App>, Path((id, seq)): Path<(i64, i64)>) -> A
         "processed": iso_utc(row.get("processed_ms")), "how": row.get::<String, _>("how"),
         "position": state, "result": result, "centres": centres, "missing": missing(&row),
     })))
+}
+
+/// A processed phase as stored, with what drawing it needs.
+pub struct ProcessedPhase {
+    pub seq: i64,
+    pub phase: String,
+    pub processed_ms: i64,
+    /// How it was processed ("deadline", "gm: process now", …).
+    pub how: String,
+    /// The GM's report on the phase's bids (DP rule 12: the GM's alone).
+    pub bid_report: Option<String>,
+    /// The powers that had a decision and gave no orders.
+    pub missing: Vec<String>,
+    pub before: GameState,
+    pub after: GameState,
+    /// The public result.
+    pub result: AdjudicationJson,
+    /// The engine's judgement, for drawing the orders; None for a phase stored by an
+    /// older version whose orders could not be drawn again, or whose stored judgement
+    /// no longer reads against the variant (see [`stored_judgement`]).
+    pub adjudication: Option<Adjudication>,
+}
+
+fn internal(what: &str, e: impl std::fmt::Display) -> ApiError {
+    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("{what}: {e}"))
+}
+
+/// Phase `seq` of game `id` as stored. Reads only: nothing is judged again.
+pub async fn processed_phase(db: &AnyPool, v: &Variant, id: i64, seq: i64) -> ApiResult<ProcessedPhase> {
+    let row = sqlx::query(
+        "SELECT phase, state_json, result_json, processed_ms, how, bid_report, missing, judged_json FROM phases WHERE game_id = $1 AND seq = $2",
+    )
+    .bind(id)
+    .bind(seq)
+    .fetch_optional(db)
+    .await?
+    .ok_or_else(|| ApiError::not_found(format!("game {id} has no processed phase {seq}")))?;
+    let before_json: StateJson =
+        serde_json::from_str(&row.get::<String, _>("state_json")).map_err(|e| internal("stored position", e))?;
+    let result: AdjudicationJson =
+        serde_json::from_str(&row.get::<String, _>("result_json")).map_err(|e| internal("stored result", e))?;
+    let before = state_from_json(v, &before_json).map_err(|e| internal("stored position", e))?;
+    let after = state_from_json(v, &result.next).map_err(|e| internal("stored result", e))?;
+    let adjudication = row
+        .get::<Option<String>, _>("judged_json")
+        .and_then(|text| stored_judgement(v, &before, &result, &text));
+    Ok(ProcessedPhase {
+        seq,
+        phase: row.get("phase"),
+        processed_ms: row.get("processed_ms"),
+        how: row.get("how"),
+        bid_report: row.get("bid_report"),
+        missing: missing(&row),
+        before,
+        after,
+        result,
+        adjudication,
+    })
+}
+
+/// The stored judgement's adjudication, if it still belongs to this phase. The engine's
+/// form names powers and spaces by their index in the variant, so it is checked against
+/// the public result stored beside it (which has names): a variant file changed under a
+/// game draws no arrows rather than wrong ones. The check converts; it judges nothing.
+fn stored_judgement(v: &Variant, before: &GameState, result: &AdjudicationJson, text: &str) -> Option<Adjudication> {
+    let judged: Option<PhaseResult> = serde_json::from_str(text).ok()?;
+    let judged = judged?;
+    (judged.before == *before && adjudication_json(v, &judged.adjudication) == *result).then_some(judged.adjudication)
+}
+
+/// Converts the phases stored before their judgement was kept (migration 9): each is
+/// judged once more, through the engine's one pipeline, from the position before it and
+/// the orders its result lists (the minors' orders among them, so no bids are needed),
+/// and the judgement is kept only if it agrees with the stored result. Entries the
+/// engine has added since (holds of unordered units, waived builds) may be new; anything
+/// else that differs (a rule judged otherwise then) keeps the JSON `null`: the phase is
+/// shown without arrows, never with wrong ones. Runs at start-up, so that no page view
+/// judges anything; returns how many phases it converted.
+pub async fn convert_stored_results(app: &App) -> Result<usize, String> {
+    let err = |e: sqlx::Error| format!("converting stored results: {e}");
+    let mut converted = 0;
+    for table in ["phases", "undone_phases"] {
+        let rows = sqlx::query(&format!(
+            "SELECT p.game_id, p.seq, p.state_json, p.result_json FROM {table} AS p WHERE p.judged_json IS NULL"
+        ))
+        .fetch_all(&app.db.read)
+        .await
+        .map_err(err)?;
+        for row in rows {
+            let (id, seq): (i64, i64) = (row.get("game_id"), row.get("seq"));
+            let game = crate::games::load(&app.db.read, id).await.map_err(|e| e.message)?;
+            let judged = game.variant(app).ok().and_then(|v| {
+                let before = serde_json::from_str(&row.get::<String, _>("state_json")).ok()?;
+                let before = state_from_json(&v, &before).ok()?;
+                let stored = serde_json::from_str(&row.get::<String, _>("result_json")).ok()?;
+                judge_again(&v, &before, &stored)
+            });
+            let text = serde_json::to_string(&judged).map_err(|e| e.to_string())?;
+            sqlx::query(&format!(
+                "UPDATE {table} SET judged_json = $3 WHERE game_id = $1 AND seq = $2 AND judged_json IS NULL"
+            ))
+            .bind(id)
+            .bind(seq)
+            .bind(text)
+            .execute(&app.db.write)
+            .await
+            .map_err(err)?;
+            converted += 1;
+        }
+    }
+    Ok(converted)
+}
+
+/// A phase stored without its judgement, judged again from the orders its result lists.
+fn judge_again(v: &Variant, before: &GameState, stored: &AdjudicationJson) -> Option<PhaseResult> {
+    let orders: Vec<Order> = stored
+        .results
+        .iter()
+        .filter_map(|r| {
+            let text = r.order.as_deref()?;
+            parse_order(v, v.find_power(&r.power)?, text).ok()
+        })
+        .collect();
+    let mut judged = judge_phase(v, before, &orders, &[]);
+    let replayed = adjudication_json(v, &judged.adjudication);
+    let agrees = replayed.phase == stored.phase
+        && replayed.next == stored.next
+        && replayed.winner == stored.winner
+        && replayed.refused == stored.refused
+        && stored.results.iter().all(|r| replayed.results.contains(r));
+    if !agrees {
+        return None;
+    }
+    // The minors' orders came in as given orders here; the bids that bought them are not
+    // known, and their report is kept apart (the `bid_report` column).
+    judged.minor_orders = orders
+        .into_iter()
+        .filter(|o| v.power(o.power).kind == PowerKind::Minor)
+        .collect();
+    judged.bid_report = None;
+    // Kept in the stored result's entries and order, so that it reads back against it.
+    let results = stored
+        .results
+        .iter()
+        .filter_map(|r| replayed.results.iter().position(|x| x == r))
+        .map(|i| judged.adjudication.results[i].clone())
+        .collect();
+    judged.adjudication.results = results;
+    Some(judged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn standard_phase(orders: &[(&str, &str)]) -> (Variant, GameState, AdjudicationJson) {
+        let v = chancery_engine::builtin::builtin("standard").unwrap().unwrap();
+        let s = GameState::initial(&v);
+        let parsed: Vec<Order> = orders
+            .iter()
+            .map(|(p, o)| parse_order(&v, v.find_power(p).unwrap(), o).unwrap())
+            .collect();
+        let stored = adjudication_json(&v, &judge_phase(&v, &s, &parsed, &[]).adjudication);
+        (v, s, stored)
+    }
+
+    fn reads_back(v: &Variant, s: &GameState, stored: &AdjudicationJson, judged: &PhaseResult) -> bool {
+        let text = serde_json::to_string(&Some(judged)).unwrap();
+        stored_judgement(v, s, stored, &text).is_some()
+    }
+
+    #[test]
+    fn an_older_result_is_judged_again_once_and_reads_back() {
+        // Two armies bounce in Galicia (standoff: equal strength, neither moves).
+        let (v, s, stored) = standard_phase(&[("Austria", "A vie - gal"), ("Russia", "A war - gal")]);
+        let judged = judge_again(&v, &s, &stored).expect("the result replays from its own orders");
+        assert_eq!(adjudication_json(&v, &judged.adjudication), stored);
+        assert!(reads_back(&v, &s, &stored, &judged));
+    }
+
+    /// Results stored by an engine that did not list unordered units' holds still draw.
+    #[test]
+    fn a_result_without_the_entries_added_since_still_converts() {
+        let (v, s, mut stored) = standard_phase(&[("Austria", "A vie - gal")]);
+        let before = stored.results.len();
+        stored.results.retain(|r| r.unit != "F lon");
+        assert_eq!(stored.results.len(), before - 1, "London's hold was listed");
+        let judged = judge_again(&v, &s, &stored).expect("converts");
+        assert!(reads_back(&v, &s, &stored, &judged));
+    }
+
+    #[test]
+    fn a_result_that_does_not_replay_gets_no_arrows() {
+        let (v, s, mut stored) = standard_phase(&[("Austria", "A vie - gal")]);
+        // A result the engine would not give for these orders (as from an older engine).
+        let moved = stored.results.iter_mut().find(|r| r.unit == "A vie").unwrap();
+        moved.reason = "something else".into();
+        assert!(
+            judge_again(&v, &s, &stored).is_none(),
+            "wrong arrows are worse than none"
+        );
+        // Kept as the JSON `null`: read back as no judgement, and never converted again.
+        assert!(stored_judgement(&v, &s, &stored, "null").is_none());
+    }
+
+    /// A judgement stored for another result (as after a variant file changed under the
+    /// game, moving the indices it names powers and spaces by) is not drawn.
+    #[test]
+    fn a_judgement_that_disagrees_with_its_result_is_not_drawn() {
+        let (v, s, stored) = standard_phase(&[("Austria", "A vie - gal")]);
+        let other = judge_phase(
+            &v,
+            &s,
+            &[parse_order(&v, v.find_power("Austria").unwrap(), "A vie - tyr").unwrap()],
+            &[],
+        );
+        assert!(!reads_back(&v, &s, &stored, &other));
+    }
 }

@@ -112,6 +112,10 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
         server_id: format!("{}-{}", std::process::id(), db::new_id() % 100_000),
         wake: tokio::sync::Notify::new(),
     });
+    let converted = history::convert_stored_results(&app).await?;
+    if converted > 0 {
+        eprintln!("chancery-server: kept the judgement of {converted} phases stored by an older version");
+    }
     if opts.demo {
         demo::create_if_empty(&app).await?;
     }

@@ -6,12 +6,12 @@
 //! deadline all find the phase number moved on and do nothing. The `phases` primary key
 //! (game, phase number) backs this up inside the database.
 
-use chancery_engine::adjudicate::adjudicate;
 use chancery_engine::dp;
 use chancery_engine::json::{adjudication_json, state_from_json, AdjudicationJson, StateJson};
 use chancery_engine::parse::parse_order;
+use chancery_engine::phase::judge_phase;
 use chancery_engine::variant::PowerKind;
-use chancery_engine::{Order, Variant};
+use chancery_engine::{GameState, Order, Variant};
 use sqlx::Row;
 
 use crate::db::{lock_game, new_id, Lock, Tx};
@@ -79,23 +79,51 @@ pub async fn adjudicate_current(app: &App, tx: &mut Tx, game: &Game, how: &str) 
     Ok(judged.result)
 }
 
-/// A phase adjudicated from the orders and bids stored now, not yet recorded.
+/// A phase judged from the orders and bids stored now, not yet recorded.
 struct Judged {
     phase: String,
+    /// The public result, with names (the API's and the pages' form).
     result: AdjudicationJson,
     result_text: String,
+    /// The engine's whole judgement (`PhaseResult`), kept so that history draws from it.
+    judged_text: String,
     bid_report: Option<String>,
     /// The powers with a decision to make that gave no orders (no moves received).
     missing: Vec<String>,
 }
 
+/// The input the engine judges the current phase on: the stored orders and bids, leaving
+/// out powers in civil disorder, who give no orders (the engine's rules for missing
+/// orders apply: hold, disband, civil-disorder removals) and buy nothing.
+pub struct PhaseInput {
+    pub state: GameState,
+    pub orders: Vec<Order>,
+    pub bids: Vec<dp::Bid>,
+    pub disorder: Vec<String>,
+}
+
+pub async fn phase_input(tx: &mut Tx, v: &Variant, game: &Game) -> ApiResult<PhaseInput> {
+    let state = game.state(v)?;
+    let disorder = disorder_powers(tx, game.id).await?;
+    let orders = stored_orders(tx, v, game, &disorder).await?;
+    let bids = crate::bids::phase_bids(tx, v, game, &disorder).await?;
+    Ok(PhaseInput {
+        state,
+        orders,
+        bids,
+        disorder,
+    })
+}
+
 async fn judge(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<Judged> {
     let v = game.variant(app)?;
-    let state = game.state(&v)?;
-    // A power in civil disorder gives no orders: the engine's rules for missing orders
-    // apply (hold, disband, civil-disorder removals).
-    let disorder = disorder_powers(tx, game.id).await?;
-    let mut orders = stored_orders(tx, &v, game, &disorder).await?;
+    let input = phase_input(tx, &v, game).await?;
+    let PhaseInput {
+        state,
+        orders,
+        bids,
+        disorder,
+    } = &input;
     // A power in civil disorder is expected to give none; the GM already knows.
     let missing: Vec<String> = v
         .powers
@@ -103,35 +131,23 @@ async fn judge(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<Judged> {
         .enumerate()
         .filter(|(_, p)| p.kind != PowerKind::Minor && p.player.is_none() && !disorder.contains(&p.name))
         .filter(|(i, p)| {
-            crate::orders::has_choice(&v, &state, &p.name) && !orders.iter().any(|o| o.power as usize == *i)
+            crate::orders::has_choice(&v, state, &p.name) && !orders.iter().any(|o| o.power as usize == *i)
         })
         .map(|(_, p)| p.name.clone())
         .collect();
-    // Rule 4: the great powers' final orders decide which bids stand (a bid on a minor
-    // the bidder now attacks is void); the winning bids become the minors' own orders.
-    let bids = crate::bids::phase_bids(tx, &v, game, &disorder).await?;
-    let bid_report = match crate::bids::minor_orders(&v, &state, &orders, &bids) {
-        Some((minor, report)) => {
-            orders.extend(minor);
-            Some(report.text(&v))
-        }
-        None => None,
-    };
-    let mut adjudication = adjudicate(&v, &state, &orders);
-    // Rule 8 (1936): a faction whose sponsor has just been eliminated falls into civil
-    // disorder at once, its centres becoming independent minors for the next phase.
-    if crate::bids::has_dp(&v) {
-        for faction in dp::orphaned_factions(&v, &adjudication.next) {
-            adjudication.next = dp::civil_disorder(&v, &adjudication.next, faction);
-        }
-    }
-    let result = adjudication_json(&v, &adjudication);
-    let result_text = serde_json::to_string(&result).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    // The engine's one pipeline: the minors' orders bought by the bids (rule 4), the
+    // adjudication, rule 8's orphaned factions, the next position and the winner.
+    let judged = judge_phase(&v, state, orders, bids);
+    let internal = |e: serde_json::Error| ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, e.to_string());
+    let result = adjudication_json(&v, &judged.adjudication);
+    let result_text = serde_json::to_string(&result).map_err(internal)?;
+    let judged_text = serde_json::to_string(&judged).map_err(internal)?;
     Ok(Judged {
         phase: state.phase.code(),
         result,
         result_text,
-        bid_report,
+        judged_text,
+        bid_report: judged.bid_report.as_ref().map(|r| r.text(&v)),
         missing,
     })
 }
@@ -149,7 +165,7 @@ async fn record(
     restored: bool,
 ) -> ApiResult<()> {
     let missing = (!judged.missing.is_empty()).then(|| judged.missing.join(","));
-    sqlx::query("INSERT INTO phases (game_id, seq, phase, state_json, result_json, processed_ms, how, bid_report, missing) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)")
+    sqlx::query("INSERT INTO phases (game_id, seq, phase, state_json, result_json, processed_ms, how, bid_report, missing, judged_json) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)")
         .bind(game.id)
         .bind(game.seq)
         .bind(&judged.phase)
@@ -159,6 +175,7 @@ async fn record(
         .bind(how)
         .bind(&judged.bid_report)
         .bind(missing)
+        .bind(&judged.judged_text)
         .execute(&mut **tx)
         .await?;
     // A new result for this phase makes any result rolled back from here on stale.
@@ -236,7 +253,7 @@ pub async fn rollback(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> 
     }
     let seq = game.seq - 1;
     let row = sqlx::query(
-        "SELECT phase, state_json, result_json, processed_ms, how, bid_report, missing FROM phases WHERE game_id = $1 AND seq = $2",
+        "SELECT phase, state_json, result_json, processed_ms, how, bid_report, missing, judged_json FROM phases WHERE game_id = $1 AND seq = $2",
     )
     .bind(game.id)
     .bind(seq)
@@ -250,7 +267,7 @@ pub async fn rollback(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> 
         .bind(seq)
         .execute(&mut **tx)
         .await?;
-    sqlx::query("INSERT INTO undone_phases (game_id, seq, phase, state_json, result_json, processed_ms, how, bid_report, missing) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)")
+    sqlx::query("INSERT INTO undone_phases (game_id, seq, phase, state_json, result_json, processed_ms, how, bid_report, missing, judged_json) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)")
         .bind(game.id)
         .bind(seq)
         .bind(&phase)
@@ -260,6 +277,7 @@ pub async fn rollback(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> 
         .bind(row.get::<String, _>("how"))
         .bind(row.get::<Option<String>, _>("bid_report"))
         .bind(row.get::<Option<String>, _>("missing"))
+        .bind(row.get::<Option<String>, _>("judged_json"))
         .execute(&mut **tx)
         .await?;
     sqlx::query("DELETE FROM phases WHERE game_id = $1 AND seq = $2")

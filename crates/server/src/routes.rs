@@ -74,7 +74,9 @@ pub fn router(app: App, test_clock: bool) -> Router {
         .merge(crate::pages::router())
         .route("/api/docs", get(openapi::docs));
     if test_clock {
-        r = r.route("/api/test/clock", get(clock_now).post(clock_advance));
+        r = r
+            .route("/api/test/clock", get(clock_now).post(clock_advance))
+            .route("/api/test/adjudications", get(adjudications));
     }
     r.fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
@@ -141,6 +143,12 @@ struct Advance {
     /// Leave the phases now due to the scheduler's next tick, as when it lags behind.
     #[serde(default)]
     hold: bool,
+}
+
+/// Test servers only: how many phases this process has adjudicated, so that a test can
+/// show that showing history judges nothing again.
+async fn adjudications() -> Json<Value> {
+    Json(json!({"adjudications": chancery_engine::adjudicate::adjudications()}))
 }
 
 /// Test servers only (`--test-clock`): moves the clock forward and runs the scheduler

@@ -167,6 +167,8 @@ async fn production_servers_have_no_test_clock_and_create_the_demo_club() {
         .call("POST", "/api/test/clock", Some(json!({"ms": 1000})))
         .await;
     assert_eq!(status, 404, "the clock endpoint exists only with --test-clock");
+    let (status, _) = server.visitor().call("GET", "/api/test/adjudications", None).await;
+    assert_eq!(status, 404, "so does the count of adjudications");
     // The demo club: a game of each built-in variant, a few phases in.
     let games = server.visitor().get("/api/games").await;
     let variants = server.visitor().get("/api/variants").await;

@@ -6,11 +6,8 @@ use std::fmt::Write;
 
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect};
-use chancery_engine::adjudicate::adjudicate;
-use chancery_engine::json::{adjudication_json, state_from_json, AdjudicationJson, StateJson};
-use chancery_engine::parse::parse_order;
-use chancery_engine::{Adjudication, GameState, Order, Variant};
-use sqlx::any::AnyRow;
+use chancery_engine::json::{AdjudicationJson, StateJson};
+use chancery_engine::Variant;
 use sqlx::Row;
 
 use super::game::colour;
@@ -19,47 +16,8 @@ use super::map;
 use crate::auth::Viewer;
 use crate::error::{ApiError, Path};
 use crate::games;
+use crate::history::{processed_phase, ProcessedPhase};
 use crate::App;
-
-/// The adjudication behind a stored result, for drawing its arrows. The server stores
-/// results as JSON, which the renderer cannot draw from, so the phase is adjudicated
-/// again from the position before it with the orders the result lists; the engine is
-/// deterministic, and the copy is used only if it agrees with the stored result: the
-/// same next position and every stored entry unchanged. Entries the engine now adds
-/// (holds of unordered units, waived builds) may be new; anything else that differs
-/// (orders the GM changed, a rule judged otherwise then) draws no arrows rather than
-/// wrong ones.
-fn replay(
-    v: &Variant,
-    before: &GameState,
-    stored: &AdjudicationJson,
-    submitted: &[(String, String)],
-) -> Option<Adjudication> {
-    let from_results: Vec<Order> = stored
-        .results
-        .iter()
-        .filter_map(|r| {
-            let text = r.order.as_deref()?;
-            parse_order(v, v.find_power(&r.power)?, text).ok()
-        })
-        .collect();
-    let from_table: Vec<Order> = submitted
-        .iter()
-        .filter_map(|(power, text)| parse_order(v, v.find_power(power)?, text).ok())
-        .collect();
-    [from_results, from_table].into_iter().find_map(|orders| {
-        let adj = adjudicate(v, before, &orders);
-        agrees(&adjudication_json(v, &adj), stored).then_some(adj)
-    })
-}
-
-fn agrees(replayed: &AdjudicationJson, stored: &AdjudicationJson) -> bool {
-    replayed.phase == stored.phase
-        && replayed.next == stored.next
-        && replayed.winner == stored.winner
-        && replayed.refused == stored.refused
-        && stored.results.iter().all(|r| replayed.results.contains(r))
-}
 
 fn results_table(v: &Variant, stored: &AdjudicationJson) -> String {
     if stored.results.is_empty() {
@@ -125,54 +83,6 @@ pub async fn latest(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Pa
     }
 }
 
-/// A processed phase as stored, with what drawing it needs.
-pub struct Phase {
-    /// The `phases` row (processing time and how, the GM's bid report, missing orders).
-    pub row: AnyRow,
-    pub before: GameState,
-    pub after: GameState,
-    pub stored: AdjudicationJson,
-    /// The phase judged again for its arrows; None when that does not agree (`replay`).
-    pub adjudication: Option<Adjudication>,
-}
-
-/// Phase `seq` of game `id`, which the caller has checked exists.
-pub async fn phase(app: &App, v: &Variant, id: i64, seq: i64) -> Result<Phase, ApiError> {
-    let row = sqlx::query(
-        "SELECT state_json, result_json, processed_ms, how, bid_report, missing FROM phases WHERE game_id = $1 AND seq = $2",
-    )
-    .bind(id)
-    .bind(seq)
-    .fetch_optional(&app.db.read)
-    .await?
-    .ok_or_else(|| ApiError::not_found(format!("game {id} has no processed phase {seq}")))?;
-    let internal =
-        |what: &str, e: String| ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, format!("{what}: {e}"));
-    let before_json: StateJson = serde_json::from_str(&row.get::<String, _>("state_json"))
-        .map_err(|e| internal("stored position", e.to_string()))?;
-    let stored: AdjudicationJson = serde_json::from_str(&row.get::<String, _>("result_json"))
-        .map_err(|e| internal("stored result", e.to_string()))?;
-    let before = state_from_json(v, &before_json).map_err(|e| internal("stored position", e))?;
-    let after = state_from_json(v, &stored.next).map_err(|e| internal("stored result", e))?;
-    let submitted: Vec<(String, String)> =
-        sqlx::query("SELECT power, text FROM orders WHERE game_id = $1 AND seq = $2 ORDER BY submitted_ms, unit_key")
-            .bind(id)
-            .bind(seq)
-            .fetch_all(&app.db.read)
-            .await?
-            .iter()
-            .map(|r| (r.get("power"), r.get("text")))
-            .collect();
-    let adjudication = replay(v, &before, &stored, &submitted);
-    Ok(Phase {
-        row,
-        before,
-        after,
-        stored,
-        adjudication,
-    })
-}
-
 pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)): Path<(i64, i64)>) -> PageResult {
     let game = games::load(&app.db.read, id).await?;
     let v = game.variant(&app)?;
@@ -188,13 +98,17 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)
             "game {id} has no processed phase {seq}"
         ))));
     };
-    let Phase {
-        row,
+    let ProcessedPhase {
+        processed_ms,
+        how,
+        bid_report,
+        missing,
         before,
         after,
-        stored,
+        result: stored,
         adjudication,
-    } = phase(&app, &v, id, seq).await?;
+        ..
+    } = processed_phase(&app.db.read, &v, id, seq).await?;
 
     let mut body = String::new();
     let _ = write!(
@@ -225,16 +139,15 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)
         labels.join(","),
         link(next, "Next →", "next")
     );
-    let processed = utc_text(&crate::clock::iso_utc(row.get("processed_ms")));
+    let processed = utc_text(&crate::clock::iso_utc(processed_ms));
     let _ = write!(
         body,
         r#"<h2 id="phase-title" data-phase="{}">{}</h2><p class="meta">Processed {} ({})</p>"#,
         esc(&stored.phase),
         esc(&before.phase.to_string()),
         esc(&processed),
-        esc(&row.get::<String, _>("how"))
+        esc(&how)
     );
-    let missing = crate::history::missing(&row);
     if !missing.is_empty() {
         let _ = write!(
             body,
@@ -274,7 +187,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)
     );
     // Who bid what is the GM's alone (DP rule 12): the report never reaches anyone else.
     let is_gm = viewer.as_ref().is_some_and(|a| a.id == game.gm_id);
-    if let (true, Some(report)) = (is_gm, row.get::<Option<String>, _>("bid_report")) {
+    if let (true, Some(report)) = (is_gm, bid_report) {
         let _ = write!(
             body,
             r#"<section class="card" aria-labelledby="bid-report-h"><h3 id="bid-report-h">DP bid report</h3><pre id="bid-report">{}</pre><p class="note">Only you, the GM, see this report.</p></section>"#,
@@ -288,50 +201,4 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)
         &["history.js"],
     )
     .into_response())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn standard_phase(orders: &[(&str, &str)]) -> (Variant, GameState, AdjudicationJson) {
-        let v = chancery_engine::builtin::builtin("standard").unwrap().unwrap();
-        let s = GameState::initial(&v);
-        let parsed: Vec<Order> = orders
-            .iter()
-            .map(|(p, o)| parse_order(&v, v.find_power(p).unwrap(), o).unwrap())
-            .collect();
-        let stored = adjudication_json(&v, &adjudicate(&v, &s, &parsed));
-        (v, s, stored)
-    }
-
-    #[test]
-    fn a_stored_result_is_replayed_for_its_arrows() {
-        // Two armies bounce in Galicia (standoff: equal strength, neither moves).
-        let (v, s, stored) = standard_phase(&[("Austria", "A vie - gal"), ("Russia", "A war - gal")]);
-        let adj = replay(&v, &s, &stored, &[]).expect("the result replays from its own orders");
-        assert_eq!(adjudication_json(&v, &adj), stored);
-    }
-
-    /// Results stored by an engine that did not list unordered units' holds still draw.
-    #[test]
-    fn a_result_without_the_entries_added_since_still_replays() {
-        let (v, s, mut stored) = standard_phase(&[("Austria", "A vie - gal")]);
-        let before = stored.results.len();
-        stored.results.retain(|r| r.unit != "F lon");
-        assert_eq!(stored.results.len(), before - 1, "London's hold was listed");
-        assert!(replay(&v, &s, &stored, &[]).is_some());
-    }
-
-    #[test]
-    fn a_result_that_does_not_replay_gets_no_arrows() {
-        let (v, s, mut stored) = standard_phase(&[("Austria", "A vie - gal")]);
-        // A result the engine would not give for these orders (as from an older engine).
-        let moved = stored.results.iter_mut().find(|r| r.unit == "A vie").unwrap();
-        moved.reason = "something else".into();
-        assert!(
-            replay(&v, &s, &stored, &[]).is_none(),
-            "wrong arrows are worse than none"
-        );
-    }
 }

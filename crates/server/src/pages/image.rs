@@ -34,8 +34,8 @@ pub struct Which {
 }
 
 /// A processed phase: the position before it with every order drawn and its result, or
-/// with `?after=true` the position it left. Orders that can't be drawn again (see
-/// `history::replay`) leave the position without arrows.
+/// with `?after=true` the position it left, drawn from the stored judgement. A phase
+/// stored without one (see `history::convert_stored_results`) has no arrows.
 pub async fn phase(
     State(app): State<App>,
     Path((id, seq)): Path<(i64, i64)>,
@@ -43,7 +43,7 @@ pub async fn phase(
 ) -> ApiResult<Response> {
     let game = games::load(&app.db.read, id).await?;
     let v = game.variant(&app)?;
-    let phase = super::history::phase(&app, &v, id, seq).await?;
+    let phase = crate::history::processed_phase(&app.db.read, &v, id, seq).await?;
     let svg = if which.after {
         drawing(&v, &phase.after, None)?
     } else {

@@ -1,0 +1,159 @@
+//! Each processed phase keeps the engine's whole judgement beside its public result,
+//! and history is drawn from it: showing a phase (the history page, its map images, the
+//! results API, the feed) never judges it again. The engine counts the phases it
+//! adjudicates (`/api/test/adjudications` on test servers), which is what these tests
+//! read. Phases stored by a version before the judgement was kept are converted once,
+//! when the server starts, and still show with their orders drawn.
+
+mod common;
+
+use common::{full_game, player, targets, Api, Server};
+use serde_json::{json, Value};
+use sqlx::any::AnyPoolOptions;
+use sqlx::Row;
+
+async fn adjudications(server: &Server) -> u64 {
+    server.visitor().get("/api/test/adjudications").await["adjudications"]
+        .as_u64()
+        .expect("a count")
+}
+
+/// Two phases of Standard: Spring 1901 with a standoff in Galicia (two moves of equal
+/// strength: neither moves) and England's fleet into the North Sea, then Fall.
+async fn two_phases(server: &Server, prefix: &str) -> (i64, Api) {
+    let gm = server.register(&format!("{prefix}-gm")).await;
+    let (id, players) = full_game(server, &gm, "standard", json!({}), prefix).await;
+    for (power, order) in [
+        ("England", "F lon - nth"),
+        ("Austria", "A vie - gal"),
+        ("Russia", "A war - gal"),
+    ] {
+        player(&players, power)
+            .post(&format!("/api/games/{id}/orders"), json!({"orders": [order]}))
+            .await;
+    }
+    gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+    player(&players, "England")
+        .post(&format!("/api/games/{id}/orders"), json!({"orders": ["F nth - nwy"]}))
+        .await;
+    gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+    (id, gm)
+}
+
+/// Everything that shows a processed phase, as a visitor and as the GM; returns the
+/// pages and images of phase 0 that draw its orders.
+async fn show_history(server: &Server, gm: &Api, id: i64) -> Vec<String> {
+    let mut drawn = Vec::new();
+    for api in [server.visitor(), gm.clone()] {
+        api.get(&format!("/api/games/{id}/phases")).await;
+        for seq in 0..2 {
+            api.get(&format!("/api/games/{id}/phases/{seq}")).await;
+            let Value::String(svg) = api.get(&format!("/api/games/{id}/phases/{seq}/map.svg")).await else {
+                panic!("an SVG image");
+            };
+            api.get(&format!("/api/games/{id}/phases/{seq}/map.svg?after=true"))
+                .await;
+            let Value::String(html) = api.get(&format!("/games/{id}/history/{seq}")).await else {
+                panic!("a page");
+            };
+            if seq == 0 {
+                drawn.extend([svg, html]);
+            }
+        }
+        api.get(&format!("/games/{id}/feed.atom")).await;
+    }
+    drawn
+}
+
+fn draws_spring_orders(drawn: &[String]) {
+    for d in drawn {
+        for order in ["F lon - nth", "A vie - gal", "A war - gal"] {
+            assert!(d.contains(&format!(r#"data-order="{order}""#)), "`{order}` is drawn");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn history_is_drawn_from_the_stored_judgement_without_judging_again() {
+    for t in targets().await {
+        let server = Server::start(&t.url);
+        let before = adjudications(&server).await;
+        let (id, gm) = two_phases(&server, &format!("stored-{}", t.label)).await;
+        let judged = adjudications(&server).await;
+        assert!(judged >= before + 2, "{}: processing two phases judges them", t.label);
+        let drawn = show_history(&server, &gm, id).await;
+        draws_spring_orders(&drawn);
+        assert_eq!(
+            adjudications(&server).await,
+            judged,
+            "{}: showing history judged a phase again",
+            t.label
+        );
+    }
+}
+
+/// A database as a version before migration 9 left it: no `judged_json` columns and no
+/// record of the migration. The next start adds them and converts each stored phase
+/// once (one adjudication each); from then on, history judges nothing, and the orders
+/// of the converted phases are drawn. A result the engine cannot reproduce (here, one
+/// edited to a reason it never gives) is shown without arrows rather than wrong ones.
+#[tokio::test(flavor = "multi_thread")]
+async fn results_stored_by_an_older_version_still_show() {
+    for t in targets().await {
+        let server = Server::start(&t.url);
+        let (id, gm) = two_phases(&server, &format!("older-{}", t.label)).await;
+        server.kill();
+
+        sqlx::any::install_default_drivers();
+        let url = if t.label == "sqlite" {
+            format!("sqlite://{}", t.url)
+        } else {
+            t.url.clone()
+        };
+        let db = AnyPoolOptions::new().max_connections(1).connect(&url).await.unwrap();
+        for sql in [
+            "ALTER TABLE phases DROP COLUMN judged_json",
+            "ALTER TABLE undone_phases DROP COLUMN judged_json",
+            "DELETE FROM schema_migrations WHERE version = 9",
+        ] {
+            sqlx::query(sql).execute(&db).await.unwrap();
+        }
+        // Phase 1's result as an engine would never have given it.
+        let row = sqlx::query("SELECT result_json FROM phases WHERE game_id = $1 AND seq = 1")
+            .bind(id)
+            .fetch_one(&db)
+            .await
+            .unwrap();
+        let mut result: Value = serde_json::from_str(&row.get::<String, _>("result_json")).unwrap();
+        result["results"][0]["reason"] = json!("judged by hand");
+        sqlx::query("UPDATE phases SET result_json = $2 WHERE game_id = $1 AND seq = 1")
+            .bind(id)
+            .bind(result.to_string())
+            .execute(&db)
+            .await
+            .unwrap();
+        db.close().await;
+
+        let server = Server::start(&t.url);
+        assert_eq!(
+            adjudications(&server).await,
+            2,
+            "{}: each stored phase is judged once, at start",
+            t.label
+        );
+        // The GM's session is in the database, so it outlives the restart.
+        let gm = Api::new(&server.base, gm.token.clone());
+        let drawn = show_history(&server, &gm, id).await;
+        draws_spring_orders(&drawn);
+        assert_eq!(adjudications(&server).await, 2, "{}: and never again", t.label);
+        let edited = server.visitor().get(&format!("/games/{id}/history/1")).await;
+        let edited = edited.as_str().unwrap();
+        assert!(edited.contains("judged by hand"), "the stored result is what shows");
+        assert!(edited.contains("The orders cannot be drawn for this phase"));
+        assert!(!edited.contains(r#"data-order="F nth - nwy""#), "no arrows for it");
+        server.kill();
+
+        let server = Server::start(&t.url);
+        assert_eq!(adjudications(&server).await, 0, "{}: converted once only", t.label);
+    }
+}
