@@ -180,8 +180,8 @@ pub struct Rules {
 }
 
 impl Rules {
-    /// Whether `rule` is on.
-    pub fn on(&self, rule: Rule) -> bool {
+    /// Whether `rule` is on; callers ask `Variant::rule_on`, the one way to ask.
+    fn on(&self, rule: Rule) -> bool {
         match rule {
             Rule::Stacking => self.stacking,
             Rule::Boarding => self.boarding,
