@@ -6,6 +6,7 @@ mod commands;
 mod order_lines;
 mod render;
 mod serve;
+mod shape;
 
 use std::process::ExitCode;
 
@@ -49,6 +50,18 @@ enum Command {
     Lint {
         /// A built-in variant name or a path to a .var file.
         variant: String,
+    },
+    /// Shape a variant's spaces on the real geography (Natural Earth) and write them as
+    /// GeoJSON, the form of variants/NAME.shapes.geojson; prints how the drawing checks.
+    Shape {
+        /// A built-in variant name or a path to a .var file.
+        variant: String,
+        /// Output file, or - for stdout.
+        #[arg(short, long)]
+        output: String,
+        /// Side of a grid cell in km: smaller is finer and slower.
+        #[arg(long, default_value_t = 5.0)]
+        cell_km: f64,
     },
     /// Run the club server: games, deadlines, press and GM tools over HTTP.
     Serve {
@@ -116,6 +129,11 @@ fn main() -> ExitCode {
         Command::Cases { files, verbose, known } => commands::cases(&files, verbose, known.as_deref()),
         Command::Map { variant, json } => commands::map(&variant, json),
         Command::Lint { variant } => commands::lint(&variant),
+        Command::Shape {
+            variant,
+            output,
+            cell_km,
+        } => shape::run(&variant, &output, cell_km),
         Command::Adjudicate { input } => adjudicate_json::run(input.as_deref()),
         Command::Budget { variant, state, phase } => budget::run(&variant, state.as_deref(), phase.as_deref()),
         Command::Render {

@@ -248,6 +248,11 @@ pub struct Variant {
     pub build_sites: Vec<(PowerId, ProvinceId)>,
     /// The `rule` lines, typed at load (`rules.rs`); `Variant::rule_on` asks.
     pub rules: Rules,
+    /// Drawing only: extra points (latitude, longitude) that a space's shape must hold
+    /// besides its `at=` anchor (`shape` lines), and borders drawn as a crossing over a
+    /// strait rather than a shared edge (`strait` lines). Adjudication never reads them.
+    pub shape_points: Vec<(ProvinceId, (f64, f64))>,
+    pub straits: Vec<(ProvinceId, ProvinceId)>,
     /// Lowercased abbreviations, full names and aliases to spaces.
     pub(crate) names: HashMap<String, ProvinceId>,
     pub(crate) power_names: HashMap<String, PowerId>,

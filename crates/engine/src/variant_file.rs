@@ -172,9 +172,9 @@ pub fn load_variant(file: &str, text: &str) -> Result<Variant, LoadError> {
                 names.insert(key, province_lines.len() as ProvinceId);
                 province_lines.push(line);
             }
-            "army" | "fleet" | "unit" | "client" | "build-site" | "rule" => {}
+            "army" | "fleet" | "unit" | "client" | "build-site" | "rule" | "shape" | "strait" => {}
             other => {
-                const KEYWORDS: [&str; 12] = [
+                const KEYWORDS: [&str; 14] = [
                     "variant",
                     "title",
                     "start",
@@ -187,6 +187,8 @@ pub fn load_variant(file: &str, text: &str) -> Result<Variant, LoadError> {
                     "client",
                     "build-site",
                     "rule",
+                    "shape",
+                    "strait",
                 ];
                 let hint = nearest(other, KEYWORDS.iter().copied())
                     .map(|s| format!(" (did you mean `{s}`?)"))
@@ -265,6 +267,8 @@ pub fn load_variant(file: &str, text: &str) -> Result<Variant, LoadError> {
         clients: Vec::new(),
         build_sites: Vec::new(),
         rules: Default::default(),
+        shape_points: Vec::new(),
+        straits: Vec::new(),
         names,
         power_names,
     };
@@ -322,6 +326,7 @@ pub fn load_variant(file: &str, text: &str) -> Result<Variant, LoadError> {
                     line: line.number,
                 });
             }
+            "shape" | "strait" => parse_drawing(&ld, line, &mut variant)?,
             _ => {}
         }
     }
@@ -332,6 +337,38 @@ pub fn load_variant(file: &str, text: &str) -> Result<Variant, LoadError> {
         message,
     })?;
     Ok(variant)
+}
+
+/// `shape ABBR LAT,LON…` (points the space's drawn shape must hold) and `strait A B` (a
+/// border drawn as a crossing): read only by the map generator.
+fn parse_drawing(ld: &Loader, line: &Line, variant: &mut Variant) -> Result<(), LoadError> {
+    let words = words_only(ld, line)?;
+    if words[0] == "strait" {
+        if words.len() != 3 {
+            return ld.err("`strait` takes two spaces: strait con bla");
+        }
+        let a = find_space(ld, variant, words[1])?;
+        let b = find_space(ld, variant, words[2])?;
+        variant.straits.push((a, b));
+        return Ok(());
+    }
+    if words.len() < 3 {
+        return ld.err("`shape` takes a space and at least one LATITUDE,LONGITUDE: shape nap 37.5,14.0");
+    }
+    let p = find_space(ld, variant, words[1])?;
+    for w in &words[2..] {
+        match parse_lat_lon(w) {
+            Some(point) => variant.shape_points.push((p, point)),
+            None => return ld.err(format!("`{w}` is not LATITUDE,LONGITUDE")),
+        }
+    }
+    Ok(())
+}
+
+fn parse_lat_lon(v: &str) -> Option<(f64, f64)> {
+    let (a, b) = v.split_once(',')?;
+    let (lat, lon) = (a.trim().parse::<f64>().ok()?, b.trim().parse::<f64>().ok()?);
+    ((-90.0..=90.0).contains(&lat) && (-180.0..=180.0).contains(&lon)).then_some((lat, lon))
 }
 
 fn words_only<'l>(ld: &Loader, line: &'l Line) -> Result<Vec<&'l str>, LoadError> {
@@ -483,17 +520,10 @@ fn parse_province(ld: &Loader, line: &Line, powers: &HashMap<String, PowerId>) -
                         prov.coasts.push(c);
                     }
                 }
-                "at" => {
-                    let parsed = v
-                        .split_once(',')
-                        .and_then(|(a, b)| Some((a.trim().parse::<f64>().ok()?, b.trim().parse::<f64>().ok()?)));
-                    match parsed {
-                        Some((lat, lon)) if (-90.0..=90.0).contains(&lat) && (-180.0..=180.0).contains(&lon) => {
-                            prov.at = Some((lat, lon))
-                        }
-                        _ => return ld.err(format!("at=`{v}` is not LATITUDE,LONGITUDE")),
-                    }
-                }
+                "at" => match parse_lat_lon(v) {
+                    Some(point) => prov.at = Some(point),
+                    None => return ld.err(format!("at=`{v}` is not LATITUDE,LONGITUDE")),
+                },
                 "alias" => prov.aliases.push(v.clone()),
                 "capital" => prov.capital = Some(power(v)?),
                 "naval-base" => {

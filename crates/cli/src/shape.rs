@@ -1,0 +1,26 @@
+//! `chancery shape`: shapes a variant's spaces on the real geography and writes the
+//! GeoJSON that `variants/NAME.shapes.geojson` holds; prints how the drawing checks.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use chancery_geo::Options;
+
+use crate::commands::load;
+
+pub fn run(variant: &str, output: &str, cell_km: f64) -> Result<ExitCode, String> {
+    let v = load(variant)?;
+    let started = Instant::now();
+    let shapes = chancery_geo::shape(&v, &Options { cell_km }).map_err(|e| e.to_string())?;
+    let elapsed = started.elapsed();
+    let text = shapes.to_geojson(&v);
+    if output == "-" {
+        print!("{text}");
+    } else {
+        std::fs::write(output, &text).map_err(|e| format!("{output}: {e}"))?;
+    }
+    let report = chancery_geo::check(&v, &shapes);
+    eprintln!("{}: shaped in {:.2} s", v.id, elapsed.as_secs_f64());
+    eprint!("{report}");
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,220 @@
+//! Does a drawing agree with the graph? Measured on the vector shapes: two spaces share an
+//! edge when their boundaries share segments longer in all than [`EDGE_KM`] (a meeting at
+//! a point is no edge); a border of the graph is drawn when it is such an edge or a
+//! crossing over a declared strait.
+
+use std::collections::HashMap;
+
+use chancery_engine::variant::Terrain;
+use chancery_engine::{ProvinceId, Variant};
+use geo::{Area, BooleanOps, BoundingRect, Intersects, MultiPolygon, Point, Polygon};
+
+use crate::graph::Graph;
+use crate::{land, Shapes};
+
+/// Shared boundary shorter than this is a point contact, not an edge.
+pub const EDGE_KM: f64 = 1.0;
+/// A land space must have this share of its area on real land; a sea at most the rest.
+pub const ON_LAND: f64 = 0.95;
+
+/// What `check` found. Every list names spaces by abbreviation.
+#[derive(Clone, Debug, Default)]
+pub struct DrawingReport {
+    /// Borders of the graph, and how many are drawn.
+    pub borders: usize,
+    pub drawn: usize,
+    /// Borders not drawn (no shared edge, and no crossing over a declared strait).
+    pub missing: Vec<(String, String)>,
+    /// Shared edges the graph does not have, with their length in km.
+    pub foreign: Vec<(String, String, f64)>,
+    /// Spaces whose `at=` anchor lies outside their shape.
+    pub anchors_outside: Vec<String>,
+    /// Land and coast spaces with less than 95% of their area on land (share on land).
+    pub off_land: Vec<(String, f64)>,
+    /// Seas with more than 5% of their area on land (share on land).
+    pub sea_on_land: Vec<(String, f64)>,
+    /// Spaces with no shape at all.
+    pub no_shape: Vec<String>,
+    /// The least share on land of any land or coast space.
+    pub least_on_land: f64,
+}
+
+impl DrawingReport {
+    /// One line per error; empty when the drawing agrees with the graph.
+    pub fn errors(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for s in &self.no_shape {
+            out.push(format!("{s} has no shape"));
+        }
+        for (a, b) in &self.missing {
+            out.push(format!("border {a}–{b} is not drawn"));
+        }
+        for (a, b, km) in &self.foreign {
+            out.push(format!(
+                "{a} and {b} share {km:.0} km of edge, but the graph has no such border"
+            ));
+        }
+        for s in &self.anchors_outside {
+            out.push(format!("the anchor of {s} lies outside its shape"));
+        }
+        for (s, share) in &self.off_land {
+            out.push(format!("{s} has only {:.1}% of its area on land", share * 100.0));
+        }
+        for (s, share) in &self.sea_on_land {
+            out.push(format!("sea {s} has {:.1}% of its area on land", share * 100.0));
+        }
+        out
+    }
+}
+
+impl std::fmt::Display for DrawingReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "borders drawn {} of {}", self.drawn, self.borders)?;
+        writeln!(f, "contacts the graph lacks: {}", self.foreign.len())?;
+        writeln!(f, "anchors outside their space: {}", self.anchors_outside.len())?;
+        writeln!(
+            f,
+            "land spaces off land: {} (least on land {:.1}%); seas on land: {}",
+            self.off_land.len(),
+            self.least_on_land * 100.0,
+            self.sea_on_land.len()
+        )?;
+        for e in self.errors() {
+            writeln!(f, "  {e}")?;
+        }
+        Ok(())
+    }
+}
+
+type Key = (i64, i64, i64, i64);
+
+fn quantise(x: f64) -> i64 {
+    (x * 1e6).round() as i64
+}
+
+/// Kilometres between two nearby lon/lat points (flat-earth approximation, ample for
+/// the short segments of a boundary).
+fn km(a: geo::Coord<f64>, b: geo::Coord<f64>) -> f64 {
+    let lat = ((a.y + b.y) / 2.0).to_radians();
+    let dx = (b.x - a.x) * lat.cos() * 111.32;
+    let dy = (b.y - a.y) * 110.57;
+    (dx * dx + dy * dy).sqrt()
+}
+
+/// Length of boundary each pair of spaces shares (segments with the same two ends).
+fn shared_lengths(shapes: &Shapes) -> HashMap<(ProvinceId, ProvinceId), f64> {
+    let mut owners: HashMap<Key, Vec<ProvinceId>> = HashMap::new();
+    let mut length: HashMap<Key, f64> = HashMap::new();
+    for s in &shapes.spaces {
+        for polygon in &s.geometry.0 {
+            for ring in std::iter::once(polygon.exterior()).chain(polygon.interiors()) {
+                for seg in ring.0.windows(2) {
+                    let (a, b) = (seg[0], seg[1]);
+                    let (qa, qb) = ((quantise(a.x), quantise(a.y)), (quantise(b.x), quantise(b.y)));
+                    if qa == qb {
+                        continue;
+                    }
+                    let (p, q) = if qa < qb { (qa, qb) } else { (qb, qa) };
+                    let key = (p.0, p.1, q.0, q.1);
+                    let list = owners.entry(key).or_default();
+                    if !list.contains(&s.province) {
+                        list.push(s.province);
+                    }
+                    length.insert(key, km(a, b));
+                }
+            }
+        }
+    }
+    let mut out: HashMap<(ProvinceId, ProvinceId), f64> = HashMap::new();
+    for (key, list) in owners {
+        for (i, &a) in list.iter().enumerate() {
+            for &b in &list[i + 1..] {
+                *out.entry((a.min(b), a.max(b))).or_default() += length[&key];
+            }
+        }
+    }
+    out
+}
+
+/// Share of a shape's area that lies on Natural Earth's land.
+fn share_on_land(geometry: &MultiPolygon<f64>) -> f64 {
+    let total = geometry.unsigned_area();
+    if total <= 0.0 {
+        return 0.0;
+    }
+    let Some(b) = geometry.bounding_rect() else { return 0.0 };
+    let near: Vec<Polygon<f64>> = land::land()
+        .0
+        .iter()
+        .filter(|p| p.bounding_rect().is_some_and(|r| r.intersects(&b)))
+        .cloned()
+        .collect();
+    let clip = MultiPolygon(near).intersection(&MultiPolygon(vec![b.to_polygon()]));
+    geometry.intersection(&clip).unsigned_area() / total
+}
+
+/// Measures a drawing against the variant's graph.
+pub fn check(variant: &Variant, shapes: &Shapes) -> DrawingReport {
+    let graph = Graph::new(variant);
+    let shared = shared_lengths(shapes);
+    let abbr = |p: ProvinceId| variant.province(p).abbr.clone();
+    let mut report = DrawingReport {
+        least_on_land: 1.0,
+        ..Default::default()
+    };
+    let strait = |a: ProvinceId, b: ProvinceId| {
+        variant
+            .straits
+            .iter()
+            .any(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b))
+    };
+    for (a, b) in graph.borders() {
+        report.borders += 1;
+        let edge = shared.get(&(a, b)).is_some_and(|&l| l > EDGE_KM);
+        let crossing = strait(a, b)
+            && shapes
+                .crossings
+                .iter()
+                .any(|c| (c.a, c.b) == (a, b) || (c.b, c.a) == (a, b));
+        if edge || crossing {
+            report.drawn += 1;
+        } else {
+            report.missing.push((abbr(a), abbr(b)));
+        }
+    }
+    let mut foreign: Vec<_> = shared
+        .iter()
+        .filter(|(&(a, b), &l)| l > EDGE_KM && !graph.may_touch(a, b))
+        .map(|(&(a, b), &l)| (a, b, l))
+        .collect();
+    foreign.sort_by_key(|&(a, b, _)| (a, b));
+    report.foreign = foreign.into_iter().map(|(a, b, l)| (abbr(a), abbr(b), l)).collect();
+    for (i, p) in variant.provinces.iter().enumerate() {
+        let Some(shape) = shapes.space(i as ProvinceId) else {
+            report.no_shape.push(p.abbr.clone());
+            continue;
+        };
+        if let Some((lat, lon)) = p.at {
+            if !shape.geometry.intersects(&Point::new(lon, lat)) {
+                report.anchors_outside.push(p.abbr.clone());
+            }
+        }
+        match p.terrain {
+            Terrain::Land | Terrain::Coast => {
+                let share = share_on_land(&shape.geometry);
+                report.least_on_land = report.least_on_land.min(share);
+                if share < ON_LAND {
+                    report.off_land.push((p.abbr.clone(), share));
+                }
+            }
+            Terrain::Sea => {
+                let share = share_on_land(&shape.geometry);
+                if share > 1.0 - ON_LAND {
+                    report.sea_on_land.push((p.abbr.clone(), share));
+                }
+            }
+            Terrain::Impassable => {}
+        }
+    }
+    report
+}

@@ -1,0 +1,60 @@
+//! Which spaces the graph lets touch.
+
+use std::collections::HashSet;
+
+use chancery_engine::variant::Terrain;
+use chancery_engine::{ProvinceId, Variant};
+
+pub struct Graph {
+    pairs: HashSet<(ProvinceId, ProvinceId)>,
+    impassable: Vec<bool>,
+}
+
+impl Graph {
+    pub fn new(variant: &Variant) -> Graph {
+        let mut pairs = HashSet::new();
+        let mut add = |a: ProvinceId, b: ProvinceId| {
+            if a != b {
+                pairs.insert((a.min(b), a.max(b)));
+            }
+        };
+        for (a, list) in variant.army_adjacency.iter().enumerate() {
+            for &b in list {
+                add(a as ProvinceId, b);
+            }
+        }
+        for a in 0..variant.provinces.len() {
+            let p = &variant.provinces[a];
+            for coast in 0..=p.coasts.len() {
+                let loc = chancery_engine::Location::new(a as ProvinceId, coast as u8);
+                for l in variant.fleet_neighbours(loc) {
+                    add(a as ProvinceId, l.province);
+                }
+            }
+        }
+        let impassable = variant
+            .provinces
+            .iter()
+            .map(|p| p.terrain == Terrain::Impassable)
+            .collect();
+        Graph { pairs, impassable }
+    }
+
+    /// Whether the graph has a border between the two spaces.
+    pub fn adjacent(&self, a: ProvinceId, b: ProvinceId) -> bool {
+        self.pairs.contains(&(a.min(b), a.max(b)))
+    }
+
+    /// Whether the two spaces' shapes may share an edge: a border of the graph, or an
+    /// impassable space, which borders nothing but is drawn among the others.
+    pub fn may_touch(&self, a: ProvinceId, b: ProvinceId) -> bool {
+        a == b || self.impassable[a as usize] || self.impassable[b as usize] || self.adjacent(a, b)
+    }
+
+    /// Every border, each once, in order.
+    pub fn borders(&self) -> Vec<(ProvinceId, ProvinceId)> {
+        let mut v: Vec<_> = self.pairs.iter().copied().collect();
+        v.sort_unstable();
+        v
+    }
+}

@@ -1,0 +1,519 @@
+//! The generator: a grid of equal-area cells over the frame, each land or water, grown
+//! into spaces from their anchors under the graph's constraints, then traced.
+//!
+//! Growth is one multi-source shortest-path pass over all spaces at once. Land cells go
+//! only to land, coast and impassable spaces, water cells only to seas, and a cell is
+//! taken by a space only if each already-labelled cell that shares a side with it belongs
+//! to the same space or to one the graph lets it touch. So two spaces the graph does not
+//! join can meet at a corner but never along an edge, and an inland space never touches
+//! water. Land that no space reaches within its range stays outside play.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use chancery_engine::variant::Terrain;
+use chancery_engine::{ProvinceId, Variant};
+use geo::{Coord, LineString};
+
+use crate::graph::Graph;
+use crate::projection::Projection;
+use crate::{land, trace, Crossing, Frame, Options, ShapeError, Shapes, SpaceShape};
+
+/// Land that belongs to no space.
+pub const OUTSIDE_LAND: u16 = u16::MAX - 1;
+/// Water that belongs to no sea.
+pub const OUTSIDE_WATER: u16 = u16::MAX;
+
+/// Margin around the anchors, in degrees of latitude and of longitude.
+const MARGIN_LAT: f64 = 2.0;
+const MARGIN_LON: f64 = 3.0;
+/// How far a land space may grow beyond its nearest seed, as a multiple of the distance
+/// from its anchor to the nearest other land anchor, and the bounds of that range (km).
+const RANGE_FACTOR: f64 = 1.5;
+const RANGE_MIN_KM: f64 = 150.0;
+const RANGE_MAX_KM: f64 = 800.0;
+/// An island that no space reached joins the nearest coast space within this distance,
+/// if the seas around it let it.
+const ISLAND_REACH_KM: f64 = 60.0;
+
+pub struct Grid {
+    pub w: usize,
+    pub h: usize,
+    /// Side of a cell in metres, and the plane coordinates of the grid's lower-left corner.
+    pub cell: f64,
+    pub x0: f64,
+    pub y0: f64,
+    pub projection: Projection,
+    pub land: Vec<bool>,
+}
+
+impl Grid {
+    /// Lon/lat of a point given in cell units from the lower-left corner.
+    pub fn to_lon_lat(&self, gx: f64, gy: f64) -> Coord<f64> {
+        let (lon, lat) = self
+            .projection
+            .inverse(self.x0 + gx * self.cell, self.y0 + gy * self.cell);
+        Coord { x: lon, y: lat }
+    }
+
+    /// The cell holding a lon/lat point, if it is on the grid.
+    pub fn cell_of(&self, lon: f64, lat: f64) -> Option<usize> {
+        let (x, y) = self.projection.forward(lon, lat);
+        let i = ((x - self.x0) / self.cell).floor();
+        let j = ((y - self.y0) / self.cell).floor();
+        if i >= 0.0 && j >= 0.0 && (i as usize) < self.w && (j as usize) < self.h {
+            Some(j as usize * self.w + i as usize)
+        } else {
+            None
+        }
+    }
+}
+
+/// The frame around a variant's anchors and shaping points.
+pub fn frame_of(variant: &Variant) -> Result<Frame, ShapeError> {
+    let mut f = Frame {
+        west: f64::INFINITY,
+        south: f64::INFINITY,
+        east: f64::NEG_INFINITY,
+        north: f64::NEG_INFINITY,
+    };
+    let points = variant
+        .provinces
+        .iter()
+        .map(|p| p.at.ok_or_else(|| ShapeError::NoAnchor(p.abbr.clone())))
+        .chain(variant.shape_points.iter().map(|(_, p)| Ok(*p)));
+    for point in points {
+        let (lat, lon) = point?;
+        f.west = f.west.min(lon - MARGIN_LON);
+        f.east = f.east.max(lon + MARGIN_LON);
+        f.south = f.south.min(lat - MARGIN_LAT);
+        f.north = f.north.max(lat + MARGIN_LAT);
+    }
+    let c = land::COVERED;
+    f.west = f.west.max(c.west);
+    f.east = f.east.min(c.east);
+    f.south = f.south.max(c.south);
+    f.north = f.north.min(c.north);
+    if f.west >= f.east || f.south >= f.north {
+        return Err(ShapeError::OutsideData(format!(
+            "the anchors lie outside the geography Chancery has (longitude {} to {}, latitude {} to {})",
+            c.west, c.east, c.south, c.north
+        )));
+    }
+    Ok(f)
+}
+
+/// The grid over a frame, each cell marked land or water from Natural Earth.
+pub fn make_grid(frame: Frame, cell_km: f64) -> Grid {
+    let projection = Projection::centred((frame.south + frame.north) / 2.0, (frame.west + frame.east) / 2.0);
+    let (mut xmin, mut ymin, mut xmax, mut ymax) = (f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
+    const STEPS: usize = 64;
+    for k in 0..=STEPS {
+        let t = k as f64 / STEPS as f64;
+        let lon = frame.west + t * (frame.east - frame.west);
+        let lat = frame.south + t * (frame.north - frame.south);
+        for (lon, lat) in [
+            (lon, frame.south),
+            (lon, frame.north),
+            (frame.west, lat),
+            (frame.east, lat),
+        ] {
+            let (x, y) = projection.forward(lon, lat);
+            xmin = xmin.min(x);
+            xmax = xmax.max(x);
+            ymin = ymin.min(y);
+            ymax = ymax.max(y);
+        }
+    }
+    let cell = cell_km * 1000.0;
+    let w = ((xmax - xmin) / cell).ceil() as usize;
+    let h = ((ymax - ymin) / cell).ceil() as usize;
+    let mut grid = Grid {
+        w,
+        h,
+        cell,
+        x0: xmin,
+        y0: ymin,
+        projection,
+        land: vec![false; w * h],
+    };
+    rasterise_land(&mut grid, frame);
+    grid
+}
+
+/// Marks the cells whose centres lie on land, row by row (even–odd crossings of every
+/// ring). geo-rasterize would do this but pins geo 0.18; the scan is a few lines.
+fn rasterise_land(grid: &mut Grid, frame: Frame) {
+    let mut crossings: Vec<Vec<f64>> = vec![Vec::new(); grid.h];
+    let pad = 2.0;
+    for polygon in &land::land().0 {
+        let Some(b) = geo::BoundingRect::bounding_rect(polygon) else {
+            continue;
+        };
+        if b.max().x < frame.west - pad
+            || b.min().x > frame.east + pad
+            || b.max().y < frame.south - pad
+            || b.min().y > frame.north + pad
+        {
+            continue;
+        }
+        for ring in std::iter::once(polygon.exterior()).chain(polygon.interiors()) {
+            let pts: Vec<(f64, f64)> = ring
+                .0
+                .iter()
+                .map(|c| {
+                    let (x, y) = grid.projection.forward(c.x, c.y);
+                    ((x - grid.x0) / grid.cell, (y - grid.y0) / grid.cell)
+                })
+                .collect();
+            for seg in pts.windows(2) {
+                let ((xa, ya), (xb, yb)) = (seg[0], seg[1]);
+                if !(ya.is_finite() && yb.is_finite()) || ya == yb {
+                    continue;
+                }
+                let (lo, hi) = if ya < yb { (ya, yb) } else { (yb, ya) };
+                // Rows whose centre line j + 0.5 lies in [lo, hi).
+                let first = (lo - 0.5).ceil().max(0.0) as usize;
+                let last = (hi - 0.5).ceil().min(grid.h as f64) as usize;
+                for (j, row) in crossings.iter_mut().enumerate().take(last).skip(first) {
+                    let y = j as f64 + 0.5;
+                    row.push(xa + (y - ya) * (xb - xa) / (yb - ya));
+                }
+            }
+        }
+    }
+    for (j, row) in crossings.iter_mut().enumerate() {
+        row.sort_by(f64::total_cmp);
+        for pair in row.chunks_exact(2) {
+            // Cells whose centre i + 0.5 lies in [pair[0], pair[1]).
+            let a = (pair[0] - 0.5).ceil().max(0.0) as usize;
+            let b = (pair[1] - 0.5).ceil().clamp(0.0, grid.w as f64) as usize;
+            for i in a..b {
+                grid.land[j * grid.w + i] = true;
+            }
+        }
+    }
+}
+
+fn is_land_space(t: Terrain) -> bool {
+    t != Terrain::Sea
+}
+
+/// The four cells sharing a side with `c`.
+fn sides(grid: &Grid, c: usize) -> impl Iterator<Item = usize> {
+    let (w, h) = (grid.w, grid.h);
+    let (i, j) = (c % w, c / w);
+    [
+        (i > 0).then(|| c - 1),
+        (i + 1 < w).then(|| c + 1),
+        (j > 0).then(|| c - w),
+        (j + 1 < h).then(|| c + w),
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// The nearest cell of the wanted kind (land or water) to `c`, searching outwards.
+fn nearest_of_kind(grid: &Grid, c: usize, want_land: bool, max_cells: usize) -> Option<usize> {
+    let (ci, cj) = ((c % grid.w) as i64, (c / grid.w) as i64);
+    for r in 0..=max_cells as i64 {
+        let mut best: Option<(i64, usize)> = None;
+        for dj in -r..=r {
+            for di in -r..=r {
+                if di.abs() != r && dj.abs() != r {
+                    continue;
+                }
+                let (i, j) = (ci + di, cj + dj);
+                if i < 0 || j < 0 || i >= grid.w as i64 || j >= grid.h as i64 {
+                    continue;
+                }
+                let k = j as usize * grid.w + i as usize;
+                if grid.land[k] == want_land {
+                    let d = di * di + dj * dj;
+                    if best.is_none_or(|(bd, bk)| (d, k) < (bd, bk)) {
+                        best = Some((d, k));
+                    }
+                }
+            }
+        }
+        if let Some((_, k)) = best {
+            return Some(k);
+        }
+    }
+    None
+}
+
+pub fn shape(variant: &Variant, options: &Options) -> Result<Shapes, ShapeError> {
+    if !(options.cell_km.is_finite() && options.cell_km >= 0.5) {
+        return Err(ShapeError::BadOptions(format!("cell size {} km", options.cell_km)));
+    }
+    let frame = frame_of(variant)?;
+    let grid = make_grid(frame, options.cell_km);
+    let graph = Graph::new(variant);
+    let mut labels = grow(variant, &grid, &graph);
+    attach_islands(variant, &grid, &graph, &mut labels);
+    let traced = trace::trace(&grid, &labels, variant.provinces.len());
+    let spaces = traced
+        .spaces
+        .into_iter()
+        .enumerate()
+        .filter(|(_, g)| !g.0.is_empty())
+        .map(|(p, geometry)| SpaceShape {
+            province: p as ProvinceId,
+            geometry,
+        })
+        .collect();
+    let crossings = crossings(variant, &grid, &graph, &labels);
+    Ok(Shapes {
+        frame,
+        spaces,
+        crossings,
+        outside: traced.outside,
+    })
+}
+
+/// Seeds (cell, space) from anchors and shaping points, each on a cell of its kind.
+fn seeds(variant: &Variant, grid: &Grid) -> Vec<(usize, ProvinceId)> {
+    let mut out = Vec::new();
+    let points = variant
+        .provinces
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.at.map(|at| (i as ProvinceId, at)))
+        .chain(variant.shape_points.iter().copied());
+    // An anchor on the wrong kind of ground (a sea anchor on land) is moved to the nearest
+    // cell of the right kind within this reach.
+    let reach = (800_000.0 / grid.cell).ceil() as usize;
+    for (p, (lat, lon)) in points {
+        let want_land = is_land_space(variant.provinces[p as usize].terrain);
+        let Some(c) = grid.cell_of(lon, lat) else { continue };
+        if let Some(k) = nearest_of_kind(grid, c, want_land, reach) {
+            out.push((k, p));
+        }
+    }
+    out
+}
+
+/// Each land space's range in cells: how far beyond its nearest seed it may grow.
+fn ranges(variant: &Variant, grid: &Grid) -> Vec<u32> {
+    let anchors: Vec<Option<(f64, f64)>> = variant
+        .provinces
+        .iter()
+        .map(|p| {
+            p.at.filter(|_| is_land_space(p.terrain))
+                .map(|(lat, lon)| grid.projection.forward(lon, lat))
+        })
+        .collect();
+    anchors
+        .iter()
+        .enumerate()
+        .map(|(i, a)| match a {
+            None => u32::MAX,
+            Some((x, y)) => {
+                let nearest = anchors
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, _)| *k != i)
+                    .filter_map(|(_, b)| b.map(|(bx, by)| ((bx - x).powi(2) + (by - y).powi(2)).sqrt()))
+                    .fold(f64::INFINITY, f64::min);
+                let km = (RANGE_FACTOR * nearest / 1000.0).clamp(RANGE_MIN_KM, RANGE_MAX_KM);
+                (km * 1000.0 / grid.cell * 10.0) as u32
+            }
+        })
+        .collect()
+}
+
+fn grow(variant: &Variant, grid: &Grid, graph: &Graph) -> Vec<u16> {
+    let n = grid.w * grid.h;
+    let mut labels: Vec<u16> = grid
+        .land
+        .iter()
+        .map(|&l| if l { OUTSIDE_LAND } else { OUTSIDE_WATER })
+        .collect();
+    let range = ranges(variant, grid);
+    let mut heap: BinaryHeap<Reverse<(u32, u32, u16)>> = BinaryHeap::new();
+    for (c, p) in seeds(variant, grid) {
+        heap.push(Reverse((0, c as u32, p)));
+    }
+    let mut done = vec![false; n];
+    let (w, h) = (grid.w as i64, grid.h as i64);
+    while let Some(Reverse((d, c, p))) = heap.pop() {
+        let c = c as usize;
+        if done[c] {
+            continue;
+        }
+        let ok = sides(grid, c).all(|k| {
+            let l = labels[k];
+            l == OUTSIDE_LAND || l == OUTSIDE_WATER || graph.may_touch(l, p)
+        });
+        if !ok {
+            continue;
+        }
+        done[c] = true;
+        labels[c] = p;
+        let want_land = is_land_space(variant.provinces[p as usize].terrain);
+        let (i, j) = ((c % grid.w) as i64, (c / grid.w) as i64);
+        for (di, dj, cost) in [
+            (1, 0, 10),
+            (-1, 0, 10),
+            (0, 1, 10),
+            (0, -1, 10),
+            (1, 1, 14),
+            (1, -1, 14),
+            (-1, 1, 14),
+            (-1, -1, 14),
+        ] {
+            let (a, b) = (i + di, j + dj);
+            if a < 0 || b < 0 || a >= w || b >= h {
+                continue;
+            }
+            let k = (b * w + a) as usize;
+            if done[k] || grid.land[k] != want_land {
+                continue;
+            }
+            let nd = d + cost;
+            if nd <= range[p as usize] {
+                heap.push(Reverse((nd, k as u32, p)));
+            }
+        }
+    }
+    labels
+}
+
+/// Islands that no space's growth reached join the nearest coast space across a narrow
+/// water, when every sea around the island borders that space.
+fn attach_islands(variant: &Variant, grid: &Grid, graph: &Graph, labels: &mut [u16]) {
+    let n = labels.len();
+    let mut component = vec![u32::MAX; n];
+    let reach = (ISLAND_REACH_KM * 1000.0 / grid.cell).ceil() as usize;
+    let mut next = 0u32;
+    for start in 0..n {
+        if labels[start] != OUTSIDE_LAND || component[start] != u32::MAX {
+            continue;
+        }
+        // The island: outside land joined by sides.
+        let mut cells = vec![start];
+        component[start] = next;
+        let mut k = 0;
+        let mut touches_space_land = false;
+        while k < cells.len() {
+            let c = cells[k];
+            k += 1;
+            for s in sides(grid, c) {
+                if labels[s] == OUTSIDE_LAND && component[s] == u32::MAX {
+                    component[s] = next;
+                    cells.push(s);
+                } else if grid.land[s] && labels[s] != OUTSIDE_LAND {
+                    touches_space_land = true;
+                }
+            }
+        }
+        next += 1;
+        if touches_space_land {
+            continue;
+        }
+        // Breadth-first over water to the nearest space land, in rings of distance.
+        let mut dist = std::collections::HashMap::new();
+        let mut frontier: Vec<usize> = cells.clone();
+        for &c in &cells {
+            dist.insert(c, 0usize);
+        }
+        let mut candidates: Vec<ProvinceId> = Vec::new();
+        for step in 1..=reach {
+            let mut following = Vec::new();
+            for &c in &frontier {
+                for s in sides(grid, c) {
+                    if dist.contains_key(&s) {
+                        continue;
+                    }
+                    dist.insert(s, step);
+                    if grid.land[s] {
+                        let l = labels[s];
+                        if l != OUTSIDE_LAND
+                            && variant.provinces[l as usize].terrain == Terrain::Coast
+                            && !candidates.contains(&l)
+                        {
+                            candidates.push(l);
+                        }
+                    } else {
+                        following.push(s);
+                    }
+                }
+            }
+            if !candidates.is_empty() {
+                break;
+            }
+            frontier = following;
+        }
+        candidates.sort_unstable();
+        let seas: Vec<u16> = cells
+            .iter()
+            .flat_map(|&c| sides(grid, c))
+            .map(|s| labels[s])
+            .filter(|&l| l != OUTSIDE_LAND && l != OUTSIDE_WATER)
+            .collect();
+        if let Some(&p) = candidates
+            .iter()
+            .find(|&&p| seas.iter().all(|&s| graph.may_touch(s, p)))
+        {
+            for &c in &cells {
+                labels[c] = p;
+            }
+        }
+    }
+}
+
+/// A crossing for each border of the graph whose spaces share no side of a cell: a line
+/// between the closest cells of the two.
+fn crossings(variant: &Variant, grid: &Grid, graph: &Graph, labels: &[u16]) -> Vec<Crossing> {
+    let count = variant.provinces.len();
+    let mut touching = std::collections::HashSet::new();
+    let mut rim: Vec<Vec<usize>> = vec![Vec::new(); count];
+    for c in 0..labels.len() {
+        let l = labels[c];
+        if l as usize >= count {
+            continue;
+        }
+        let mut on_rim = false;
+        for s in sides(grid, c) {
+            let m = labels[s];
+            if m != l {
+                on_rim = true;
+                if (m as usize) < count {
+                    touching.insert((l.min(m), l.max(m)));
+                }
+            }
+        }
+        if on_rim {
+            rim[l as usize].push(c);
+        }
+    }
+    let centre = |c: usize| ((c % grid.w) as f64 + 0.5, (c / grid.w) as f64 + 0.5);
+    let mut out = Vec::new();
+    for (a, b) in graph.borders() {
+        if touching.contains(&(a, b)) {
+            continue;
+        }
+        let mut best: Option<(f64, usize, usize)> = None;
+        for &ca in &rim[a as usize] {
+            let (xa, ya) = centre(ca);
+            for &cb in &rim[b as usize] {
+                let (xb, yb) = centre(cb);
+                let d = (xa - xb).powi(2) + (ya - yb).powi(2);
+                if best.is_none_or(|(bd, _, _)| d < bd) {
+                    best = Some((d, ca, cb));
+                }
+            }
+        }
+        if let Some((_, ca, cb)) = best {
+            let (xa, ya) = centre(ca);
+            let (xb, yb) = centre(cb);
+            out.push(Crossing {
+                a,
+                b,
+                line: LineString(vec![grid.to_lon_lat(xa, ya), grid.to_lon_lat(xb, yb)]),
+            });
+        }
+    }
+    out
+}

@@ -1,0 +1,37 @@
+//! Natural Earth's land, clipped to the frames Chancery draws (geodata/README.md says how
+//! it was made), compiled in so that shaping needs no files at run time.
+
+use std::sync::OnceLock;
+
+use geo::MultiPolygon;
+
+const LAND_GEOJSON: &str = include_str!("../../../geodata/land.geojson");
+
+/// Longitudes and latitudes the committed land covers; beyond them it knows nothing.
+pub const COVERED: crate::Frame = crate::Frame {
+    west: -35.0,
+    south: 0.0,
+    east: 80.0,
+    north: 80.0,
+};
+
+/// The land, parsed once.
+pub fn land() -> &'static MultiPolygon<f64> {
+    static LAND: OnceLock<MultiPolygon<f64>> = OnceLock::new();
+    LAND.get_or_init(|| {
+        let gj: geojson::GeoJson = LAND_GEOJSON.parse().expect("geodata/land.geojson is GeoJSON");
+        let mut polygons = Vec::new();
+        let geojson::GeoJson::FeatureCollection(fc) = gj else {
+            panic!("geodata/land.geojson is a FeatureCollection")
+        };
+        for feature in fc.features {
+            let Some(geometry) = feature.geometry else { continue };
+            match geo::Geometry::<f64>::try_from(geometry).expect("land geometry") {
+                geo::Geometry::Polygon(p) => polygons.push(p),
+                geo::Geometry::MultiPolygon(mp) => polygons.extend(mp.0),
+                _ => {}
+            }
+        }
+        MultiPolygon(polygons)
+    })
+}
