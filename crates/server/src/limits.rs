@@ -2,14 +2,8 @@
 //! send, login attempts per account and address, and a request rate per client.
 
 use std::collections::HashMap;
-use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-use sqlx::Row;
-
-use crate::error::ApiResult;
-use crate::App;
 
 /// Request bodies, and a game's creation (which may upload a variant file).
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -30,70 +24,8 @@ pub const PASSWORD_CHARS: std::ops::RangeInclusive<usize> = 8..=256;
 pub const MAX_MINUTES: i64 = 60 * 24 * 60;
 
 /// Failed logins allowed per (account name, address) within the window.
-const LOGIN_FAILURES: i64 = 5;
-const LOGIN_WINDOW_MS: i64 = 15 * 60 * 1000;
-
-/// Failed logins per account name and address, counted in the database: servers that
-/// share one database throttle together, and a restart forgets nothing.
-pub struct LoginThrottle;
-
-impl LoginThrottle {
-    /// Seconds to wait before trying again, when the limit is reached.
-    pub async fn blocked(app: &App, name: &str, ip: IpAddr) -> ApiResult<Option<u64>> {
-        let now = app.clock.now_ms();
-        let row = sqlx::query(
-            "SELECT COUNT(*) AS n, MIN(at_ms) AS oldest FROM login_failures WHERE name = $1 AND address = $2 AND at_ms > $3",
-        )
-        .bind(name.to_lowercase())
-        .bind(ip.to_string())
-        .bind(now - LOGIN_WINDOW_MS)
-        .fetch_one(&app.db.read)
-        .await?;
-        if row.get::<i64, _>("n") < LOGIN_FAILURES {
-            return Ok(None);
-        }
-        let oldest: i64 = row.get::<Option<i64>, _>("oldest").unwrap_or(now);
-        Ok(Some(((oldest + LOGIN_WINDOW_MS - now) / 1000).max(1) as u64))
-    }
-
-    pub async fn failed(app: &App, name: &str, ip: IpAddr) -> ApiResult<()> {
-        let now = app.clock.now_ms();
-        let (name, address) = (name.to_lowercase(), ip.to_string());
-        let pool = app.db.write.clone();
-        app.db
-            .writing(async move {
-                let mut tx = pool.begin().await?;
-                sqlx::query("DELETE FROM login_failures WHERE at_ms <= $1")
-                    .bind(now - LOGIN_WINDOW_MS)
-                    .execute(&mut *tx)
-                    .await?;
-                sqlx::query("INSERT INTO login_failures (name, address, at_ms) VALUES ($1, $2, $3)")
-                    .bind(name)
-                    .bind(address)
-                    .bind(now)
-                    .execute(&mut *tx)
-                    .await?;
-                tx.commit().await?;
-                Ok(())
-            })
-            .await
-    }
-
-    pub async fn succeeded(app: &App, name: &str, ip: IpAddr) -> ApiResult<()> {
-        let (name, address) = (name.to_lowercase(), ip.to_string());
-        let pool = app.db.write.clone();
-        app.db
-            .writing(async move {
-                sqlx::query("DELETE FROM login_failures WHERE name = $1 AND address = $2")
-                    .bind(name)
-                    .bind(address)
-                    .execute(&pool)
-                    .await?;
-                Ok(())
-            })
-            .await
-    }
-}
+pub const LOGIN_FAILURES: i64 = 5;
+pub const LOGIN_WINDOW_MS: i64 = 15 * 60 * 1000;
 
 /// A token bucket per client: `rate` requests a second, bursts up to twice that.
 pub struct RateLimiter {

@@ -6,6 +6,13 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+/// A logged-in account.
+#[derive(Clone, Debug)]
+pub struct Account {
+    pub id: i64,
+    pub name: String,
+}
+
 /// Where a game stands. Stored as its lower-case name in `games.status`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]

@@ -88,11 +88,6 @@ use Access::*;
 /// example body, but no schemas. Each route leaves this table when its handler moves to
 /// the layers; `every_derived_operation_has_schemas` holds the rest to schemas.
 pub const LEGACY: &[Op] = &[
-    op("post", "/api/register", Anyone, "Create an account; answers with a session (cookie and token).", Some(r#"{"name":"alice","password":"a long secret"}"#)),
-    op("post", "/api/login", Anyone, "Log in; answers with a session (cookie and token). Failed attempts are throttled per name and address (429).", Some(r#"{"name":"alice","password":"a long secret"}"#)),
-    op("post", "/api/logout", Account, "End this session.", None),
-    op("get", "/api/me", Account, "The logged-in account.", None),
-    op("post", "/api/me/password", Account, "Change your password: `old` must be right (403 otherwise; failures count against the login throttle). Every other session of the account ends.", Some(r#"{"old":"a long secret","new":"a longer secret"}"#)),
     op("get", "/api/variants", Anyone, "The built-in variants and their powers.", None),
     op("get", "/api/games", Anyone, "All games with phase and deadline (UTC).", None),
     op("post", "/api/games", Account, "Create a game; the creator is its GM. `variant` names a built-in, or `variant_file` uploads one that must pass the lint. Without `start_at_ms` the game starts when every power has a player.", Some(r#"{"name":"Club game 12","variant":"standard","deadlines":{"movement_minutes":1440,"retreat_minutes":720,"adjustment_minutes":720,"at":"20:00","time_zone":"Europe/Berlin"},"press":"full","grey_press":false,"anonymous":false,"reveal_at_end":false}"#)),

@@ -18,11 +18,6 @@ use crate::limits::{BODY_LIMIT, UPLOAD_LIMIT};
 
 pub fn router(app: App, test_clock: bool) -> Router {
     let mut r = Router::new()
-        .route("/api/register", post(auth::register))
-        .route("/api/login", post(auth::login))
-        .route("/api/logout", post(auth::logout))
-        .route("/api/me", get(auth::me))
-        .route("/api/me/password", post(auth::change_password))
         .route("/api/variants", get(variants))
         .route(
             "/api/games",

@@ -4,8 +4,10 @@
 //! is derived from the code it describes ([`crate::openapi`]); routes are added with
 //! `utoipa_axum::routes!`, which registers the route and documents it in one step.
 //!
+//! - [`accounts`]: registering, logging in and out, passwords.
 //! - [`players`]: the player records (`GET /api/players/{name}`).
 
+pub mod accounts;
 pub mod players;
 
 use utoipa_axum::router::OpenApiRouter;
@@ -15,5 +17,11 @@ use crate::App;
 
 /// The routes migrated to the layers, with their part of the OpenAPI document.
 pub fn router() -> OpenApiRouter<App> {
-    OpenApiRouter::with_openapi(crate::openapi::base()).routes(routes!(players::record))
+    OpenApiRouter::with_openapi(crate::openapi::base())
+        .routes(routes!(accounts::register))
+        .routes(routes!(accounts::login))
+        .routes(routes!(accounts::logout))
+        .routes(routes!(accounts::me))
+        .routes(routes!(accounts::change_password))
+        .routes(routes!(players::record))
 }

@@ -4,6 +4,8 @@
 //! allow, and reads and writes only through [`crate::store`]. The JSON handlers
 //! ([`crate::api`]) and the pages both call services, so the two faces cannot disagree.
 //!
+//! - [`accounts`]: accounts, sessions, the login throttle.
 //! - [`players`]: the club's player records.
 
+pub mod accounts;
 pub mod players;

@@ -28,3 +28,51 @@ pub async fn by_name<'e, E: Executor<'e, Database = Any>>(e: E, name: &str) -> s
         .map(|r| from_row(&r))
         .transpose()
 }
+
+/// The account of that name with its password hash, for a login.
+pub async fn with_hash<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    name: &str,
+) -> sqlx::Result<Option<(AccountRow, String)>> {
+    sqlx::query("SELECT id, name, created_ms, password_hash FROM accounts WHERE LOWER(name) = LOWER($1)")
+        .bind(name)
+        .fetch_optional(e)
+        .await?
+        .map(|r| Ok((from_row(&r)?, r.try_get("password_hash")?)))
+        .transpose()
+}
+
+pub async fn password_hash<'e, E: Executor<'e, Database = Any>>(e: E, id: i64) -> sqlx::Result<String> {
+    sqlx::query("SELECT password_hash FROM accounts WHERE id = $1")
+        .bind(id)
+        .fetch_one(e)
+        .await?
+        .try_get("password_hash")
+}
+
+/// Adds an account; a name taken in another case fails as a unique violation.
+pub async fn insert<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    id: i64,
+    name: &str,
+    hash: &str,
+    now_ms: i64,
+) -> sqlx::Result<()> {
+    sqlx::query("INSERT INTO accounts (id, name, password_hash, created_ms) VALUES ($1, $2, $3, $4)")
+        .bind(id)
+        .bind(name)
+        .bind(hash)
+        .bind(now_ms)
+        .execute(e)
+        .await?;
+    Ok(())
+}
+
+pub async fn set_password<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, hash: &str) -> sqlx::Result<()> {
+    sqlx::query("UPDATE accounts SET password_hash = $2 WHERE id = $1")
+        .bind(id)
+        .bind(hash)
+        .execute(e)
+        .await?;
+    Ok(())
+}

@@ -6,11 +6,14 @@
 //!
 //! - [`games`]: `games`, the game row and its lock.
 //! - [`accounts`]: the club's accounts.
+//! - [`sessions`], [`logins`]: sessions and failed logins.
 //! - [`players`]: the player records, read from `members` joined with `games`.
 
 pub mod accounts;
 pub mod games;
+pub mod logins;
 pub mod players;
+pub mod sessions;
 
 use sqlx::any::AnyRow;
 use sqlx::Row;

@@ -1,0 +1,54 @@
+//! `login_failures`: failed logins per account name and address, in the database so that
+//! servers sharing it throttle together and a restart forgets nothing.
+
+use sqlx::{Any, Executor, Row};
+
+/// How many failures the name and address had since `since_ms`, and the oldest one's time.
+pub async fn failures_since<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    name: &str,
+    address: &str,
+    since_ms: i64,
+) -> sqlx::Result<(i64, Option<i64>)> {
+    let row = sqlx::query(
+        "SELECT COUNT(*) AS n, MIN(at_ms) AS oldest FROM login_failures WHERE name = $1 AND address = $2 AND at_ms > $3",
+    )
+    .bind(name)
+    .bind(address)
+    .bind(since_ms)
+    .fetch_one(e)
+    .await?;
+    Ok((row.try_get("n")?, row.try_get("oldest")?))
+}
+
+pub async fn forget_before<'e, E: Executor<'e, Database = Any>>(e: E, before_ms: i64) -> sqlx::Result<()> {
+    sqlx::query("DELETE FROM login_failures WHERE at_ms <= $1")
+        .bind(before_ms)
+        .execute(e)
+        .await?;
+    Ok(())
+}
+
+pub async fn insert<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    name: &str,
+    address: &str,
+    at_ms: i64,
+) -> sqlx::Result<()> {
+    sqlx::query("INSERT INTO login_failures (name, address, at_ms) VALUES ($1, $2, $3)")
+        .bind(name)
+        .bind(address)
+        .bind(at_ms)
+        .execute(e)
+        .await?;
+    Ok(())
+}
+
+pub async fn clear<'e, E: Executor<'e, Database = Any>>(e: E, name: &str, address: &str) -> sqlx::Result<()> {
+    sqlx::query("DELETE FROM login_failures WHERE name = $1 AND address = $2")
+        .bind(name)
+        .bind(address)
+        .execute(e)
+        .await?;
+    Ok(())
+}
