@@ -21,7 +21,7 @@ use sqlx::{Any, Executor, Row};
 use crate::auth::Account;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, Body, Params, Path};
-use crate::games::{self, acting_power, role_of, Role};
+use crate::services::games::{self, acting_power, role_of, Role};
 use crate::store::games::Game;
 use crate::App;
 

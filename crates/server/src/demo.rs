@@ -3,7 +3,6 @@
 //! ones, from a fixed seed), so a newcomer sees a real board at once. The powers are
 //! vacant, open for anyone to join.
 
-use axum::extract::State;
 use chancery_engine::parse::parse_order;
 use chancery_engine::validate::{retreat_options, validate};
 use chancery_engine::variant::Location;
@@ -13,10 +12,9 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use sqlx::Row;
 
-use crate::error::Body;
-use crate::games::{self, Deadlines, NewGame};
 use crate::process::adjudicate_current;
 use crate::services::accounts::create_account;
+use crate::services::games::{self, Deadlines, NewGame};
 use crate::App;
 
 pub const DEMO_GM: &str = "demo-gm";
@@ -46,10 +44,10 @@ pub async fn create_if_empty(app: &App) -> Result<(), String> {
     };
     let mut rng = StdRng::seed_from_u64(1901);
     for name in chancery_engine::builtin::builtin_names() {
-        let (_, axum::Json(game)) = games::create(
-            State(app.clone()),
-            gm.clone(),
-            Body(NewGame {
+        let game = games::create(
+            app,
+            &gm,
+            NewGame {
                 name: format!("Demo: {name}"),
                 variant: Some(name.to_string()),
                 variant_file: None,
@@ -59,11 +57,11 @@ pub async fn create_if_empty(app: &App) -> Result<(), String> {
                 anonymous: false,
                 reveal_at_end: false,
                 start_at_ms: None,
-            }),
+            },
         )
         .await
         .map_err(err)?;
-        let id = game["id"].as_i64().unwrap_or_default();
+        let id = game.id;
         let (mut tx, g) = games::lock(app, id).await.map_err(err)?;
         games::start(app, &mut tx, &g).await.map_err(err)?;
         tx.commit().await.map_err(|e| e.to_string())?;

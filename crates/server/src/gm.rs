@@ -14,9 +14,9 @@ use crate::auth::Account;
 use crate::clock::iso_utc;
 use crate::db::{new_id, Tx};
 use crate::error::{ApiError, ApiResult, Body, Path};
-use crate::games::{self, seat_player};
 use crate::model::GameStatus;
 use crate::process::{adjudicate_current, log_event, roll_forward};
+use crate::services::games::{self, seat_player};
 use crate::store::games::Game;
 use crate::App;
 

@@ -22,7 +22,7 @@ use sqlx::{AnyPool, Row};
 
 use crate::clock::iso_utc;
 use crate::error::{ApiError, ApiResult, Path};
-use crate::games;
+use crate::services::games;
 use crate::App;
 
 /// The powers that gave no orders for a phase they had a decision in: public, as on

@@ -15,7 +15,7 @@
 //!
 //! - [`db`]: opening the database, migrations, the per-game lock.
 //! - [`auth`]: accounts, sessions, login throttling.
-//! - [`games`], [`orders`], [`press`], [`bids`], [`history`], [`gm`]: the API by subject.
+//! - [`orders`], [`press`], [`bids`], [`history`], [`gm`]: the API by subject.
 //! - [`process`]: adjudicating a phase exactly once; [`scheduler`]: when.
 //! - [`demo`]: the demo club on an empty database.
 
@@ -27,7 +27,6 @@ pub mod db;
 pub mod deadlines;
 pub mod demo;
 pub mod error;
-pub mod games;
 pub mod gm;
 pub mod history;
 pub mod limits;
@@ -42,7 +41,6 @@ pub mod scheduler;
 pub mod services;
 pub mod store;
 pub mod variants;
-pub mod votes;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

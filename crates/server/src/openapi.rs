@@ -89,12 +89,6 @@ use Access::*;
 /// the layers; `every_derived_operation_has_schemas` holds the rest to schemas.
 pub const LEGACY: &[Op] = &[
     op("get", "/api/variants", Anyone, "The built-in variants and their powers.", None),
-    op("get", "/api/games", Anyone, "All games with phase and deadline (UTC).", None),
-    op("post", "/api/games", Account, "Create a game; the creator is its GM. `variant` names a built-in, or `variant_file` uploads one that must pass the lint. Without `start_at_ms` the game starts when every power has a player.", Some(r#"{"name":"Club game 12","variant":"standard","deadlines":{"movement_minutes":1440,"retreat_minutes":720,"adjustment_minutes":720,"at":"20:00","time_zone":"Europe/Berlin"},"press":"full","grey_press":false,"anonymous":false,"reveal_at_end":false}"#)),
-    op("get", "/api/games/{id}", Anyone, "A game as the viewer may see it: position, powers (players hidden in anonymous games, until the game ends when it was created with `reveal_at_end`), deadline in UTC, and with `?tz=Zone/Name` also in the viewer's zone.", None),
-    op("post", "/api/games/{id}/join", Account, "Take a vacant power (a named one, or the first free).", Some(r#"{"power":"England"}"#)),
-    op("post", "/api/games/{id}/observe", Account, "Follow a game as an observer.", None),
-    op("post", "/api/games/{id}/leave", Account, "Stop following a game, or give up your power while the game is still forming (409 once it has started: the GM replaces players).", None),
     op("get", "/api/games/{id}/orders", Account, "Your power's orders for the current phase, as they will be adjudicated (GM: `?power=`).", None),
     op("post", "/api/games/{id}/orders", Account, "Submit orders; each is validated on arrival and all are refused (422, with the engine's message per order) if any is wrong. A new order for a unit replaces its old one; `replace` clears the power's orders first.", Some(r#"{"orders":["F lon - nth","A lvp - yor"],"replace":false}"#)),
     op("delete", "/api/games/{id}/orders", Account, "Clear your orders, or one unit's with `?unit=`.", None),
@@ -105,8 +99,6 @@ pub const LEGACY: &[Op] = &[
     op("delete", "/api/games/{id}/bids", Account, "Remove your bids this phase, or one unit's with `?unit=`.", None),
     op("get", "/api/games/{id}/budget", Account, "Your DP budget this turn with the reckoning behind it (the GM: every great power's, or `?power=`).", None),
     op("get", "/api/games/{id}/press", Anyone, "The messages the viewer may read, newest last; `since_ms`, `before_ms` and `limit` (1 to 1000) page through them, `more` says older ones were left out, `latest_ms` is the time to poll from.", None),
-    op("post", "/api/games/{id}/draw-vote", Account, "Vote for a draw among all surviving powers; when every survivor with a player has voted, the game ends in that draw. Votes are secret: a player sees only their own (`you.draw_vote`), the GM all.", None),
-    op("delete", "/api/games/{id}/draw-vote", Account, "Take back your draw vote.", None),
     op("post", "/api/games/{id}/press", Account, "Send press: `to` lists powers, or `GM` for the game master alone (allowed whatever the press setting); absent: everyone. `grey` hides your power where the game allows.", Some(r#"{"to":["France"],"body":"Shall we talk about the Channel?","grey":false}"#)),
     op("get", "/api/games/{id}/phases", Anyone, "The processed phases.", None),
     op("get", "/api/games/{id}/phases/{seq}", Anyone, "One processed phase: position before, every order's outcome with its reason, centre counts, and `missing`: the powers with a decision that gave no orders.", None),

@@ -17,9 +17,9 @@ use crate::auth::Account;
 use crate::clock::iso_utc;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, Body, Params, Path};
-use crate::games::{self, acting_power, role_of, Role};
 use crate::model::GameStatus;
 use crate::process::{adjudicate_current, disorder_powers};
+use crate::services::games::{self, acting_power, role_of, Role};
 use crate::store::games::Game;
 use crate::App;
 
@@ -308,7 +308,7 @@ async fn waiting_for(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<Vec<Strin
     let v = game.variant(app)?;
     let state = game.state(&v)?;
     let disorder = disorder_powers(tx, game.id).await?;
-    let seated = games::powers_where(&mut **tx, games::SEATED, game.id).await?;
+    let seated = crate::store::members::seated(&mut **tx, game.id).await?;
     let ready: Vec<String> = sqlx::query("SELECT power FROM ready WHERE game_id = $1 AND seq = $2")
         .bind(game.id)
         .bind(game.seq)

@@ -14,8 +14,8 @@ use crate::auth::{Account, Viewer};
 use crate::clock::iso_utc;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult, Body, Params, Path};
-use crate::games::{self, role_of, Role};
 use crate::model::GameStatus;
+use crate::services::games::{self, role_of, Role};
 use crate::App;
 
 use crate::limits::MAX_PRESS_CHARS;

@@ -16,8 +16,8 @@ use sqlx::Row;
 
 use crate::db::{lock_game, new_id, Lock, Tx};
 use crate::error::{ApiError, ApiResult};
-use crate::games;
 use crate::model::GameStatus;
+use crate::services::games;
 use crate::store::games::Game;
 use crate::App;
 
@@ -48,7 +48,7 @@ pub async fn log_event(
 pub const DISORDER: &str = "SELECT power FROM disorder WHERE game_id = $1";
 
 pub async fn disorder_powers(tx: &mut Tx, game_id: i64) -> ApiResult<Vec<String>> {
-    games::powers_where(&mut **tx, DISORDER, game_id).await
+    Ok(crate::store::powers_where(&mut **tx, DISORDER, game_id).await?)
 }
 
 /// The scheduler's processing of phase `seq`: only if it is still the current one, the

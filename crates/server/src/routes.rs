@@ -12,23 +12,14 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::error::{ApiError, ApiResult, Body};
-use crate::{api, auth, bids, games, gm, history, openapi, orders, press, votes, App};
+use crate::services::games;
+use crate::{api, auth, bids, gm, history, openapi, orders, press, App};
 
-use crate::limits::{BODY_LIMIT, UPLOAD_LIMIT};
+use crate::limits::BODY_LIMIT;
 
 pub fn router(app: App, test_clock: bool) -> Router {
     let mut r = Router::new()
         .route("/api/variants", get(variants))
-        .route(
-            "/api/games",
-            get(games::list)
-                .post(games::create)
-                .layer(DefaultBodyLimit::max(UPLOAD_LIMIT)),
-        )
-        .route("/api/games/{id}", get(games::view))
-        .route("/api/games/{id}/join", post(games::join))
-        .route("/api/games/{id}/observe", post(games::observe))
-        .route("/api/games/{id}/leave", post(games::leave))
         .route(
             "/api/games/{id}/orders",
             get(orders::list).post(orders::submit).delete(orders::clear),
@@ -43,7 +34,6 @@ pub fn router(app: App, test_clock: bool) -> Router {
         )
         .route("/api/games/{id}/budget", get(bids::budget))
         .route("/api/games/{id}/press", get(press::read).post(press::send))
-        .route("/api/games/{id}/draw-vote", post(votes::vote).delete(votes::withdraw))
         .route("/api/games/{id}/phases", get(history::list))
         .route("/api/games/{id}/phases/{seq}", get(history::one))
         .route("/api/games/{id}/map.svg", get(crate::pages::image::current))

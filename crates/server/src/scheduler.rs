@@ -8,9 +8,9 @@ use sqlx::Row;
 
 use crate::db::Lock;
 use crate::error::ApiResult;
-use crate::games;
 use crate::model::GameStatus;
 use crate::process::process_due;
+use crate::services::games;
 use crate::App;
 
 pub async fn run(app: App, tick_ms: u64) {

@@ -5,14 +5,18 @@
 //! `utoipa_axum::routes!`, which registers the route and documents it in one step.
 //!
 //! - [`accounts`]: registering, logging in and out, passwords.
+//! - [`games`]: creating, listing and viewing games, seats, draw votes.
 //! - [`players`]: the player records (`GET /api/players/{name}`).
 
 pub mod accounts;
+pub mod games;
 pub mod players;
 
+use axum::extract::DefaultBodyLimit;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::limits::UPLOAD_LIMIT;
 use crate::App;
 
 /// The routes migrated to the layers, with their part of the OpenAPI document.
@@ -23,5 +27,15 @@ pub fn router() -> OpenApiRouter<App> {
         .routes(routes!(accounts::logout))
         .routes(routes!(accounts::me))
         .routes(routes!(accounts::change_password))
+        .routes({
+            // Creating a game may upload a variant file.
+            let (schemas, paths, method) = routes!(games::list, games::create);
+            (schemas, paths, method.layer(DefaultBodyLimit::max(UPLOAD_LIMIT)))
+        })
+        .routes(routes!(games::view))
+        .routes(routes!(games::join))
+        .routes(routes!(games::observe))
+        .routes(routes!(games::leave))
+        .routes(routes!(games::vote, games::withdraw))
         .routes(routes!(players::record))
 }

@@ -1,13 +1,16 @@
-//! Log in, register, and the account page (a new password). The forms post JSON to `/api/login` and `/api/register`, which
-//! set the session cookie; the page then goes where the visitor was headed.
+//! Log in, register, and the account page (a new password). The forms post JSON to
+//! `/api/login` and `/api/register`, which set the session cookie; the page then goes
+//! where the visitor was headed.
 
+use askama::Template;
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect};
 use serde::Deserialize;
 
-use super::layout::{esc, frame, PageResult};
+use super::layout::{render, Layout, PageResult};
 use crate::auth::Viewer;
 use crate::error::Params;
+use crate::limits::{ACCOUNT_NAME_CHARS, PASSWORD_CHARS};
 use crate::App;
 
 #[derive(Deserialize, Default)]
@@ -24,52 +27,44 @@ fn safe_next(next: Option<String>) -> String {
     }
 }
 
-fn form(title: &str, endpoint: &str, next: &str, other: &str) -> String {
-    let autocomplete = if endpoint.ends_with("register") {
-        "new-password"
-    } else {
-        "current-password"
-    };
-    format!(
-        r#"<section class="card narrow"><h1>{title}</h1>
-<form class="api-form" data-api="{endpoint}" data-method="POST" data-redirect="{next}">
-<label for="name">Account name</label><input id="name" name="name" required minlength="3" maxlength="32" autocomplete="username" autocapitalize="none" spellcheck="false">
-<label for="password">Password</label><input id="password" name="password" type="password" required minlength="8" autocomplete="{autocomplete}">
-<button type="submit">{title}</button>
-<p class="form-message" role="status" aria-live="polite"></p>
-</form>{other}<noscript><p class="note">These forms need JavaScript.</p></noscript></section>"#,
-        next = esc(next)
-    )
+#[derive(Template)]
+#[template(path = "credentials.html")]
+struct CredentialsPage {
+    layout: Layout,
+    endpoint: &'static str,
+    register: bool,
+    next: String,
+    name_min: usize,
+    name_max: usize,
+    password_min: usize,
 }
 
-pub async fn login_page(State(_app): State<App>, Viewer(viewer): Viewer, Params(n): Params<Next>) -> PageResult {
-    let next = safe_next(n.next);
-    let other = format!(
-        r#"<p>New here? <a href="/register?next={}">Register</a>.</p>"#,
-        esc(&next)
-    );
-    Ok(frame(
-        "Log in",
-        viewer.as_ref(),
-        &form("Log in", "/api/login", &next, &other),
-        &[],
-    )
-    .into_response())
+fn credentials(title: &str, register: bool, viewer: Viewer, n: Next) -> PageResult {
+    render(&CredentialsPage {
+        layout: Layout::new(title, viewer.0.as_ref(), &[]),
+        endpoint: if register { "/api/register" } else { "/api/login" },
+        register,
+        next: safe_next(n.next),
+        name_min: *ACCOUNT_NAME_CHARS.start(),
+        name_max: *ACCOUNT_NAME_CHARS.end(),
+        password_min: *PASSWORD_CHARS.start(),
+    })
 }
 
-pub async fn register_page(State(_app): State<App>, Viewer(viewer): Viewer, Params(n): Params<Next>) -> PageResult {
-    let next = safe_next(n.next);
-    let other = format!(
-        r#"<p>An account name has 3 to 32 letters, digits, <code>-</code>, <code>_</code> or <code>.</code>; a password 8 characters or more. Have an account? <a href="/login?next={}">Log in</a>.</p>"#,
-        esc(&next)
-    );
-    Ok(frame(
-        "Register",
-        viewer.as_ref(),
-        &form("Register", "/api/register", &next, &other),
-        &[],
-    )
-    .into_response())
+pub async fn login_page(State(_app): State<App>, viewer: Viewer, Params(n): Params<Next>) -> PageResult {
+    credentials("Log in", false, viewer, n)
+}
+
+pub async fn register_page(State(_app): State<App>, viewer: Viewer, Params(n): Params<Next>) -> PageResult {
+    credentials("Register", true, viewer, n)
+}
+
+#[derive(Template)]
+#[template(path = "account.html")]
+struct AccountPage {
+    layout: Layout,
+    name: String,
+    password_min: usize,
 }
 
 /// The viewer's account: a new password (the old one is asked for too).
@@ -77,20 +72,11 @@ pub async fn account_page(State(_app): State<App>, Viewer(viewer): Viewer) -> Pa
     let Some(account) = viewer.as_ref() else {
         return Ok(Redirect::to("/login?next=/account").into_response());
     };
-    let body = format!(
-        r#"<section class="card narrow"><h1>Account {}</h1>
-<p><a href="/players/{0}">Your record of games</a>, as others see it (your anonymous games show only to you).</p>
-<h2 id="password-h">Change the password</h2>
-<form class="api-form" aria-labelledby="password-h" data-api="/api/me/password" data-method="POST" data-done="Password changed; your other sessions have ended.">
-<input type="text" value="{0}" autocomplete="username" hidden aria-hidden="true" tabindex="-1" aria-label="Account name">
-<label for="old-password">Current password</label><input id="old-password" name="old" type="password" required autocomplete="current-password">
-<label for="new-password">New password</label><input id="new-password" name="new" type="password" required minlength="8" autocomplete="new-password">
-<button type="submit" id="change-password">Change the password</button>
-<p class="form-message" role="status" aria-live="polite"></p>
-</form><noscript><p class="note">This form needs JavaScript.</p></noscript></section>"#,
-        esc(&account.name)
-    );
-    Ok(frame("Account", viewer.as_ref(), &body, &[]).into_response())
+    render(&AccountPage {
+        layout: Layout::new("Account", Some(account), &[]),
+        name: account.name.clone(),
+        password_min: *PASSWORD_CHARS.start(),
+    })
 }
 
 #[cfg(test)]

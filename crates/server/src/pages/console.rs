@@ -17,9 +17,9 @@ use super::game::{colour, deadline_html};
 use super::layout::{esc, frame, power_badge, utc_text, PageError, PageResult};
 use crate::auth::Viewer;
 use crate::error::{ApiError, Params, Path};
-use crate::games::{self, Role};
 use crate::model::GameStatus;
 use crate::orders::has_choice;
+use crate::services::games::{self, Role};
 use crate::store::games::Game;
 use crate::App;
 

@@ -17,7 +17,8 @@ use crate::auth::Viewer;
 use crate::clock::iso_utc;
 use crate::error::{ApiError, ApiResult, Params, Path};
 use crate::press::PressQuery;
-use crate::{games, App};
+use crate::services::games;
+use crate::App;
 
 /// How many phases and messages the feed carries, newest first.
 const PHASES: i64 = 20;

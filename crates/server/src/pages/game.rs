@@ -18,8 +18,8 @@ use super::layout::{esc, frame, json_block, power_badge, utc_text, PageResult};
 use super::{map, press};
 use crate::auth::{Account, Viewer};
 use crate::error::{ApiResult, Params, Path};
-use crate::games::{self, acting_power, role_of, Role};
 use crate::model::GameStatus;
+use crate::services::games::{self, acting_power, role_of, Role};
 use crate::store::games::Game;
 use crate::App;
 

@@ -15,7 +15,7 @@ use super::layout::{esc, frame, power_badge, utc_text, PageError, PageResult};
 use super::map;
 use crate::auth::Viewer;
 use crate::error::{ApiError, Path};
-use crate::games;
+use crate::services::games;
 use crate::history::{processed_phase, ProcessedPhase};
 use crate::App;
 

@@ -9,7 +9,8 @@ use serde::Deserialize;
 
 use super::map::drawing;
 use crate::error::{ApiResult, Params, Path};
-use crate::{games, App};
+use crate::services::games;
+use crate::App;
 
 fn svg_response(svg: String) -> Response {
     // A position changes with every phase, a rollback or a GM's correction: never cached

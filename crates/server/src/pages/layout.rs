@@ -128,20 +128,26 @@ pub fn utc_text(iso: &str) -> String {
     format!("{} UTC", t.get(..16).unwrap_or(&t))
 }
 
-/// The time-of-day and time-zone fields of a deadline schedule (`deadlines.at`,
-/// `deadlines.time_zone`), with every IANA zone offered as the zone is typed. An empty
-/// time means no fixed time of day; an empty zone is filled with the browser's own.
+#[derive(Template)]
+#[template(path = "deadline_fields.html")]
+struct DeadlineFields<'a> {
+    prefix: &'a str,
+    at: &'a str,
+    zone: &'a str,
+    zones: Vec<&'static str>,
+}
+
+/// The time-of-day and time-zone fields of a deadline schedule (`deadline_fields.html`),
+/// for the pages still built as strings.
 pub fn deadline_time_fields(prefix: &str, at: Option<&str>, zone: Option<&str>) -> String {
-    let zones: String = chrono_tz::TZ_VARIANTS
-        .iter()
-        .map(|z| format!(r#"<option value="{}">"#, z.name()))
-        .collect();
-    format!(
-        r#"<label for="{prefix}-at">Deadlines at (time of day, optional)</label><input id="{prefix}-at" name="deadlines.at" type="time" value="{}">
-<label for="{prefix}-zone">In the time zone</label><input id="{prefix}-zone" name="deadlines.time_zone" list="{prefix}-zones" value="{}" data-local-zone autocapitalize="none" spellcheck="false"><datalist id="{prefix}-zones">{zones}</datalist>"#,
-        esc(at.unwrap_or("")),
-        esc(zone.unwrap_or(""))
-    )
+    DeadlineFields {
+        prefix,
+        at: at.unwrap_or(""),
+        zone: zone.unwrap_or(""),
+        zones: chrono_tz::TZ_VARIANTS.iter().map(|z| z.name()).collect(),
+    }
+    .render()
+    .unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -14,8 +14,8 @@ use serde_json::Value;
 use super::layout::{esc, utc_text};
 use crate::auth::{Account, Viewer};
 use crate::error::{ApiResult, Params, Path};
-use crate::games::Role;
 use crate::model::GameStatus;
+use crate::services::games::Role;
 use crate::store::games::Game;
 use crate::App;
 

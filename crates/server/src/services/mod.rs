@@ -5,7 +5,11 @@
 //! ([`crate::api`]) and the pages both call services, so the two faces cannot disagree.
 //!
 //! - [`accounts`]: accounts, sessions, the login throttle.
+//! - [`games`]: games, their settings, views and seats.
+//! - [`votes`]: the players' draw votes.
 //! - [`players`]: the club's player records.
 
 pub mod accounts;
+pub mod games;
 pub mod players;
+pub mod votes;

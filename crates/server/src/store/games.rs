@@ -107,3 +107,62 @@ pub async fn newest<'e, E: Executor<'e, Database = Any>>(e: E, limit: i64) -> sq
     .map(game_from_row)
     .collect()
 }
+
+/// A new game, as its creation stores it.
+pub struct NewGameRow<'a> {
+    pub id: i64,
+    pub name: &'a str,
+    pub variant: &'a str,
+    pub variant_text: Option<&'a str>,
+    pub gm_id: i64,
+    pub press: &'a str,
+    pub grey_press: bool,
+    pub anonymous: bool,
+    pub reveal_at_end: bool,
+    pub movement_minutes: i64,
+    pub retreat_minutes: i64,
+    pub adjustment_minutes: i64,
+    pub start_at_ms: Option<i64>,
+    pub state_json: &'a str,
+    pub created_ms: i64,
+    pub deadline_time: Option<&'a str>,
+    pub time_zone: Option<&'a str>,
+}
+
+/// Adds a forming game at phase 0.
+pub async fn insert<'e, E: Executor<'e, Database = Any>>(e: E, g: &NewGameRow<'_>) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO games (id, name, variant, variant_text, gm_id, status, press, grey_press, anonymous, movement_minutes, retreat_minutes, adjustment_minutes, start_at_ms, seq, state_json, created_ms, deadline_time, time_zone, reveal_at_end)
+         VALUES ($1, $2, $3, $4, $5, 'forming', $6, $7, $8, $9, $10, $11, $12, 0, $13, $14, $15, $16, $17)",
+    )
+    .bind(g.id)
+    .bind(g.name)
+    .bind(g.variant)
+    .bind(g.variant_text)
+    .bind(g.gm_id)
+    .bind(g.press)
+    .bind(g.grey_press as i64)
+    .bind(g.anonymous as i64)
+    .bind(g.movement_minutes)
+    .bind(g.retreat_minutes)
+    .bind(g.adjustment_minutes)
+    .bind(g.start_at_ms)
+    .bind(g.state_json)
+    .bind(g.created_ms)
+    .bind(g.deadline_time)
+    .bind(g.time_zone)
+    .bind(g.reveal_at_end as i64)
+    .execute(e)
+    .await?;
+    Ok(())
+}
+
+/// forming → active with its first deadline; nothing when the game is not forming.
+pub async fn start<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, deadline_ms: i64) -> sqlx::Result<()> {
+    sqlx::query("UPDATE games SET status = 'active', deadline_ms = $2 WHERE id = $1 AND status = 'forming'")
+        .bind(id)
+        .bind(deadline_ms)
+        .execute(e)
+        .await?;
+    Ok(())
+}

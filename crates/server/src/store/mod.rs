@@ -5,15 +5,19 @@
 //! reads and writes.
 //!
 //! - [`games`]: `games`, the game row and its lock.
+//! - [`members`]: players and observers of a game, and what its view reads beside them.
 //! - [`accounts`]: the club's accounts.
 //! - [`sessions`], [`logins`]: sessions and failed logins.
+//! - [`votes`]: draw votes.
 //! - [`players`]: the player records, read from `members` joined with `games`.
 
 pub mod accounts;
 pub mod games;
 pub mod logins;
+pub mod members;
 pub mod players;
 pub mod sessions;
+pub mod votes;
 
 use sqlx::any::AnyRow;
 use sqlx::Row;
@@ -21,4 +25,19 @@ use sqlx::Row;
 /// A 0/1 column as a flag.
 pub(crate) fn flag(r: &AnyRow, column: &str) -> Result<bool, sqlx::Error> {
     Ok(r.try_get::<i64, _>(column)? != 0)
+}
+
+/// The power names a one-column query about one game lists (`$1` is the game's id).
+pub async fn powers_where<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(
+    e: E,
+    sql: &str,
+    game: i64,
+) -> sqlx::Result<Vec<String>> {
+    sqlx::query(sql)
+        .bind(game)
+        .fetch_all(e)
+        .await?
+        .iter()
+        .map(|r| r.try_get("power"))
+        .collect()
 }

@@ -87,3 +87,61 @@ pub async fn run_by<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> 
         })
         .collect()
 }
+
+/// A power an account plays in a game not finished, with whether it has given orders
+/// and marked ready in the current phase.
+#[derive(Clone, Debug)]
+pub struct CurrentSeat {
+    pub game_id: i64,
+    pub power: String,
+    pub orders_given: bool,
+    pub ready: bool,
+}
+
+/// The powers the account plays in games not yet finished.
+pub async fn current_seats<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Vec<CurrentSeat>> {
+    sqlx::query(
+        "SELECT m.game_id, m.power, \
+         (SELECT COUNT(*) FROM orders o WHERE o.game_id = g.id AND o.seq = g.seq AND o.power = m.power) AS given, \
+         (SELECT COUNT(*) FROM ready r WHERE r.game_id = g.id AND r.seq = g.seq AND r.power = m.power) AS ready \
+         FROM members m JOIN games g ON g.id = m.game_id \
+         WHERE m.account_id = $1 AND m.active = 1 AND m.role = 'player' AND g.status <> 'finished'",
+    )
+    .bind(account)
+    .fetch_all(e)
+    .await?
+    .iter()
+    .map(|r| {
+        Ok(CurrentSeat {
+            game_id: r.try_get("game_id")?,
+            power: r.try_get("power")?,
+            orders_given: r.try_get::<i64, _>("given")? > 0,
+            ready: r.try_get::<i64, _>("ready")? > 0,
+        })
+    })
+    .collect()
+}
+
+/// The games the account runs as GM and has not finished.
+pub async fn running_as_gm<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Vec<i64>> {
+    sqlx::query("SELECT id FROM games WHERE gm_id = $1 AND status IN ('active', 'paused', 'forming')")
+        .bind(account)
+        .fetch_all(e)
+        .await?
+        .iter()
+        .map(|r| r.try_get("id"))
+        .collect()
+}
+
+/// Every game the account runs or takes part in now.
+pub async fn games_of<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Vec<i64>> {
+    sqlx::query(
+        "SELECT id AS game_id FROM games WHERE gm_id = $1 UNION SELECT game_id FROM members WHERE account_id = $1 AND active = 1",
+    )
+    .bind(account)
+    .fetch_all(e)
+    .await?
+    .iter()
+    .map(|r| r.try_get("game_id"))
+    .collect()
+}

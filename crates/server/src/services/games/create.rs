@@ -1,0 +1,112 @@
+//! Creating a game.
+
+use std::sync::Arc;
+
+use chancery_engine::json::state_to_json;
+use chancery_engine::GameState;
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use super::load;
+use super::settings::{check_press, Deadlines, Schedule};
+use crate::db::new_id;
+use crate::error::{ApiError, ApiResult};
+use crate::limits::MAX_GAME_NAME_CHARS;
+use crate::model::Account;
+use crate::store::{self, games::Game, games::NewGameRow};
+use crate::App;
+
+/// A variant file uploaded with the game: its file name and text (docs/variant-format.md).
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VariantUpload {
+    pub name: String,
+    pub text: String,
+}
+
+/// A new game. `variant` names a built-in (default `standard`), or `variant_file`
+/// uploads one that must pass the lint.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "Club game 12", "variant": "standard", "deadlines": {"movement_minutes": 1440, "retreat_minutes": 720, "adjustment_minutes": 720, "at": "20:00", "time_zone": "Europe/Berlin"}, "press": "full", "grey_press": false, "anonymous": false, "reveal_at_end": false}))]
+pub struct NewGame {
+    pub name: String,
+    #[serde(default)]
+    pub variant: Option<String>,
+    #[serde(default)]
+    pub variant_file: Option<VariantUpload>,
+    #[serde(default)]
+    pub deadlines: Deadlines,
+    /// `full` (default), `public` or `none`.
+    #[serde(default)]
+    pub press: Option<String>,
+    #[serde(default)]
+    pub grey_press: bool,
+    #[serde(default)]
+    pub anonymous: bool,
+    /// With `anonymous`: name the players once the game has ended.
+    #[serde(default)]
+    pub reveal_at_end: bool,
+    /// Start at this time (ms since 1970 UTC) with whoever has joined; absent: start
+    /// when every power has a player.
+    #[serde(default)]
+    pub start_at_ms: Option<i64>,
+}
+
+/// Creates a forming game; `account` is its GM.
+pub async fn create(app: &App, account: &Account, g: NewGame) -> ApiResult<Game> {
+    let name = g.name.trim();
+    if name.is_empty() || name.chars().count() > MAX_GAME_NAME_CHARS {
+        return Err(ApiError::unprocessable(format!(
+            "a game's name has 1 to {MAX_GAME_NAME_CHARS} characters"
+        )));
+    }
+    let (variant_name, variant_text, v) = match (&g.variant, &g.variant_file) {
+        (Some(_), Some(_)) => return Err(ApiError::unprocessable("give `variant` or `variant_file`, not both")),
+        (None, Some(f)) => {
+            let v = crate::variants::check_upload(&f.name, &f.text).map_err(ApiError::unprocessable)?;
+            (f.name.clone(), Some(f.text.clone()), Arc::new(v))
+        }
+        (name, None) => {
+            let name = name.as_deref().unwrap_or("standard").to_ascii_lowercase();
+            let v = app.variants.get(&name, None).map_err(ApiError::unprocessable)?;
+            (name, None, v)
+        }
+    };
+    let press = check_press(g.press.as_deref().unwrap_or("full"))?;
+    let Schedule {
+        movement,
+        retreat,
+        adjustment,
+        at: deadline_time,
+        time_zone,
+    } = g.deadlines.schedule(&Schedule::default())?;
+    let state = GameState::initial(&v);
+    let state_json =
+        serde_json::to_string(&state_to_json(&v, &state)).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let id = new_id();
+    store::games::insert(
+        &app.db.write,
+        &NewGameRow {
+            id,
+            name,
+            variant: &variant_name,
+            variant_text: variant_text.as_deref(),
+            gm_id: account.id,
+            press,
+            grey_press: g.grey_press,
+            anonymous: g.anonymous,
+            reveal_at_end: g.anonymous && g.reveal_at_end,
+            movement_minutes: movement,
+            retreat_minutes: retreat,
+            adjustment_minutes: adjustment,
+            start_at_ms: g.start_at_ms,
+            state_json: &state_json,
+            created_ms: app.clock.now_ms(),
+            deadline_time: deadline_time.as_deref(),
+            time_zone: time_zone.as_deref(),
+        },
+    )
+    .await?;
+    load(&app.db.read, id).await
+}

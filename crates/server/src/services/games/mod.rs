@@ -1,0 +1,161 @@
+//! Games: the game and who the viewer is in it (here), and by job: [`create`] a game,
+//! its [`settings`] (press, deadline schedules), its [`view`] for each viewer and the
+//! list of games, and its [`seats`] (joining, observing, leaving, the start).
+
+pub mod create;
+pub mod lobby;
+pub mod seats;
+pub mod settings;
+pub mod view;
+
+pub use create::{create, NewGame, VariantUpload};
+pub use seats::{seat_player, start, JoinRequest};
+pub use settings::{check_press, Deadlines, Schedule};
+pub use view::{view_json, GameView};
+
+use std::sync::Arc;
+
+use axum::http::StatusCode;
+use chancery_engine::json::{state_from_json, StateJson};
+use chancery_engine::variant::PowerKind;
+use chancery_engine::{GameState, PhaseKind, Variant};
+use sqlx::{Any, Executor};
+
+use crate::db::Tx;
+use crate::error::{ApiError, ApiResult};
+use crate::model::{Account, GameStatus};
+use crate::store::{self, games::Game};
+use crate::App;
+
+pub async fn load<'e, E: Executor<'e, Database = Any>>(e: E, id: i64) -> ApiResult<Game> {
+    store::games::by_id(e, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no game {id}")))
+}
+
+/// Starts a write transaction holding the game's lock, and reads the game in it.
+pub async fn lock(app: &App, id: i64) -> ApiResult<(Tx, Game)> {
+    let mut tx = app.db.write.begin().await?;
+    let game = store::games::lock(&mut tx, app.db.backend, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
+    Ok((tx, game))
+}
+
+/// The start of every change a player or the GM makes for one power: the game locked,
+/// `check` passed (whether such a change is open now, given the caller's role), and the
+/// power the caller acts for (`requested`: the GM names one).
+pub async fn lock_acting(
+    app: &App,
+    account: &Account,
+    id: i64,
+    requested: Option<&str>,
+    check: impl FnOnce(&Game, &Role, &Variant) -> ApiResult<()>,
+) -> ApiResult<(Tx, Game, Arc<Variant>, String)> {
+    let (mut tx, game) = lock(app, id).await?;
+    let role = role_of(&mut *tx, &game, Some(account)).await?;
+    let v = game.variant(app)?;
+    check(&game, &role, &v)?;
+    let power = acting_power(&role, requested, &v)?;
+    Ok((tx, game, v, power))
+}
+
+impl Game {
+    pub fn variant(&self, app: &App) -> ApiResult<Arc<Variant>> {
+        app.variants
+            .get(&self.variant, self.variant_text.as_deref())
+            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("variant: {e}")))
+    }
+
+    pub fn state(&self, v: &Variant) -> ApiResult<GameState> {
+        let json: StateJson = serde_json::from_str(&self.state_json)
+            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("stored position: {e}")))?;
+        state_from_json(v, &json)
+            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("stored position: {e}")))
+    }
+
+    /// The deadline of a phase of this kind opening at `now_ms`.
+    pub fn deadline_from(&self, now_ms: i64, kind: PhaseKind) -> i64 {
+        let at = match (&self.deadline_time, &self.time_zone) {
+            (Some(t), Some(z)) => crate::deadlines::parse(t, z).ok(),
+            _ => None,
+        };
+        crate::deadlines::next(now_ms, self.minutes_for(kind), at)
+    }
+
+    /// Whether the game keeps its players' accounts from everyone but the GM now.
+    pub fn hides_players(&self) -> bool {
+        self.anonymous && !(self.reveal_at_end && self.status == GameStatus::Finished)
+    }
+
+    pub fn schedule(&self) -> Schedule {
+        Schedule {
+            movement: self.movement_minutes,
+            retreat: self.retreat_minutes,
+            adjustment: self.adjustment_minutes,
+            at: self.deadline_time.clone(),
+            time_zone: self.time_zone.clone(),
+        }
+    }
+
+    /// The deadline length for a phase of this kind.
+    pub fn minutes_for(&self, kind: PhaseKind) -> i64 {
+        match kind {
+            PhaseKind::Movement => self.movement_minutes,
+            PhaseKind::Retreat => self.retreat_minutes,
+            PhaseKind::Adjustment => self.adjustment_minutes,
+        }
+    }
+}
+
+/// The powers a player can take: great powers and factions nobody else orders. Minor
+/// powers and factions played by a great power's player (1936's Spanish sides) are not.
+pub fn playable_powers(v: &Variant) -> Vec<String> {
+    v.powers
+        .iter()
+        .filter(|p| p.kind != PowerKind::Minor && p.player.is_none())
+        .map(|p| p.name.clone())
+        .collect()
+}
+
+/// Who the viewer is in a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Role {
+    Gm,
+    Player(String),
+    Observer,
+    Visitor,
+}
+
+pub async fn role_of<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    game: &Game,
+    account: Option<&Account>,
+) -> ApiResult<Role> {
+    let Some(account) = account else {
+        return Ok(Role::Visitor);
+    };
+    if account.id == game.gm_id {
+        return Ok(Role::Gm);
+    }
+    Ok(match store::members::part(e, game.id, account.id).await? {
+        Some((role, Some(power))) if role == "player" => Role::Player(power),
+        Some(_) => Role::Observer,
+        None => Role::Visitor,
+    })
+}
+
+/// The power a request acts for: the player's own; a GM names one with `power`.
+pub fn acting_power(role: &Role, requested: Option<&str>, v: &Variant) -> ApiResult<String> {
+    match (role, requested) {
+        (Role::Player(p), None) => Ok(p.clone()),
+        (Role::Player(p), Some(r)) if v.find_power(r).map(|i| &v.power(i).name) == Some(p) => Ok(p.clone()),
+        (Role::Player(_), Some(_)) => Err(ApiError::forbidden("you play another power")),
+        (Role::Gm, Some(r)) => v
+            .find_power(r)
+            .map(|i| v.power(i).name.clone())
+            .ok_or_else(|| ApiError::unprocessable(format!("unknown power `{r}`"))),
+        (Role::Gm, None) => Err(ApiError::unprocessable("as GM, say which power with `power`")),
+        _ => Err(ApiError::forbidden("only the power's player or the GM can do that")),
+    }
+}

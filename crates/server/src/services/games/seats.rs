@@ -1,0 +1,176 @@
+//! A game's seats: joining (or the GM seating someone), observing, leaving, and the
+//! start once every power has a player.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::{lock, playable_powers, role_of, Role};
+use crate::db::Tx;
+use crate::error::{ApiError, ApiResult};
+use crate::model::{Account, GameStatus};
+use crate::store::{self, games::Game};
+use crate::App;
+
+/// Which power to take; absent, the first free one.
+#[derive(Deserialize, Default, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"power": "England"}))]
+pub struct JoinRequest {
+    #[serde(default)]
+    pub power: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Joined {
+    pub game: i64,
+    /// The power taken.
+    pub power: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Left {
+    pub game: i64,
+    /// The power given up, or `observer`.
+    pub left: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Observing {
+    pub game: i64,
+    /// Always `observer`.
+    pub role: String,
+}
+
+/// Puts `account` on `power` inside `tx` (join or GM assignment), then starts the game
+/// when it was waiting for a full board.
+pub async fn seat_player(
+    app: &App,
+    tx: &mut Tx,
+    game: &Game,
+    account_id: i64,
+    power: Option<&str>,
+) -> ApiResult<String> {
+    let v = game.variant(app)?;
+    if game.status == GameStatus::Finished {
+        return Err(ApiError::conflict("the game is over"));
+    }
+    if account_id == game.gm_id {
+        return Err(ApiError::conflict("the GM cannot also play a power"));
+    }
+    let taken = store::members::seated(&mut **tx, game.id).await?;
+    if let Some(power) = store::members::power_of(&mut **tx, game.id, account_id).await? {
+        return Err(ApiError::conflict(format!("that account already plays {power}")));
+    }
+    let playable = playable_powers(&v);
+    // Powers rule 11 has turned into minors: nobody plays them again.
+    let disordered: Vec<String> = game
+        .state(&v)?
+        .disordered
+        .iter()
+        .map(|&p| v.power(p).name.clone())
+        .collect();
+    let power = match power {
+        Some(name) => {
+            let p = v.find_power(name).map(|i| v.power(i).name.clone()).ok_or_else(|| {
+                ApiError::unprocessable(format!(
+                    "unknown power `{name}`; the powers are {}",
+                    playable.join(", ")
+                ))
+            })?;
+            if !playable.contains(&p) {
+                return Err(ApiError::unprocessable(format!(
+                    "{p} is not played by a player of its own"
+                )));
+            }
+            if taken.contains(&p) {
+                return Err(ApiError::conflict(format!("{p} already has a player")));
+            }
+            if disordered.contains(&p) {
+                return Err(ApiError::conflict(format!(
+                    "{p} is in permanent civil disorder (rule 11): its centres are minor powers now"
+                )));
+            }
+            p
+        }
+        None => playable
+            .iter()
+            .find(|p| !taken.contains(p) && !disordered.contains(p))
+            .cloned()
+            .ok_or_else(|| ApiError::conflict("every power already has a player"))?,
+    };
+    let now = app.clock.now_ms();
+    // An observer who joins as a player stops being an observer.
+    store::members::stop_observing(&mut **tx, game.id, account_id, now).await?;
+    store::members::insert(&mut **tx, game.id, account_id, Some(&power), now).await?;
+    store::members::clear_disorder(&mut **tx, game.id, &power).await?;
+    if game.status == GameStatus::Forming && game.start_at_ms.is_none() && taken.len() + 1 >= playable.len() {
+        start(app, tx, game).await?;
+    }
+    Ok(power)
+}
+
+/// forming → active: the first deadline is set from now.
+pub async fn start(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<()> {
+    let v = game.variant(app)?;
+    let state = game.state(&v)?;
+    let deadline = game.deadline_from(app.clock.now_ms(), state.phase.kind);
+    store::games::start(&mut **tx, game.id, deadline).await?;
+    crate::process::log_event(tx, app, game.id, game.seq, &state.phase.code(), "started", "").await?;
+    Ok(())
+}
+
+/// Takes a vacant power for the account.
+pub async fn join(app: &App, account: &Account, id: i64, request: JoinRequest) -> ApiResult<Joined> {
+    let (mut tx, game) = lock(app, id).await?;
+    let power = seat_player(app, &mut tx, &game, account.id, request.power.as_deref()).await?;
+    tx.commit().await?;
+    Ok(Joined { game: id, power })
+}
+
+/// Leaving a game: an observer stops following it, and a player gives up the seat while
+/// the game is still forming. Once it has started a player leaves through the GM
+/// (replacement or civil disorder), so that no power is dropped mid-game unnoticed.
+pub async fn leave(app: &App, account: &Account, id: i64) -> ApiResult<Left> {
+    let (mut tx, game) = lock(app, id).await?;
+    let left = match role_of(&mut *tx, &game, Some(account)).await? {
+        Role::Gm => {
+            return Err(ApiError::conflict(
+                "the GM runs the game: hand it to another GM first (GM console)",
+            ))
+        }
+        Role::Visitor => return Err(ApiError::conflict("you take no part in this game")),
+        Role::Player(_) if game.status != GameStatus::Forming => {
+            return Err(ApiError::conflict(
+                "the game has started: ask the GM to give your power to someone else",
+            ))
+        }
+        Role::Player(power) => Some(power),
+        Role::Observer => None,
+    };
+    store::members::leave(&mut *tx, id, account.id, app.clock.now_ms()).await?;
+    if let Some(power) = &left {
+        let v = game.variant(app)?;
+        let phase = game.state(&v)?.phase.code();
+        crate::process::log_event(&mut tx, app, id, game.seq, &phase, "left", power).await?;
+    }
+    tx.commit().await?;
+    Ok(Left {
+        game: id,
+        left: left.unwrap_or_else(|| "observer".into()),
+    })
+}
+
+/// Follows a game as an observer.
+pub async fn observe(app: &App, account: &Account, id: i64) -> ApiResult<Observing> {
+    let (mut tx, game) = lock(app, id).await?;
+    match role_of(&mut *tx, &game, Some(account)).await? {
+        Role::Visitor => {}
+        _ => return Err(ApiError::conflict("you already take part in this game")),
+    }
+    store::members::insert(&mut *tx, id, account.id, None, app.clock.now_ms()).await?;
+    tx.commit().await?;
+    Ok(Observing {
+        game: id,
+        role: "observer".into(),
+    })
+}

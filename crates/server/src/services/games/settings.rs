@@ -1,0 +1,115 @@
+//! A game's settings as requests give them and the rules they must keep: the press
+//! setting and the deadline schedule.
+
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use crate::error::{ApiError, ApiResult};
+use crate::limits::MAX_MINUTES;
+
+/// A deadline schedule as a request gives it; fields left out keep their value (at
+/// creation: a day to move, half a day to retreat or adjust, at no fixed time).
+#[derive(Deserialize, Default, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"movement_minutes": 1440, "retreat_minutes": 720, "adjustment_minutes": 720, "at": "20:00", "time_zone": "Europe/Berlin"}))]
+pub struct Deadlines {
+    pub movement_minutes: Option<i64>,
+    pub retreat_minutes: Option<i64>,
+    pub adjustment_minutes: Option<i64>,
+    /// "HH:MM": each deadline falls at this time of day in `time_zone`, the first such
+    /// moment at least the phase's length away.
+    #[serde(default)]
+    pub at: Option<String>,
+    #[serde(default)]
+    pub time_zone: Option<String>,
+}
+
+fn minutes(value: Option<i64>, default: i64, what: &str) -> ApiResult<i64> {
+    let m = value.unwrap_or(default);
+    if (1..=MAX_MINUTES).contains(&m) {
+        Ok(m)
+    } else {
+        Err(ApiError::unprocessable(format!(
+            "{what} must be between 1 minute and 60 days (in minutes)"
+        )))
+    }
+}
+
+pub fn check_press(press: &str) -> ApiResult<&str> {
+    match press {
+        "full" | "public" | "none" => Ok(press),
+        _ => Err(ApiError::unprocessable("`press` is one of: full, public, none")),
+    }
+}
+
+/// A game's deadline schedule as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schedule {
+    pub movement: i64,
+    pub retreat: i64,
+    pub adjustment: i64,
+    /// "HH:MM" in `time_zone`, when deadlines fall at a fixed time of day.
+    pub at: Option<String>,
+    pub time_zone: Option<String>,
+}
+
+impl Default for Schedule {
+    /// A day to move, half a day to retreat or adjust, at no fixed time.
+    fn default() -> Schedule {
+        Schedule {
+            movement: 24 * 60,
+            retreat: 12 * 60,
+            adjustment: 12 * 60,
+            at: None,
+            time_zone: None,
+        }
+    }
+}
+
+impl Deadlines {
+    /// The schedule these fields ask for, each absent one taken from `base`. `at` set to
+    /// "" removes a fixed time of day (a form's empty field sends that); a new `at`
+    /// without a zone stays in `base`'s zone (UTC if none), and a new zone alone moves
+    /// the time of day there.
+    pub fn schedule(&self, base: &Schedule) -> ApiResult<Schedule> {
+        let blank = |s: &Option<String>| {
+            s.as_deref()
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(str::to_string)
+        };
+        let (at, zone) = match (self.at.as_deref().map(str::trim), blank(&self.time_zone)) {
+            (Some(""), _) => (None, None),
+            (Some(t), zone) => (
+                Some(t.to_string()),
+                zone.or_else(|| base.time_zone.clone()).or_else(|| Some("UTC".into())),
+            ),
+            (None, Some(zone)) => match &base.at {
+                Some(t) => (Some(t.clone()), Some(zone)),
+                None => {
+                    return Err(ApiError::unprocessable(
+                        "`time_zone` goes with `at`, a time of day like 20:00",
+                    ))
+                }
+            },
+            (None, None) => (base.at.clone(), base.time_zone.clone()),
+        };
+        let (at, time_zone) = match (at, zone) {
+            (Some(t), Some(z)) => {
+                let parsed = crate::deadlines::parse(&t, &z).map_err(ApiError::unprocessable)?;
+                (
+                    Some(parsed.time.format("%H:%M").to_string()),
+                    Some(parsed.zone.name().to_string()),
+                )
+            }
+            _ => (None, None),
+        };
+        Ok(Schedule {
+            movement: minutes(self.movement_minutes, base.movement, "movement_minutes")?,
+            retreat: minutes(self.retreat_minutes, base.retreat, "retreat_minutes")?,
+            adjustment: minutes(self.adjustment_minutes, base.adjustment, "adjustment_minutes")?,
+            at,
+            time_zone,
+        })
+    }
+}
