@@ -14,7 +14,9 @@ use sqlx::Row;
 
 use crate::process::adjudicate_current;
 use crate::services::accounts::create_account;
-use crate::services::games::{self, Deadlines, NewGame};
+use crate::services::games;
+use crate::services::games::create::NewGame;
+use crate::services::games::settings::Deadlines;
 use crate::App;
 
 pub const DEMO_GM: &str = "demo-gm";
@@ -44,7 +46,7 @@ pub async fn create_if_empty(app: &App) -> Result<(), String> {
     };
     let mut rng = StdRng::seed_from_u64(1901);
     for name in chancery_engine::builtin::builtin_names() {
-        let game = games::create(
+        let game = games::create::create(
             app,
             &gm,
             NewGame {
@@ -63,7 +65,7 @@ pub async fn create_if_empty(app: &App) -> Result<(), String> {
         .map_err(err)?;
         let id = game.id;
         let (mut tx, g) = games::lock(app, id).await.map_err(err)?;
-        games::start(app, &mut tx, &g).await.map_err(err)?;
+        games::seats::start(app, &mut tx, &g).await.map_err(err)?;
         tx.commit().await.map_err(|e| e.to_string())?;
         for _ in 0..DEMO_PHASES {
             let (mut tx, g) = games::lock(app, id).await.map_err(err)?;

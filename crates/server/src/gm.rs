@@ -16,7 +16,8 @@ use crate::db::{new_id, Tx};
 use crate::error::{ApiError, ApiResult, Body, Path};
 use crate::model::GameStatus;
 use crate::process::{adjudicate_current, log_event, roll_forward};
-use crate::services::games::{self, seat_player};
+use crate::services::games::seats::{self, seat_player};
+use crate::services::games::{self, settings, view};
 use crate::store::games::Game;
 use crate::App;
 
@@ -38,7 +39,7 @@ pub async fn start(State(app): State<App>, account: Account, Path(id): Path<i64>
     if game.status != GameStatus::Forming {
         return Err(ApiError::conflict("the game has already started"));
     }
-    games::start(&app, &mut tx, &game).await?;
+    seats::start(&app, &mut tx, &game).await?;
     tx.commit().await?;
     app.wake.notify_one();
     Ok(Json(json!({"game": id, "status": "active"})))
@@ -413,7 +414,7 @@ pub struct Settings {
     pub name: Option<String>,
     /// Fields left out keep their value; `at: ""` drops a fixed time of day.
     #[serde(default)]
-    pub deadlines: Option<games::Deadlines>,
+    pub deadlines: Option<settings::Deadlines>,
     #[serde(default)]
     pub press: Option<String>,
     #[serde(default)]
@@ -452,7 +453,7 @@ pub async fn settings(
         Some(n) => n.to_string(),
         None => game.name.clone(),
     };
-    let press = games::check_press(s.press.as_deref().unwrap_or(&game.press))?.to_string();
+    let press = settings::check_press(s.press.as_deref().unwrap_or(&game.press))?.to_string();
     let grey_press = s.grey_press.unwrap_or(game.grey_press);
     let schedule = match &s.deadlines {
         Some(d) => d.schedule(&game.schedule())?,
@@ -496,7 +497,7 @@ pub async fn settings(
     }
     tx.commit().await?;
     let game = games::load(&app.db.read, id).await?;
-    Ok(Json(games::view_json(&app, &game, &games::Role::Gm).await?))
+    Ok(Json(view::view_json(&app, &game, &games::Role::Gm).await?))
 }
 
 #[derive(Deserialize)]

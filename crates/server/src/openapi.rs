@@ -43,12 +43,6 @@ impl Modify for SessionSchemes {
     }
 }
 
-/// The document's base (info, shared schemas, security schemes), which the API router
-/// fills with its operations.
-pub fn base() -> utoipa::openapi::OpenApi {
-    Base::openapi()
-}
-
 /// Who may call an operation.
 #[derive(Clone, Copy)]
 pub enum Access {
@@ -168,7 +162,8 @@ fn legacy_operation(o: &Op) -> Value {
 /// The whole document: the operations derived from [`crate::api`], each with the error
 /// answer every operation shares, and the [`LEGACY`] ones.
 pub fn document() -> Value {
-    let derived = crate::api::router().into_openapi();
+    let mut derived = Base::openapi();
+    derived.merge(crate::api::router().into_openapi());
     let mut doc = serde_json::to_value(derived).unwrap_or(Value::Null);
     if let Some(paths) = doc["paths"].as_object_mut() {
         for item in paths.values_mut().filter_map(Value::as_object_mut) {

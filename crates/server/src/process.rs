@@ -14,7 +14,7 @@ use chancery_engine::variant::PowerKind;
 use chancery_engine::{GameState, Order, Variant};
 use sqlx::Row;
 
-use crate::db::{lock_game, new_id, Lock, Tx};
+use crate::db::{lock_game, Lock, Tx};
 use crate::error::{ApiError, ApiResult};
 use crate::model::GameStatus;
 use crate::services::games;
@@ -30,18 +30,7 @@ pub async fn log_event(
     kind: &str,
     detail: &str,
 ) -> ApiResult<()> {
-    sqlx::query("INSERT INTO events (id, game_id, seq, phase, kind, detail, server, at_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
-        .bind(new_id())
-        .bind(game_id)
-        .bind(seq)
-        .bind(phase)
-        .bind(kind)
-        .bind(detail)
-        .bind(&app.server_id)
-        .bind(app.clock.now_ms())
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
+    Ok(crate::services::games::log_event(tx, app, game_id, seq, phase, kind, detail).await?)
 }
 
 /// The powers in civil disorder.

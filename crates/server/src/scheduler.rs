@@ -37,7 +37,7 @@ pub async fn once(app: &App) -> ApiResult<usize> {
     for r in &starting {
         let (mut tx, game) = games::lock(app, r.get("id")).await?;
         if game.status == GameStatus::Forming {
-            games::start(app, &mut tx, &game).await?;
+            games::seats::start(app, &mut tx, &game).await?;
             tx.commit().await?;
         }
     }

@@ -8,9 +8,11 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::{Account, Viewer};
 use crate::error::{optional_body, ApiResult, Body, ErrorBody, Params, Path};
+use crate::services::games::create::{self, NewGame};
 use crate::services::games::seats::{self, JoinRequest, Joined, Left, Observing};
+use crate::services::games::view::GameView;
 use crate::services::games::view::{self, GameSummary};
-use crate::services::games::{self, GameView, NewGame, Role};
+use crate::services::games::Role;
 use crate::services::votes::{self, DrawVote};
 use crate::App;
 
@@ -31,7 +33,7 @@ pub async fn create(
     account: Account,
     Body(g): Body<NewGame>,
 ) -> ApiResult<(StatusCode, Json<GameView>)> {
-    let game = games::create(&app, &account, g).await?;
+    let game = create::create(&app, &account, g).await?;
     Ok((
         StatusCode::CREATED,
         Json(view::game_view(&app, &game, &Role::Gm).await?),

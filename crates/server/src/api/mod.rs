@@ -21,7 +21,7 @@ use crate::App;
 
 /// The routes migrated to the layers, with their part of the OpenAPI document.
 pub fn router() -> OpenApiRouter<App> {
-    OpenApiRouter::with_openapi(crate::openapi::base())
+    OpenApiRouter::new()
         .routes(routes!(accounts::register))
         .routes(routes!(accounts::login))
         .routes(routes!(accounts::logout))

@@ -400,7 +400,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
             "only the game's GM can open its console",
         )));
     }
-    let view = games::view_json(&app, &game, &Role::Gm).await?;
+    let view = crate::services::games::view::view_json(&app, &game, &Role::Gm).await?;
     let v = game.variant(&app)?;
     let state = game.state(&v)?;
     let Json(orders) = crate::gm::all_orders(State(app.clone()), account.clone(), Path(id)).await?;

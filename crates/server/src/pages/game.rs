@@ -313,7 +313,7 @@ async fn bids_panel(
 pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path<i64>) -> PageResult {
     let game = games::load(&app.db.read, id).await?;
     let role = role_of(&app.db.read, &game, viewer.as_ref()).await?;
-    let view = games::view_json(&app, &game, &role).await?;
+    let view = crate::services::games::view::view_json(&app, &game, &role).await?;
     let v = game.variant(&app)?;
     let state = game.state(&v)?;
     let my_power = match &role {

@@ -6,12 +6,14 @@
 //!
 //! - [`games`]: `games`, the game row and its lock.
 //! - [`members`]: players and observers of a game, and what its view reads beside them.
+//! - [`events`]: each game's event log.
 //! - [`accounts`]: the club's accounts.
 //! - [`sessions`], [`logins`]: sessions and failed logins.
 //! - [`votes`]: draw votes.
 //! - [`players`]: the player records, read from `members` joined with `games`.
 
 pub mod accounts;
+pub mod events;
 pub mod games;
 pub mod logins;
 pub mod members;

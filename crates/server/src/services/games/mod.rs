@@ -8,10 +8,7 @@ pub mod seats;
 pub mod settings;
 pub mod view;
 
-pub use create::{create, NewGame, VariantUpload};
-pub use seats::{seat_player, start, JoinRequest};
-pub use settings::{check_press, Deadlines, Schedule};
-pub use view::{view_json, GameView};
+use settings::Schedule;
 
 use std::sync::Arc;
 
@@ -26,6 +23,28 @@ use crate::error::{ApiError, ApiResult};
 use crate::model::{Account, GameStatus};
 use crate::store::{self, games::Game};
 use crate::App;
+
+/// Adds to the game's event log, stamped with this server and its clock.
+pub async fn log_event(
+    tx: &mut Tx,
+    app: &App,
+    game: i64,
+    seq: i64,
+    phase: &str,
+    kind: &str,
+    detail: &str,
+) -> sqlx::Result<()> {
+    let event = store::events::Event {
+        game,
+        seq,
+        phase,
+        kind,
+        detail,
+        server: &app.server_id,
+        at_ms: app.clock.now_ms(),
+    };
+    store::events::insert(&mut **tx, &event).await
+}
 
 pub async fn load<'e, E: Executor<'e, Database = Any>>(e: E, id: i64) -> ApiResult<Game> {
     store::games::by_id(e, id)

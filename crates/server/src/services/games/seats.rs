@@ -115,7 +115,7 @@ pub async fn start(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<()> {
     let state = game.state(&v)?;
     let deadline = game.deadline_from(app.clock.now_ms(), state.phase.kind);
     store::games::start(&mut **tx, game.id, deadline).await?;
-    crate::process::log_event(tx, app, game.id, game.seq, &state.phase.code(), "started", "").await?;
+    super::log_event(tx, app, game.id, game.seq, &state.phase.code(), "started", "").await?;
     Ok(())
 }
 
@@ -151,7 +151,7 @@ pub async fn leave(app: &App, account: &Account, id: i64) -> ApiResult<Left> {
     if let Some(power) = &left {
         let v = game.variant(app)?;
         let phase = game.state(&v)?.phase.code();
-        crate::process::log_event(&mut tx, app, id, game.seq, &phase, "left", power).await?;
+        super::log_event(&mut tx, app, id, game.seq, &phase, "left", power).await?;
     }
     tx.commit().await?;
     Ok(Left {
