@@ -178,7 +178,9 @@ pub async fn convert_stored_results(app: &App) -> Result<usize, String> {
         .map_err(err)?;
         for row in rows {
             let (id, seq): (i64, i64) = (row.get("game_id"), row.get("seq"));
-            let game = crate::games::load(&app.db.read, id).await.map_err(|e| e.message)?;
+            let game = crate::services::games::load(&app.db.read, id)
+                .await
+                .map_err(|e| e.message)?;
             let judged = game.variant(app).ok().and_then(|v| {
                 let before = serde_json::from_str(&row.get::<String, _>("state_json")).ok()?;
                 let before = state_from_json(&v, &before).ok()?;

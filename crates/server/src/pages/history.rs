@@ -15,8 +15,8 @@ use super::layout::{esc, frame, power_badge, utc_text, PageError, PageResult};
 use super::map;
 use crate::auth::Viewer;
 use crate::error::{ApiError, Path};
-use crate::services::games;
 use crate::history::{processed_phase, ProcessedPhase};
+use crate::services::games;
 use crate::App;
 
 fn results_table(v: &Variant, stored: &AdjudicationJson) -> String {
