@@ -10,7 +10,6 @@ use chancery_engine::{GameState, Order, PhaseKind, UnitKind, Variant};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
-use sqlx::Row;
 
 use crate::process::adjudicate_current;
 use crate::services::accounts::create_account;
@@ -27,11 +26,9 @@ const DEMO_PHASES: usize = 4;
 
 pub async fn create_if_empty(app: &App) -> Result<(), String> {
     let err = |e: crate::error::ApiError| format!("creating the demo club: {}", e.message);
-    let accounts: i64 = sqlx::query("SELECT COUNT(*) AS n FROM accounts")
-        .fetch_one(&app.db.read)
+    let accounts = crate::store::accounts::count(&app.db.read)
         .await
-        .map_err(|e| e.to_string())?
-        .get("n");
+        .map_err(|e| e.to_string())?;
     if accounts > 0 {
         return Ok(());
     }

@@ -12,14 +12,12 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::error::{ApiError, ApiResult, Body};
-use crate::services::games;
 use crate::{api, auth, bids, gm, history, openapi, orders, press, App};
 
 use crate::limits::BODY_LIMIT;
 
 pub fn router(app: App, test_clock: bool) -> Router {
     let mut r = Router::new()
-        .route("/api/variants", get(variants))
         .route(
             "/api/games/{id}/orders",
             get(orders::list).post(orders::submit).delete(orders::clear),
@@ -54,7 +52,6 @@ pub fn router(app: App, test_clock: bool) -> Router {
         .route("/api/games/{id}/gm/orders", get(gm::all_orders))
         .route("/api/games/{id}/gm/events", get(gm::events))
         .route("/api/games/{id}/gm/bid-report", get(bids::report))
-        .route("/api/health", get(health))
         .merge(Router::from(api::router()))
         .merge(crate::pages::router())
         .route("/api/docs", get(openapi::docs));
@@ -95,25 +92,6 @@ async fn method_not_allowed() -> ApiError {
         StatusCode::METHOD_NOT_ALLOWED,
         "this endpoint does not take that method; see /api/docs",
     )
-}
-
-async fn health(State(app): State<App>) -> Json<Value> {
-    Json(json!({"ok": true, "now": crate::clock::iso_utc(app.clock.now_ms()), "server": app.server_id}))
-}
-
-async fn variants(State(app): State<App>) -> ApiResult<Json<Value>> {
-    let mut out = Vec::new();
-    for name in chancery_engine::builtin::builtin_names() {
-        let v = app.variants.get(name, None).map_err(ApiError::unprocessable)?;
-        out.push(json!({
-            "name": name,
-            "powers": v.powers.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
-            "playable": games::playable_powers(&v),
-            "minor_powers": v.powers.iter().filter(|p| p.kind == chancery_engine::variant::PowerKind::Minor).map(|p| p.name.clone()).collect::<Vec<_>>(),
-            "centres": v.centre_count(),
-        }));
-    }
-    Ok(Json(json!({"variants": out})))
 }
 
 async fn clock_now(State(app): State<App>) -> Json<Value> {

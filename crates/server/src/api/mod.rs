@@ -5,10 +5,12 @@
 //! `utoipa_axum::routes!`, which registers the route and documents it in one step.
 //!
 //! - [`accounts`]: registering, logging in and out, passwords.
+//! - [`club`]: the variants offered, liveness.
 //! - [`games`]: creating, listing and viewing games, seats, draw votes.
 //! - [`players`]: the player records (`GET /api/players/{name}`).
 
 pub mod accounts;
+pub mod club;
 pub mod games;
 pub mod players;
 
@@ -38,4 +40,6 @@ pub fn router() -> OpenApiRouter<App> {
         .routes(routes!(games::leave))
         .routes(routes!(games::vote, games::withdraw))
         .routes(routes!(players::record))
+        .routes(routes!(club::variants))
+        .routes(routes!(club::health))
 }

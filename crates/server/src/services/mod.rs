@@ -8,8 +8,10 @@
 //! - [`games`]: games, their settings, views and seats.
 //! - [`votes`]: the players' draw votes.
 //! - [`players`]: the club's player records.
+//! - [`variants`]: the built-in variants.
 
 pub mod accounts;
 pub mod games;
 pub mod players;
+pub mod variants;
 pub mod votes;

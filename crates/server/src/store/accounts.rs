@@ -76,3 +76,11 @@ pub async fn set_password<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, ha
         .await?;
     Ok(())
 }
+
+/// How many accounts the club has.
+pub async fn count<'e, E: Executor<'e, Database = Any>>(e: E) -> sqlx::Result<i64> {
+    sqlx::query("SELECT COUNT(*) AS n FROM accounts")
+        .fetch_one(e)
+        .await?
+        .try_get("n")
+}
