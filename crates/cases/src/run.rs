@@ -6,6 +6,7 @@ use chancery_engine::dp::{check_bids, parse_bid, Bid};
 use chancery_engine::parse::parse_order_line;
 use chancery_engine::phase::{judge_phase, PhaseResult};
 use chancery_engine::rules::Rule;
+use chancery_engine::stacking;
 use chancery_engine::state::{Carried, Dislodged, GameState, Phase, PhaseKind, Unit};
 use chancery_engine::suggest::distance;
 use chancery_engine::validate::validate;
@@ -257,10 +258,25 @@ fn check_position(v: &Variant, state: &GameState) -> Result<(), String> {
                     describe(v, u)
                 ));
             }
-            if !v.rule_on(Rule::Stacking) && units[..i].iter().any(|o| o.location.province == p) {
+            let Some(other) = units[..i].iter().find(|o| o.location.province == p) else {
+                continue;
+            };
+            if !v.rule_on(Rule::Stacking) {
                 return Err(format!(
                     "{what}: impossible position: two units in {name}, and {} does not let units stack",
                     v.title
+                ));
+            }
+            // Original 1958 rules 3 and 4: only one power's units stack, and only in its
+            // capital or a naval base of its own.
+            let stacks_here =
+                stacking::capital(v, state, u.power) == Some(p) || stacking::naval_base(v, p, u.power).is_some();
+            if other.power != u.power || !stacks_here {
+                return Err(format!(
+                    "{what}: impossible position: {} and {} in {name}, which is not a capital or naval base where {} may stack",
+                    describe(v, other),
+                    describe(v, u),
+                    v.power(u.power).name
                 ));
             }
         }

@@ -74,7 +74,7 @@ fn an_impossible_position_fails_the_case() {
 }
 
 /// Original 1958 rules 3 and 4: stacks are legal there (the British start with two
-/// fleets and an army in London).
+/// fleets and an army in London), in a power's capital or naval base.
 #[test]
 fn stacks_are_a_position_in_original_1958() {
     let r = run(
@@ -82,6 +82,20 @@ fn stacks_are_a_position_in_original_1958() {
         "PRESTATE\nUnited Kingdom: F lon\nUnited Kingdom: F lon\nUnited Kingdom: A lon\nORDERS\nPOSTSTATE_SAME",
     );
     assert!(r.passed(), "{:?}", r.differences);
+    // Only in a power's own capital or naval base, and only of one power.
+    let r = run(
+        "original-1958",
+        "PRESTATE\nUnited Kingdom: A yor\nUnited Kingdom: A yor\nORDERS\nPOSTSTATE_SAME",
+    );
+    fails_with(
+        &r,
+        "impossible position: United Kingdom: A yor and United Kingdom: A yor in Yorkshire",
+    );
+    let r = run(
+        "original-1958",
+        "PRESTATE\nUnited Kingdom: F lon\nFrance: A lon\nORDERS\nPOSTSTATE_SAME",
+    );
+    fails_with(&r, "which is not a capital or naval base where France may stack");
 }
 
 /// Standard rules, "Winning": a power that controls 18 supply centres at the end of a
