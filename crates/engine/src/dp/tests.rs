@@ -45,7 +45,7 @@ fn bid(v: &Variant, p: &str, dp: u32, text: &str) -> Bid {
 }
 
 fn total(v: &Variant, s: &GameState, p: &str) -> Budget {
-    budget(v, s, &dp_rules(v).unwrap(), power(v, p))
+    budget(v, s, &v.rules.dp, power(v, p))
 }
 
 /// Rule 2: "France receives 5 DPs. The other Great Powers are allocated 3 DPs each";
@@ -54,7 +54,7 @@ fn total(v: &Variant, s: &GameState, p: &str) -> Budget {
 fn opening_budgets() {
     let v = variant("1936");
     let s = GameState::initial(&v);
-    let all = budgets(&v, &s, &dp_rules(&v).unwrap());
+    let all = budgets(&v, &s, &v.rules.dp);
     assert_eq!(all.len(), 7);
     for b in &all {
         let want = if b.power == power(&v, "France") { 5 } else { 3 };
@@ -142,7 +142,7 @@ fn flanders_counts_for_spain() {
 }
 
 fn check(v: &Variant, s: &GameState, p: &str, orders: &[crate::order::Order], bids: &[Bid]) -> Result<(), String> {
-    check_bids(v, s, &dp_rules(v).unwrap(), &[], power(v, p), orders, bids).map_err(|e| e.0)
+    check_bids(v, s, &v.rules.dp, &[], power(v, p), orders, bids).map_err(|e| e.0)
 }
 
 fn start_1936() -> (Variant, GameState) {
@@ -485,7 +485,7 @@ fn civil_disorder_makes_minors() {
     let bids = [bid(&v, "France", 1, "A ber - sil")];
     let (out, _) = resolve_bids(&v, &next, &[], &bids);
     assert!(out.iter().any(|o| o.display(&v).to_string() == "A ber - sil"));
-    let rules = dp_rules(&v).unwrap();
+    let rules = v.rules.dp.clone();
     let refused = check_bids(
         &v,
         &next,
