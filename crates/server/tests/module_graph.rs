@@ -137,7 +137,16 @@ fn resolve(path: &str, from: &str, dir_module: bool, known: &BTreeMap<String, Pa
 fn edges(known: &BTreeMap<String, PathBuf>) -> BTreeMap<String, BTreeSet<String>> {
     let mut graph = BTreeMap::new();
     for (module, file) in known {
-        let code = code_only(&std::fs::read_to_string(file).unwrap());
+        let mut code = code_only(&std::fs::read_to_string(file).unwrap());
+        // A file's unit tests (`#[cfg(test)] mod tests`, at its end) are a module of
+        // their own, whose `super` is the file's module, not its parent.
+        if let Some(i) = code
+            .match_indices("#[cfg(test)]")
+            .map(|(i, _)| i)
+            .find(|&i| code[i + 12..].trim_start().starts_with("mod "))
+        {
+            code.truncate(i);
+        }
         let dir_module = file.ends_with("mod.rs") || file.ends_with("lib.rs");
         let mut paths = Vec::new();
         // `use` trees, which may span lines.

@@ -7,10 +7,10 @@ use chancery_engine::json::StateJson;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::auth::Account;
 use crate::clock::iso_utc;
 use crate::db::Db;
 use crate::error::{ApiError, ApiResult};
+use crate::model::Account;
 use crate::model::GameStatus;
 use crate::store;
 
