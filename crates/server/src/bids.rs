@@ -22,6 +22,7 @@ use crate::auth::Account;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, Body, Params, Path};
 use crate::services::games::{self, acting_power, role_of, Role};
+use crate::store::bids::BidRow;
 use crate::store::games::Game;
 use crate::App;
 
@@ -110,30 +111,8 @@ pub fn read_bid(v: &Variant, state: &GameState, power: PowerId, b: &NewBid) -> R
     })
 }
 
-/// A stored bid: bidder, unit key, DPs, order text.
-pub struct StoredBid {
-    pub power: String,
-    pub unit: String,
-    pub dp: i64,
-    pub order: String,
-}
-
-impl StoredBid {
-    /// The bid as the engine takes it; None when the stored text no longer reads (a
-    /// variant file changed under the game), so that one bad row never stops a game.
-    pub fn to_bid(&self, v: &Variant) -> Option<Bid> {
-        let power = v.find_power(&self.power)?;
-        let (_, order) = parse_order_line(v, &self.order).ok()?;
-        Some(Bid {
-            power,
-            dp: u32::try_from(self.dp).ok()?,
-            order,
-        })
-    }
-
-    fn json(&self, seq: i64) -> Value {
-        json!({"seq": seq, "power": self.power, "unit": self.unit, "dp": self.dp, "order": self.order})
-    }
+fn bid_json(b: &BidRow, seq: i64) -> Value {
+    json!({"seq": seq, "power": b.power, "unit": b.unit, "dp": b.dp, "order": b.order})
 }
 
 /// The bids of phase `seq`, of one power or of all, by power and unit.
@@ -142,24 +121,8 @@ pub async fn stored_bids<'e, E: Executor<'e, Database = Any>>(
     game_id: i64,
     seq: i64,
     power: Option<&str>,
-) -> ApiResult<Vec<StoredBid>> {
-    let rows = sqlx::query(
-        "SELECT power, unit_key, dp, text FROM bids WHERE game_id = $1 AND seq = $2 ORDER BY power, unit_key",
-    )
-    .bind(game_id)
-    .bind(seq)
-    .fetch_all(e)
-    .await?;
-    Ok(rows
-        .iter()
-        .map(|r| StoredBid {
-            power: r.get("power"),
-            unit: r.get("unit_key"),
-            dp: r.get("dp"),
-            order: r.get("text"),
-        })
-        .filter(|b| power.is_none_or(|p| b.power == p))
-        .collect())
+) -> ApiResult<Vec<BidRow>> {
+    Ok(crate::store::bids::for_phase(e, game_id, seq, power).await?)
 }
 
 /// A power's own orders this phase, as the engine reads them.
@@ -180,9 +143,9 @@ fn rules(v: &Variant) -> ApiResult<dp::DpRules> {
     dp::dp_rules(v).map_err(|e| ApiError::unprocessable(format!("the variant's DP rules cannot be read: {e}")))
 }
 
-fn bids_json(game: &Game, state: &GameState, power: &str, bids: &[StoredBid]) -> Value {
+fn bids_json(game: &Game, state: &GameState, power: &str, bids: &[BidRow]) -> Value {
     json!({"game": game.id, "seq": game.seq, "phase": state.phase.code(), "power": power,
-           "bids": bids.iter().map(|b| b.json(game.seq)).collect::<Vec<_>>()})
+           "bids": bids.iter().map(|b| bid_json(b, game.seq)).collect::<Vec<_>>()})
 }
 
 /// Locks the game for a change to `power`'s bids: running, a DP variant, and a caller
@@ -235,7 +198,7 @@ pub async fn submit(
         stored_bids(&mut *tx, id, game.seq, Some(&power))
             .await?
             .iter()
-            .filter_map(|s| s.to_bid(&v))
+            .filter_map(|s| crate::services::processing::engine_bid(&v, s))
             .filter(|old| {
                 !new.iter()
                     .any(|n| n.order.unit.location.province == old.order.unit.location.province)
@@ -356,13 +319,13 @@ pub async fn list(
         .iter()
         .filter(|r| only.as_deref().is_none_or(|p| r.get::<String, _>("power") == p))
         .map(|r| {
-            StoredBid {
+            let bid = BidRow {
                 power: r.get("power"),
                 unit: r.get("unit_key"),
                 dp: r.get("dp"),
                 order: r.get("text"),
-            }
-            .json(r.get("seq"))
+            };
+            bid_json(&bid, r.get("seq"))
         })
         .collect();
     Ok(Json(json!({"game": id, "bids": bids})))
@@ -442,7 +405,7 @@ pub async fn report(
         }
         None => {
             let mut tx = app.db.read.begin().await?;
-            let input = crate::process::phase_input(&mut tx, &v, &game).await?;
+            let input = crate::services::processing::phase_input(&mut tx, &v, &game).await?;
             tx.rollback().await?;
             // Judged as processing would judge it now, so the preview cannot differ.
             let judged = judge_phase(&v, &input.state, &input.orders, &input.bids);
@@ -452,17 +415,6 @@ pub async fn report(
             })))
         }
     }
-}
-
-/// Every power's bids this phase as the engine takes them, leaving out powers in civil
-/// disorder (who give no orders, and so buy none either).
-pub async fn phase_bids(tx: &mut Tx, v: &Variant, game: &Game, disorder: &[String]) -> ApiResult<Vec<Bid>> {
-    Ok(stored_bids(&mut **tx, game.id, game.seq, None)
-        .await?
-        .iter()
-        .filter(|b| !disorder.contains(&b.power))
-        .filter_map(|b| b.to_bid(v))
-        .collect())
 }
 
 #[cfg(test)]

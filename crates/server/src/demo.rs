@@ -11,11 +11,11 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
-use crate::process::adjudicate_current;
 use crate::services::accounts::create_account;
 use crate::services::games;
 use crate::services::games::create::NewGame;
 use crate::services::games::settings::Deadlines;
+use crate::services::processing::adjudicate_current;
 use crate::App;
 
 pub const DEMO_GM: &str = "demo-gm";

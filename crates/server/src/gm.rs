@@ -15,9 +15,9 @@ use crate::clock::iso_utc;
 use crate::db::{new_id, Tx};
 use crate::error::{ApiError, ApiResult, Body, Path};
 use crate::model::GameStatus;
-use crate::process::{adjudicate_current, log_event, roll_forward};
 use crate::services::games::seats::{self, seat_player};
 use crate::services::games::{self, settings, view};
+use crate::services::processing::{adjudicate_current, log_event, roll_forward};
 use crate::store::games::Game;
 use crate::App;
 
@@ -138,7 +138,7 @@ pub async fn resume(State(app): State<App>, account: Account, Path(id): Path<i64
 
 pub async fn rollback(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
     let (mut tx, game) = gm_lock(&app, &account, id).await?;
-    let phase = crate::process::rollback(&app, &mut tx, &game).await?;
+    let phase = crate::services::processing::rollback(&app, &mut tx, &game).await?;
     tx.commit().await?;
     Ok(Json(json!({"game": id, "phase": phase, "seq": game.seq - 1})))
 }

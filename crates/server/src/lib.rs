@@ -16,7 +16,7 @@
 //! - [`db`]: opening the database, migrations, the per-game lock.
 //! - [`auth`]: accounts, sessions, login throttling.
 //! - [`orders`], [`press`], [`bids`], [`history`], [`gm`]: the API by subject.
-//! - [`process`]: adjudicating a phase exactly once; [`scheduler`]: when.
+//! - [`services::processing`]: adjudicating a phase exactly once; [`scheduler`]: when.
 //! - [`demo`]: the demo club on an empty database.
 
 pub mod api;
@@ -35,7 +35,6 @@ pub mod openapi;
 pub mod orders;
 mod pages;
 pub mod press;
-pub mod process;
 pub mod routes;
 pub mod scheduler;
 pub mod services;

@@ -7,8 +7,8 @@ use axum::extract::State;
 use axum::Json;
 use chancery_engine::order::order_province;
 use chancery_engine::parse::parse_order;
-use chancery_engine::validate::{controls, validate};
-use chancery_engine::{GameState, OrderKind, PhaseKind, Variant};
+use chancery_engine::validate::validate;
+use chancery_engine::{OrderKind, Variant};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use sqlx::Row;
@@ -18,8 +18,8 @@ use crate::clock::iso_utc;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, Body, Params, Path};
 use crate::model::GameStatus;
-use crate::process::{adjudicate_current, disorder_powers};
 use crate::services::games::{self, acting_power, role_of, Role};
+use crate::services::processing::{adjudicate_current, disorder_powers, has_choice};
 use crate::store::games::Game;
 use crate::App;
 
@@ -287,19 +287,6 @@ pub async fn clear(
     let orders = power_orders(&mut *tx, &game, &power).await?;
     tx.commit().await?;
     Ok(Json(orders_json(&game, &v, &power, orders)?))
-}
-
-/// Whether a power has a decision to make in this phase: units to order, a dislodged
-/// unit to retreat, or builds or removals.
-pub fn has_choice(v: &Variant, state: &GameState, power: &str) -> bool {
-    let Some(p) = v.find_power(power) else {
-        return false;
-    };
-    match state.phase.kind {
-        PhaseKind::Movement => state.units.iter().any(|u| controls(v, p, u.power)),
-        PhaseKind::Retreat => state.dislodged.iter().any(|d| controls(v, p, d.unit.power)),
-        PhaseKind::Adjustment => state.centre_count(p) != state.unit_count(p),
-    }
 }
 
 /// The powers whose ready mark early processing waits for: those with a player, not in

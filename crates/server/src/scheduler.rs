@@ -1,6 +1,6 @@
 //! The scheduler: starts games whose start time has come and processes every phase
 //! whose deadline has passed. Any number of servers may run one against the same
-//! database; `process::process_due` makes sure each phase is processed once.
+//! database; `services::processing::process_due` makes sure each phase is processed once.
 
 use std::time::Duration;
 
@@ -9,8 +9,8 @@ use sqlx::Row;
 use crate::db::Lock;
 use crate::error::ApiResult;
 use crate::model::GameStatus;
-use crate::process::process_due;
 use crate::services::games;
+use crate::services::processing::process_due;
 use crate::App;
 
 pub async fn run(app: App, tick_ms: u64) {

@@ -18,8 +18,8 @@ use super::layout::{esc, frame, power_badge, utc_text, PageError, PageResult};
 use crate::auth::Viewer;
 use crate::error::{ApiError, Params, Path};
 use crate::model::GameStatus;
-use crate::orders::has_choice;
 use crate::services::games::{self, Role};
+use crate::services::processing::has_choice;
 use crate::store::games::Game;
 use crate::App;
 

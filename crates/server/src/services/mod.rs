@@ -9,9 +9,11 @@
 //! - [`votes`]: the players' draw votes.
 //! - [`players`]: the club's player records.
 //! - [`variants`]: the built-in variants.
+//! - [`processing`]: judging a phase exactly once; the GM's rollback and roll forward.
 
 pub mod accounts;
 pub mod games;
 pub mod players;
+pub mod processing;
 pub mod variants;
 pub mod votes;

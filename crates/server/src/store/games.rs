@@ -166,3 +166,45 @@ pub async fn start<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, deadline_
         .await?;
     Ok(())
 }
+
+/// Moves the game from phase `seq` to the next, at `state_json`: still running with the
+/// next deadline, or finished with its outcome.
+pub async fn advance<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    id: i64,
+    seq: i64,
+    state_json: &str,
+    status: GameStatus,
+    outcome: Option<&str>,
+    deadline_ms: Option<i64>,
+) -> sqlx::Result<()> {
+    sqlx::query("UPDATE games SET seq = seq + 1, state_json = $3, status = $4, outcome = $5, deadline_ms = $6, paused_left_ms = NULL WHERE id = $1 AND seq = $2")
+        .bind(id)
+        .bind(seq)
+        .bind(state_json)
+        .bind(status.as_str())
+        .bind(outcome)
+        .bind(deadline_ms)
+        .execute(e)
+        .await?;
+    Ok(())
+}
+
+/// Puts the game back at phase `seq` and its position, running again (a rollback).
+pub async fn return_to<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    id: i64,
+    seq: i64,
+    state_json: &str,
+    deadline_ms: i64,
+) -> sqlx::Result<()> {
+    sqlx::query("UPDATE games SET seq = $2, state_json = $3, status = $4, outcome = NULL, deadline_ms = $5, paused_left_ms = NULL WHERE id = $1")
+        .bind(id)
+        .bind(seq)
+        .bind(state_json)
+        .bind(GameStatus::Active.as_str())
+        .bind(deadline_ms)
+        .execute(e)
+        .await?;
+    Ok(())
+}

@@ -11,12 +11,18 @@
 //! - [`sessions`], [`logins`]: sessions and failed logins.
 //! - [`votes`]: draw votes.
 //! - [`players`]: the player records, read from `members` joined with `games`.
+//! - [`phases`]: processed phases and rolled-back results; [`orders`]: orders and ready
+//!   marks; [`bids`]: DP bids; [`disorder`]: civil-disorder declarations.
 
 pub mod accounts;
+pub mod bids;
+pub mod disorder;
 pub mod events;
 pub mod games;
 pub mod logins;
 pub mod members;
+pub mod orders;
+pub mod phases;
 pub mod players;
 pub mod sessions;
 pub mod votes;

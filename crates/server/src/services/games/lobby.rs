@@ -54,7 +54,7 @@ pub async fn turns(app: &App, account: &Account) -> ApiResult<HashMap<i64, Turn>
         let state = game.state(&v)?;
         let turn = if game.status == GameStatus::Forming {
             Turn::Waiting
-        } else if !crate::orders::has_choice(&v, &state, &seat.power) {
+        } else if !crate::services::processing::has_choice(&v, &state, &seat.power) {
             Turn::NothingToOrder
         } else if seat.ready {
             Turn::Ready

@@ -1,24 +1,29 @@
-//! Adjudicating a phase, exactly once, and the GM's rollback and roll forward.
+//! Processing a phase, exactly once, and the GM's rollback and roll forward.
 //!
 //! Once-only rests on two things: the game's row lock (`db::lock_game`) taken before
 //! anything is read, and the check that the game is still at the phase the caller
 //! meant. A second server, a retry after a crash, or a GM's "process now" racing the
 //! deadline all find the phase number moved on and do nothing. The `phases` primary key
 //! (game, phase number) backs this up inside the database.
+//!
+//! Every phase is judged by the engine's one pipeline, `judge_phase`, and its whole
+//! judgement is kept beside the public result (`store::phases`), so that history is
+//! drawn from it and never judged again.
 
-use chancery_engine::dp;
+use chancery_engine::dp::Bid;
 use chancery_engine::json::{adjudication_json, state_from_json, AdjudicationJson, StateJson};
-use chancery_engine::parse::parse_order;
+use chancery_engine::parse::{parse_order, parse_order_line};
 use chancery_engine::phase::judge_phase;
+use chancery_engine::validate::controls;
 use chancery_engine::variant::PowerKind;
-use chancery_engine::{GameState, Order, Variant};
-use sqlx::Row;
+use chancery_engine::{GameState, Order, PhaseKind, Variant};
 
 use crate::db::{lock_game, Lock, Tx};
 use crate::error::{ApiError, ApiResult};
 use crate::model::GameStatus;
-use crate::services::games;
 use crate::store::games::Game;
+use crate::store::phases::{PhaseRow, Table};
+use crate::store::{self, bids::BidRow};
 use crate::App;
 
 pub async fn log_event(
@@ -34,10 +39,21 @@ pub async fn log_event(
 }
 
 /// The powers in civil disorder.
-pub const DISORDER: &str = "SELECT power FROM disorder WHERE game_id = $1";
-
 pub async fn disorder_powers(tx: &mut Tx, game_id: i64) -> ApiResult<Vec<String>> {
-    Ok(crate::store::powers_where(&mut **tx, DISORDER, game_id).await?)
+    Ok(store::disorder::powers(&mut **tx, game_id).await?)
+}
+
+/// Whether a power has a decision to make in this phase: units to order, a dislodged
+/// unit to retreat, or builds or removals.
+pub fn has_choice(v: &Variant, state: &GameState, power: &str) -> bool {
+    let Some(p) = v.find_power(power) else {
+        return false;
+    };
+    match state.phase.kind {
+        PhaseKind::Movement => state.units.iter().any(|u| controls(v, p, u.power)),
+        PhaseKind::Retreat => state.dislodged.iter().any(|d| controls(v, p, d.unit.power)),
+        PhaseKind::Adjustment => state.centre_count(p) != state.unit_count(p),
+    }
 }
 
 /// The scheduler's processing of phase `seq`: only if it is still the current one, the
@@ -50,7 +66,9 @@ pub async fn process_due(app: &App, game_id: i64, seq: i64, now: i64, lock: Lock
     if !lock_game(&mut tx, app.db.backend, game_id, lock).await? {
         return Ok(false);
     }
-    let game = games::load(&mut *tx, game_id).await?;
+    let Some(game) = store::games::by_id(&mut *tx, game_id).await? else {
+        return Ok(false);
+    };
     if game.seq != seq || game.status != GameStatus::Active || game.deadline_ms.is_none_or(|d| d > now) {
         return Ok(false);
     }
@@ -87,7 +105,7 @@ struct Judged {
 pub struct PhaseInput {
     pub state: GameState,
     pub orders: Vec<Order>,
-    pub bids: Vec<dp::Bid>,
+    pub bids: Vec<Bid>,
     pub disorder: Vec<String>,
 }
 
@@ -95,12 +113,29 @@ pub async fn phase_input(tx: &mut Tx, v: &Variant, game: &Game) -> ApiResult<Pha
     let state = game.state(v)?;
     let disorder = disorder_powers(tx, game.id).await?;
     let orders = stored_orders(tx, v, game, &disorder).await?;
-    let bids = crate::bids::phase_bids(tx, v, game, &disorder).await?;
+    let bids = store::bids::for_phase(&mut **tx, game.id, game.seq, None)
+        .await?
+        .iter()
+        .filter(|b| !disorder.contains(&b.power))
+        .filter_map(|b| engine_bid(v, b))
+        .collect();
     Ok(PhaseInput {
         state,
         orders,
         bids,
         disorder,
+    })
+}
+
+/// A stored bid as the engine takes it; None when the stored text no longer reads (a
+/// variant file changed under the game), so that one bad row never stops a game.
+pub fn engine_bid(v: &Variant, b: &BidRow) -> Option<Bid> {
+    let power = v.find_power(&b.power)?;
+    let (_, order) = parse_order_line(v, &b.order).ok()?;
+    Some(Bid {
+        power,
+        dp: u32::try_from(b.dp).ok()?,
+        order,
     })
 }
 
@@ -119,9 +154,7 @@ async fn judge(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<Judged> {
         .iter()
         .enumerate()
         .filter(|(_, p)| p.kind != PowerKind::Minor && p.player.is_none() && !disorder.contains(&p.name))
-        .filter(|(i, p)| {
-            crate::orders::has_choice(&v, state, &p.name) && !orders.iter().any(|o| o.power as usize == *i)
-        })
+        .filter(|(i, p)| has_choice(&v, state, &p.name) && !orders.iter().any(|o| o.power as usize == *i))
         .map(|(_, p)| p.name.clone())
         .collect();
     // The engine's one pipeline: the minors' orders bought by the bids (rule 4), the
@@ -153,54 +186,42 @@ async fn record(
     how: &str,
     restored: bool,
 ) -> ApiResult<()> {
-    let missing = (!judged.missing.is_empty()).then(|| judged.missing.join(","));
-    sqlx::query("INSERT INTO phases (game_id, seq, phase, state_json, result_json, processed_ms, how, bid_report, missing, judged_json) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)")
-        .bind(game.id)
-        .bind(game.seq)
-        .bind(&judged.phase)
-        .bind(&game.state_json)
-        .bind(&judged.result_text)
-        .bind(processed_ms)
-        .bind(how)
-        .bind(&judged.bid_report)
-        .bind(missing)
-        .bind(&judged.judged_text)
-        .execute(&mut **tx)
-        .await?;
+    let row = PhaseRow {
+        game_id: game.id,
+        seq: game.seq,
+        phase: judged.phase.clone(),
+        state_json: game.state_json.clone(),
+        result_json: judged.result_text.clone(),
+        processed_ms,
+        how: how.to_string(),
+        bid_report: judged.bid_report.clone(),
+        missing: (!judged.missing.is_empty()).then(|| judged.missing.join(",")),
+        judged_json: Some(judged.judged_text.clone()),
+    };
+    store::phases::insert(&mut **tx, Table::Phases, &row).await?;
     // A new result for this phase makes any result rolled back from here on stale.
-    let stale = if restored { "seq = $2" } else { "seq >= $2" };
-    sqlx::query(&format!("DELETE FROM undone_phases WHERE game_id = $1 AND {stale}"))
-        .bind(game.id)
-        .bind(game.seq)
-        .execute(&mut **tx)
-        .await?;
+    if restored {
+        store::phases::delete(&mut **tx, Table::Undone, game.id, game.seq).await?;
+    } else {
+        store::phases::delete_undone_from(&mut **tx, game.id, game.seq).await?;
+    }
     advance_to(app, tx, game, &judged.result).await
 }
 
 /// The powers' stored orders for the current phase, leaving out powers in `disorder`.
 pub async fn stored_orders(tx: &mut Tx, v: &Variant, game: &Game, disorder: &[String]) -> ApiResult<Vec<Order>> {
-    let rows =
-        sqlx::query("SELECT power, text FROM orders WHERE game_id = $1 AND seq = $2 ORDER BY submitted_ms, unit_key")
-            .bind(game.id)
-            .bind(game.seq)
-            .fetch_all(&mut **tx)
-            .await?;
+    let rows = store::orders::for_phase(&mut **tx, game.id, game.seq).await?;
     let mut orders: Vec<Order> = Vec::with_capacity(rows.len());
-    for r in &rows {
-        let power: String = r.get("power");
-        if disorder.contains(&power) {
-            continue;
-        }
-        let text: String = r.get("text");
+    for r in rows.iter().filter(|r| !disorder.contains(&r.power)) {
         // Stored orders were validated on arrival and saved in canonical form, so they
         // read back; one that does not (a variant file changed under a game) is left out
         // rather than stopping the game.
-        if let Some(p) = v.find_power(&power) {
-            match parse_order(v, p, &text) {
+        if let Some(p) = v.find_power(&r.power) {
+            match parse_order(v, p, &r.text) {
                 Ok(o) => orders.push(o),
                 Err(e) => eprintln!(
-                    "chancery-server: game {} stored order `{power}: {text}` unreadable: {e}",
-                    game.id
+                    "chancery-server: game {} stored order `{}: {}` unreadable: {e}",
+                    game.id, r.power, r.text
                 ),
             }
         }
@@ -214,22 +235,23 @@ async fn advance_to(app: &App, tx: &mut Tx, game: &Game, result: &AdjudicationJs
     let next = state_from_json(&v, &result.next).map_err(ApiError::bad_request)?;
     let next_text = serde_json::to_string(&result.next).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let (status, outcome, deadline) = match &result.winner {
-        Some(w) => ("finished", Some(format!("victory: {w}")), None),
+        Some(w) => (GameStatus::Finished, Some(format!("victory: {w}")), None),
         None => (
-            "active",
+            GameStatus::Active,
             None,
             Some(game.deadline_from(app.clock.now_ms(), next.phase.kind)),
         ),
     };
-    sqlx::query("UPDATE games SET seq = seq + 1, state_json = $3, status = $4, outcome = $5, deadline_ms = $6, paused_left_ms = NULL WHERE id = $1 AND seq = $2")
-        .bind(game.id)
-        .bind(game.seq)
-        .bind(next_text)
-        .bind(status)
-        .bind(outcome)
-        .bind(deadline)
-        .execute(&mut **tx)
-        .await?;
+    store::games::advance(
+        &mut **tx,
+        game.id,
+        game.seq,
+        &next_text,
+        status,
+        outcome.as_deref(),
+        deadline,
+    )
+    .await?;
     Ok(())
 }
 
@@ -241,75 +263,25 @@ pub async fn rollback(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> 
         return Err(ApiError::conflict("no phase has been processed yet"));
     }
     let seq = game.seq - 1;
-    let row = sqlx::query(
-        "SELECT phase, state_json, result_json, processed_ms, how, bid_report, missing, judged_json FROM phases WHERE game_id = $1 AND seq = $2",
-    )
-    .bind(game.id)
-    .bind(seq)
-    .fetch_optional(&mut **tx)
-    .await?
-    .ok_or_else(|| ApiError::conflict("the last phase's record is missing"))?;
-    let phase: String = row.get("phase");
-    let state_json: String = row.get("state_json");
-    sqlx::query("DELETE FROM undone_phases WHERE game_id = $1 AND seq = $2")
-        .bind(game.id)
-        .bind(seq)
-        .execute(&mut **tx)
-        .await?;
-    sqlx::query("INSERT INTO undone_phases (game_id, seq, phase, state_json, result_json, processed_ms, how, bid_report, missing, judged_json) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)")
-        .bind(game.id)
-        .bind(seq)
-        .bind(&phase)
-        .bind(&state_json)
-        .bind(row.get::<String, _>("result_json"))
-        .bind(row.get::<i64, _>("processed_ms"))
-        .bind(row.get::<String, _>("how"))
-        .bind(row.get::<Option<String>, _>("bid_report"))
-        .bind(row.get::<Option<String>, _>("missing"))
-        .bind(row.get::<Option<String>, _>("judged_json"))
-        .execute(&mut **tx)
-        .await?;
-    sqlx::query("DELETE FROM phases WHERE game_id = $1 AND seq = $2")
-        .bind(game.id)
-        .bind(seq)
-        .execute(&mut **tx)
-        .await?;
-    sqlx::query("DELETE FROM ready WHERE game_id = $1 AND seq = $2")
-        .bind(game.id)
-        .bind(seq)
-        .execute(&mut **tx)
-        .await?;
+    let row = store::phases::get(&mut **tx, Table::Phases, game.id, seq)
+        .await?
+        .ok_or_else(|| ApiError::conflict("the last phase's record is missing"))?;
+    store::phases::delete(&mut **tx, Table::Undone, game.id, seq).await?;
+    store::phases::insert(&mut **tx, Table::Undone, &row).await?;
+    store::phases::delete(&mut **tx, Table::Phases, game.id, seq).await?;
+    store::orders::clear_ready(&mut **tx, game.id, seq).await?;
     // Civil disorder declared after the phase returned to was processed is not in its
     // position (for rule 11, the power's units are back), so it is undone as well, and
     // the player whose seat it ended has it back, unless the GM has seated someone since.
-    sqlx::query(
-        "UPDATE members SET active = 1, left_ms = NULL \
-         WHERE id IN (SELECT seat_member FROM disorder WHERE game_id = $1 AND since_seq > $2) \
-         AND NOT EXISTS (SELECT 1 FROM members AS seated WHERE seated.game_id = members.game_id \
-             AND seated.power = members.power AND seated.role = 'player' AND seated.active = 1)",
-    )
-    .bind(game.id)
-    .bind(seq)
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query("DELETE FROM disorder WHERE game_id = $1 AND since_seq > $2")
-        .bind(game.id)
-        .bind(seq)
-        .execute(&mut **tx)
-        .await?;
+    store::disorder::restore_seats_after(&mut **tx, game.id, seq).await?;
+    store::disorder::delete_after(&mut **tx, game.id, seq).await?;
     let v = game.variant(app)?;
-    let state: StateJson = serde_json::from_str(&state_json).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let state: StateJson = serde_json::from_str(&row.state_json).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let kind = state_from_json(&v, &state).map_err(ApiError::bad_request)?.phase.kind;
     let deadline = game.deadline_from(app.clock.now_ms(), kind);
-    sqlx::query("UPDATE games SET seq = $2, state_json = $3, status = 'active', outcome = NULL, deadline_ms = $4, paused_left_ms = NULL WHERE id = $1")
-        .bind(game.id)
-        .bind(seq)
-        .bind(&state_json)
-        .bind(deadline)
-        .execute(&mut **tx)
-        .await?;
-    log_event(tx, app, game.id, seq, &phase, "rolled_back", "").await?;
-    Ok(phase)
+    store::games::return_to(&mut **tx, game.id, seq, &row.state_json, deadline).await?;
+    log_event(tx, app, game.id, seq, &row.phase, "rolled_back", "").await?;
+    Ok(row.phase)
 }
 
 /// Undoes a rollback: the phase is adjudicated again from the orders and bids stored
@@ -318,25 +290,19 @@ pub async fn rollback(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> 
 /// changed in between, the new result is published instead of the stale one. Returns the
 /// phase and whether the result differs from the one rolled back.
 pub async fn roll_forward(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<(String, bool)> {
-    let row = sqlx::query(
-        "SELECT state_json, result_json, processed_ms, how FROM undone_phases WHERE game_id = $1 AND seq = $2",
-    )
-    .bind(game.id)
-    .bind(game.seq)
-    .fetch_optional(&mut **tx)
-    .await?
-    .ok_or_else(|| ApiError::conflict("there is no rolled-back phase to restore here"))?;
-    if row.get::<String, _>("state_json") != game.state_json {
+    let undone = store::phases::get(&mut **tx, Table::Undone, game.id, game.seq)
+        .await?
+        .ok_or_else(|| ApiError::conflict("there is no rolled-back phase to restore here"))?;
+    if undone.state_json != game.state_json {
         return Err(ApiError::conflict("the position changed since the rollback"));
     }
     let judged = judge(app, tx, game).await?;
-    let changed = judged.result_text != row.get::<String, _>("result_json");
+    let changed = judged.result_text != undone.result_json;
     if changed {
         let how = "gm: rolled forward with changed orders";
         record(app, tx, game, &judged, app.clock.now_ms(), how, false).await?;
     } else {
-        let how: String = row.get("how");
-        record(app, tx, game, &judged, row.get("processed_ms"), &how, true).await?;
+        record(app, tx, game, &judged, undone.processed_ms, &undone.how, true).await?;
     }
     let detail = if changed {
         "orders changed since the rollback"
