@@ -11,7 +11,7 @@
 mod timing;
 
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use chancery_engine::adjudicate::adjudicate;
 use chancery_engine::builtin::builtin;
@@ -22,7 +22,7 @@ use chancery_engine::{
 };
 use criterion::Criterion;
 
-use timing::{median_per_set, micros};
+use timing::{interleaved, micros};
 
 /// The 1648 opening with its bids, ready to resolve and adjudicate.
 pub struct DpPhase {
@@ -216,24 +216,20 @@ fn main() {
     // `cargo bench` passes --bench; `cargo test --benches` does not, and there the quick
     // criterion smoke run is enough.
     if std::env::args().any(|a| a == "--bench") {
-        // Each workload is one order set, so the median is over repeated runs of it.
-        let rounds = 2001;
-        let with_dp = median_per_set(
-            1,
-            rounds,
-            |_| (),
-            |_, ()| {
-                black_box(run_dp(&dp_phase));
-            },
-        );
-        let plain = median_per_set(
-            1,
-            rounds,
-            |_| (),
-            |_, ()| {
-                black_box(adjudicate(&standard.variant, &standard.state, &standard.orders));
-            },
-        );
+        // Each workload is one order set, so the median is over repeated runs of it, the
+        // two phases alternating.
+        let mut dp_run = |_: usize| {
+            let start = Instant::now();
+            black_box(run_dp(&dp_phase));
+            start.elapsed()
+        };
+        let mut plain_run = |_: usize| {
+            let start = Instant::now();
+            black_box(adjudicate(&standard.variant, &standard.state, &standard.orders));
+            start.elapsed()
+        };
+        let m = interleaved(1, 2001, &mut [&mut dp_run, &mut plain_run]);
+        let (with_dp, plain) = (m[0], m[1]);
         let minors = dp::minor_units(&dp_phase.variant, &dp_phase.state, &[]).count();
         let (chosen, _) = dp::resolve_bids(&dp_phase.variant, &dp_phase.state, &dp_phase.orders, &dp_phase.bids);
         println!();

@@ -1,8 +1,10 @@
 //! Movement-phase speed: Chancery against the `diplomacy` crate 0.2 on the same random
-//! legal order sets (issue 2, item 8), and the project's whole DATC run.
+//! legal order sets (issues 2 and 12), how the cost grows with the units on the board
+//! (random 1648 positions), and the project's whole DATC run.
 //!
-//! `cargo bench -p chancery-bench` prints criterion's figures for each group, then one
-//! summary line per kind of position with the median phase of each engine and their
+//! `cargo bench -p chancery-bench` prints criterion's figures for Chancery's paths, then
+//! the summary: per kind of position, the median phase of each engine measured
+//! interleaved (the engines alternate set by set, `timing::interleaved`) and their
 //! ratio. The workload is fixed by `chancery_bench::workload::SEED`.
 
 #[path = "support/datc.rs"]
@@ -16,16 +18,22 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use chancery_bench::commands::commands_for;
-use chancery_bench::workload::{standard_workload, OrderSet, Workload};
-use chancery_engine::adjudicate::{adjudicate, adjudicate_with};
+use chancery_bench::crowded::{crowded_1648, Crowded};
+use chancery_bench::workload::{standard_workload, OrderSet, Workload, SEED};
+use chancery_engine::adjudicate::{adjudicate, Judge};
 use chancery_engine::movement::{Command, Resolver};
-use chancery_engine::OrderKind;
-use criterion::{BatchSize, Criterion};
+use chancery_engine::parse::parse_order;
+use chancery_engine::{GameState, Order, OrderKind, PowerId, Variant};
+use criterion::Criterion;
 use diplomacy::geo::{standard_map, Map};
 
 use datc::Datc;
+
+/// Board sizes of the 1648 workload: the opening's 60 units, and every space that can
+/// hold a unit occupied (139 of the map's 140; Terra Incognita is impassable).
+const CROWDED_UNITS: [usize; 3] = [60, 100, 139];
 use diplomacy_bridge::DipPhase;
-use timing::{median, median_per_set, micros};
+use timing::{interleaved, median, micros};
 
 /// One kind of position, its order sets as both engines take them.
 struct Prepared<'w> {
@@ -33,6 +41,10 @@ struct Prepared<'w> {
     w: &'w Workload,
     sets: Vec<OrderSet>,
     dip: Vec<DipPhase>,
+    /// Each set's orders as text: Chancery's canonical notation with the giving power,
+    /// and the crate's own notation.
+    texts: Vec<Vec<(PowerId, String)>>,
+    dip_texts: Vec<Vec<String>>,
     /// Orders turned into holds because the `diplomacy` crate cannot express them.
     converted: usize,
     orders: usize,
@@ -44,6 +56,8 @@ fn prepare<'w>(name: &'static str, w: &'w Workload, sets: &[OrderSet], map: &Map
     let v = &w.variant;
     let mut out = Vec::with_capacity(sets.len());
     let mut dip = Vec::with_capacity(sets.len());
+    let mut texts = Vec::with_capacity(sets.len());
+    let mut dip_texts = Vec::with_capacity(sets.len());
     let mut converted = 0;
     let mut orders = 0;
     for set in sets {
@@ -69,6 +83,8 @@ fn prepare<'w>(name: &'static str, w: &'w Workload, sets: &[OrderSet], map: &Map
             phase = diplomacy_bridge::translate(v, state, &set.orders);
         }
         orders += set.orders.len();
+        texts.push(set.orders.iter().map(|o| (o.power, o.display(v).to_string())).collect());
+        dip_texts.push(phase.orders.iter().map(ToString::to_string).collect());
         out.push(set);
         dip.push(phase);
     }
@@ -77,18 +93,20 @@ fn prepare<'w>(name: &'static str, w: &'w Workload, sets: &[OrderSet], map: &Map
         w,
         sets: out,
         dip,
+        texts,
+        dip_texts,
         converted,
         orders,
     }
 }
 
-fn bench_phases(c: &mut Criterion, p: &Prepared, map: &Map) {
+fn bench_phases(c: &mut Criterion, p: &Prepared) {
     let v = &p.w.variant;
     let n = p.sets.len();
     let mut g = c.benchmark_group(p.name);
-    g.sample_size(50)
+    g.sample_size(30)
         .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(4));
+        .measurement_time(Duration::from_secs(3));
 
     let mut resolver = Resolver::new();
     let mut i = 0;
@@ -101,35 +119,49 @@ fn bench_phases(c: &mut Criterion, p: &Prepared, map: &Map) {
             black_box(resolver.succeeded(0))
         })
     });
+    let mut judge = Judge::new();
     let mut i = 0;
-    g.bench_function("chancery adjudicate_with", |b| {
+    g.bench_function("chancery Judge::adjudicate", |b| {
         b.iter(|| {
             let s = &p.sets[i % n];
             i += 1;
-            black_box(adjudicate_with(v, p.w.state(s), &s.orders, &mut resolver))
+            black_box(judge.adjudicate(v, p.w.state(s), &s.orders).results.len())
         })
     });
+    let mut parsed = Vec::new();
     let mut i = 0;
-    g.bench_function("chancery adjudicate", |b| {
+    g.bench_function("chancery parse + Judge::adjudicate", |b| {
         b.iter(|| {
-            let s = &p.sets[i % n];
+            let k = i % n;
             i += 1;
-            black_box(adjudicate(v, p.w.state(s), &s.orders))
+            black_box(parse_and_judge(
+                v,
+                p.w.state(&p.sets[k]),
+                &p.texts[k],
+                &mut parsed,
+                &mut judge,
+            ))
         })
-    });
-    let mut i = 0;
-    g.bench_function("diplomacy 0.2", |b| {
-        b.iter_batched(
-            || {
-                let k = i % n;
-                i += 1;
-                (k, p.dip[k].orders.clone())
-            },
-            |(k, orders)| diplomacy_bridge::adjudicate(map, &p.dip[k].positions, orders),
-            BatchSize::SmallInput,
-        )
     });
     g.finish();
+}
+
+/// Chancery from text: each order read by `parse_order` (the seat's power known, as
+/// the server reads a submission), then judged.
+fn parse_and_judge(
+    v: &Variant,
+    state: &GameState,
+    texts: &[(PowerId, String)],
+    parsed: &mut Vec<Order>,
+    judge: &mut Judge,
+) -> usize {
+    parsed.clear();
+    parsed.extend(
+        texts
+            .iter()
+            .map(|(power, t)| parse_order(v, *power, t).expect("Chancery reads back the orders it prints")),
+    );
+    judge.adjudicate(v, state, parsed).results.len()
 }
 
 fn bench_datc(c: &mut Criterion, datc: &Datc, w: &Workload) {
@@ -163,70 +195,147 @@ fn agreement(p: &Prepared, map: &Map) -> (usize, usize) {
     (moves, differ)
 }
 
+/// The issue-12 figures for one kind of position, all measured interleaved.
 fn summary(p: &Prepared, map: &Map) {
     let v = &p.w.variant;
     let n = p.sets.len();
     let mut r = Resolver::new();
-    let hot = median_per_set(
-        n,
-        9,
-        |_| (),
-        |i, ()| {
-            let s = &p.sets[i];
+    let mut judge = Judge::new();
+    let mut parse_judge = Judge::new();
+    let mut parsed = Vec::new();
+    let timed = |f: &mut dyn FnMut()| {
+        let start = Instant::now();
+        f();
+        start.elapsed()
+    };
+    let mut resolver_only = |i: usize| {
+        let s = &p.sets[i];
+        timed(&mut || {
             r.load(v, &p.w.state(s).units, &s.commands);
             r.run(v);
             black_box(r.succeeded(0));
-        },
-    );
-    let with = median_per_set(
-        n,
-        9,
-        |_| (),
-        |i, ()| {
-            let s = &p.sets[i];
-            black_box(adjudicate_with(v, p.w.state(s), &s.orders, &mut r));
-        },
-    );
-    let full = median_per_set(
-        n,
-        9,
-        |_| (),
-        |i, ()| {
-            let s = &p.sets[i];
-            black_box(adjudicate(v, p.w.state(s), &s.orders));
-        },
-    );
-    let theirs = median_per_set(
-        n,
-        5,
-        |i| p.dip[i].orders.clone(),
-        |i, orders| {
+        })
+    };
+    let mut ours = |i: usize| {
+        timed(&mut || {
+            black_box(
+                judge
+                    .adjudicate(v, p.w.state(&p.sets[i]), &p.sets[i].orders)
+                    .results
+                    .len(),
+            );
+        })
+    };
+    let mut fresh = |i: usize| {
+        timed(&mut || {
+            black_box(adjudicate(v, p.w.state(&p.sets[i]), &p.sets[i].orders).results.len());
+        })
+    };
+    let mut ours_text = |i: usize| {
+        timed(&mut || {
+            black_box(parse_and_judge(
+                v,
+                p.w.state(&p.sets[i]),
+                &p.texts[i],
+                &mut parsed,
+                &mut parse_judge,
+            ));
+        })
+    };
+    let mut theirs = |i: usize| {
+        // The crate consumes its orders: the copy is made outside the clock.
+        let mut orders = Some(p.dip[i].orders.clone());
+        timed(&mut || {
+            let orders = orders.take().expect("run once");
             black_box(diplomacy_bridge::adjudicate(map, &p.dip[i].positions, orders));
-        },
+        })
+    };
+    let mut theirs_text = |i: usize| {
+        timed(&mut || {
+            let orders = diplomacy_bridge::parse(&p.dip_texts[i]);
+            black_box(diplomacy_bridge::adjudicate(map, &p.dip[i].positions, orders));
+        })
+    };
+    let m = interleaved(
+        n,
+        7,
+        &mut [
+            &mut ours,
+            &mut theirs,
+            &mut ours_text,
+            &mut theirs_text,
+            &mut fresh,
+            &mut resolver_only,
+        ],
     );
-    let ratio = |ours: Duration| theirs.as_secs_f64() / ours.as_secs_f64();
+    let (ours, theirs, ours_text, theirs_text, fresh, hot) = (m[0], m[1], m[2], m[3], m[4], m[5]);
+    let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
     let units: usize = p.sets.iter().map(|s| p.w.state(s).units.len()).sum();
     let (moves, differ) = agreement(p, map);
     println!(
-        "{}: chancery {}, diplomacy 0.2 {}, ratio {:.1}x",
+        "{}: adjudicate: chancery {}, diplomacy 0.2 {}, ratio {:.1}x; parse + adjudicate: chancery {}, diplomacy 0.2 {}, ratio {:.1}x",
         p.name,
-        micros(with),
+        micros(ours),
         micros(theirs),
-        ratio(with)
+        ratio(theirs, ours),
+        micros(ours_text),
+        micros(theirs_text),
+        ratio(theirs_text, ours_text),
     );
     println!(
-        "    {} sets, {:.1} units on average; chancery adjudicate (fresh resolver) {} ({:.1}x), resolver load+run alone {} ({:.1}x)",
+        "    {} sets, {:.1} units on average; chancery adjudicate() with a fresh judge {} ({:.1}x), resolver load+run alone {} ({:.1}x)",
         n,
         units as f64 / n as f64,
-        micros(full),
-        ratio(full),
+        micros(fresh),
+        ratio(theirs, fresh),
         micros(hot),
-        ratio(hot)
+        ratio(theirs, hot)
     );
     println!(
         "    orders turned into holds because diplomacy 0.2 cannot express them: {} of {}; move outcomes that differ between the engines: {} of {}",
         p.converted, p.orders, differ, moves
     );
+}
+
+/// Cost per unit on random 1648 positions of each size, the sizes interleaved.
+fn crowded_summary(boards: &[Crowded]) {
+    let mut judges: Vec<Judge> = boards.iter().map(|_| Judge::new()).collect();
+    let n = boards.iter().map(|b| b.sets.len()).min().unwrap_or(0);
+    let mut runs: Vec<Box<dyn FnMut(usize) -> Duration + '_>> = boards
+        .iter()
+        .zip(judges.iter_mut())
+        .map(|(b, judge)| {
+            Box::new(move |i: usize| {
+                let s = &b.sets[i];
+                let start = Instant::now();
+                black_box(judge.adjudicate(&b.variant, b.state(s), &s.orders).results.len());
+                start.elapsed()
+            }) as Box<dyn FnMut(usize) -> Duration>
+        })
+        .collect();
+    let mut engines: Vec<&mut dyn FnMut(usize) -> Duration> = runs
+        .iter_mut()
+        .map(|r| r.as_mut() as &mut dyn FnMut(usize) -> Duration)
+        .collect();
+    let m = interleaved(n, 7, &mut engines);
+    let per_unit: Vec<f64> = boards
+        .iter()
+        .zip(&m)
+        .map(|(b, t)| t.as_secs_f64() * 1e6 / b.units as f64)
+        .collect();
+    for ((b, t), u) in boards.iter().zip(&m).zip(&per_unit) {
+        println!(
+            "1648, {} units ({} random positions, {} sets): Judge::adjudicate {}, {:.3} µs per unit",
+            b.units,
+            b.positions.len(),
+            b.sets.len(),
+            micros(*t),
+            u
+        );
+    }
+    if let (Some(first), Some(last)) = (per_unit.first(), per_unit.last()) {
+        println!("    per unit, largest board against smallest: {:.2}x", last / first);
+    }
 }
 
 fn datc_summary(datc: &Datc, w: &Workload) {
@@ -252,12 +361,19 @@ fn main() {
     let map = standard_map();
     let opening = prepare("opening", &w, &w.opening, map);
     let midgame = prepare("midgame", &w, &w.midgame, map);
+    let boards: Vec<Crowded> = CROWDED_UNITS
+        .iter()
+        .map(|&u| crowded_1648(u, SEED ^ u as u64))
+        .collect();
+    for b in &boards {
+        assert_eq!(b.refused, 0, "the 1648 workload must hold legal orders only");
+    }
     let datc = Datc::load();
     eprintln!("workload ready in {:.1} s", start.elapsed().as_secs_f64());
 
     let mut c = Criterion::default().configure_from_args();
-    bench_phases(&mut c, &opening, map);
-    bench_phases(&mut c, &midgame, map);
+    bench_phases(&mut c, &opening);
+    bench_phases(&mut c, &midgame);
     bench_datc(&mut c, &datc, &w);
     c.final_summary();
 
@@ -266,11 +382,13 @@ fn main() {
     if std::env::args().any(|a| a == "--bench") {
         println!();
         println!(
-            "median movement phase over each kind's order sets: chancery = adjudicate_with (reused resolver), \
-             diplomacy 0.2 = Submission::new + adjudicate (2023 rulebook)"
+            "median movement phase over each kind's order sets, engines interleaved set by set: \
+             chancery = Judge::adjudicate (buffers reused); diplomacy 0.2 = Submission::new + adjudicate \
+             (2023 rulebook) + to_retreat_start; parse = each order's text read first"
         );
         summary(&opening, map);
         summary(&midgame, map);
+        crowded_summary(&boards);
         datc_summary(&datc, &w);
     }
 }

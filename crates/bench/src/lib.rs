@@ -6,6 +6,7 @@
 //! lives in `benches/`, where that crate is a dev-dependency.
 
 pub mod commands;
+pub mod crowded;
 pub mod options;
 pub mod orders;
 pub mod positions;

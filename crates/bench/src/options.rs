@@ -1,7 +1,7 @@
 //! What each unit of a position could legally be ordered to do, worked out once per
 //! position so that drawing many order sets for it stays cheap.
 
-use chancery_engine::validate::convoy_fleets;
+use chancery_engine::validate::Validator;
 use chancery_engine::variant::Terrain;
 use chancery_engine::{GameState, Location, ProvinceId, UnitKind, Variant};
 
@@ -35,13 +35,15 @@ pub fn unit_options(v: &Variant, state: &GameState) -> Vec<UnitOptions> {
     let coasts: Vec<ProvinceId> = (0..v.provinces.len() as ProvinceId)
         .filter(|&p| v.province(p).terrain == Terrain::Coast)
         .collect();
+    let mut validator = Validator::new();
+    validator.index(v, state);
     for (a, army) in state.units.iter().enumerate() {
         let from = army.location.province;
         if army.kind != UnitKind::Army || v.province(from).terrain != Terrain::Coast {
             continue;
         }
         for &to in coasts.iter().filter(|&&p| p != from) {
-            let fleets = convoy_fleets(v, state, from, to);
+            let fleets = validator.convoy_fleets(v, state, from, to);
             if fleets.is_empty() {
                 continue;
             }

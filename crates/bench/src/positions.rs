@@ -1,9 +1,8 @@
 //! Mid-game positions reached by playing random games forward with the engine: the
 //! movement phases of those games at which the board holds enough units.
 
-use chancery_engine::adjudicate::adjudicate_with;
+use chancery_engine::adjudicate::Judge;
 use chancery_engine::adjust::{build_sites, surplus};
-use chancery_engine::movement::Resolver;
 use chancery_engine::validate::retreat_options;
 use chancery_engine::variant::Terrain;
 use chancery_engine::{GameState, Location, Order, OrderKind, PhaseKind, UnitKind, UnitRef, Variant};
@@ -23,7 +22,7 @@ const MAX_GAMES: usize = 10_000;
 /// games seeded by `seed`. Fewer are returned only if `MAX_GAMES` games never get there.
 pub fn midgame_positions(v: &Variant, seed: u64, min_units: usize, wanted: usize) -> Vec<GameState> {
     let mut rng = Rng::new(seed);
-    let mut resolver = Resolver::new();
+    let mut judge = Judge::new();
     let mut found = Vec::with_capacity(wanted);
     for _ in 0..MAX_GAMES {
         if found.len() >= wanted {
@@ -46,11 +45,11 @@ pub fn midgame_positions(v: &Variant, seed: u64, min_units: usize, wanted: usize
                 PhaseKind::Retreat => retreats(v, &state, &mut rng),
                 PhaseKind::Adjustment => builds(v, &state, &mut rng),
             };
-            let adj = adjudicate_with(v, &state, &orders, &mut resolver);
+            let adj = judge.adjudicate(v, &state, &orders);
             if adj.winner.is_some() {
                 break;
             }
-            state = adj.next;
+            state = adj.next.clone();
         }
     }
     found

@@ -1,24 +1,26 @@
-//! The movement hot path allocates nothing per phase once warmed up (issue 2, item 8:
-//! "no heap allocation per phase in the hot loop"). A counting global allocator counts
-//! the allocations this thread makes while `Resolver::load` and `Resolver::run`
-//! adjudicate pre-converted commands, after the resolver's buffers have grown to the
-//! largest phase of the workload.
+//! The movement path allocates nothing per phase once warmed up (issue 2, item 8: "no
+//! heap allocation per phase in the hot loop"; issue 12: the whole `adjudicate` path,
+//! not only the resolver). A counting global allocator counts the allocations this
+//! thread makes while a `Judge` validates, resolves and explains each phase and builds
+//! the next position, and while `Resolver::load` and `Resolver::run` adjudicate
+//! pre-converted commands, after the buffers have grown to the largest phase of the
+//! workload.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::backtrace::Backtrace;
 use std::cell::{Cell, RefCell};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use chancery_bench::workload::standard_workload;
+use chancery_engine::adjudicate::Judge;
 use chancery_engine::movement::Resolver;
 
 struct Counting;
 
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
 thread_local! {
     // Only the measuring thread counts: the test harness allocates on other threads.
     static COUNTING: Cell<bool> = const { Cell::new(false) };
+    // Per thread too: the tests run in parallel, each counting its own work.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
     // When set, each counted allocation also records where it came from, so that a
     // failure names the engine's file and line. Recording allocates itself, hence the
     // guard against counting its own allocations.
@@ -31,7 +33,7 @@ fn note() {
     if !COUNTING.with(Cell::get) || IN_TRACE.with(Cell::get) {
         return;
     }
-    ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    ALLOCATIONS.with(|n| n.set(n.get() + 1));
     if TRACING.with(Cell::get) {
         IN_TRACE.with(|c| c.set(true));
         let trace = engine_frames(&Backtrace::force_capture().to_string());
@@ -56,7 +58,7 @@ fn engine_frames(trace: &str) -> String {
 }
 
 // SAFETY: every call is passed straight to the system allocator; counting touches
-// only an atomic and const-initialised thread-locals, and the optional trace is
+// only const-initialised thread-locals, and the optional trace is
 // guarded so that its own allocations are not traced again.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
@@ -81,11 +83,11 @@ static GLOBAL: Counting = Counting;
 
 /// Allocations made by `f` on this thread.
 fn allocations_in(f: impl FnOnce()) -> usize {
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = ALLOCATIONS.with(Cell::get);
     COUNTING.with(|c| c.set(true));
     f();
     COUNTING.with(|c| c.set(false));
-    ALLOCATIONS.load(Ordering::Relaxed) - before
+    ALLOCATIONS.with(Cell::get) - before
 }
 
 #[test]
@@ -96,29 +98,18 @@ fn the_counter_sees_allocations() {
     assert_eq!(n, 1);
 }
 
-#[test]
-fn a_warmed_up_resolver_adjudicates_without_allocating() {
-    let w = standard_workload();
-    let v = &w.variant;
-    let sets: Vec<_> = w.opening.iter().chain(&w.midgame).collect();
-    let mut r = Resolver::new();
-    // A cold resolver must grow its buffers: proof that the counter sees its allocations.
-    let cold = allocations_in(|| {
-        r.load(v, &w.state(sets[0]).units, &sets[0].commands);
-        r.run(v);
-    });
-    assert!(cold > 0, "a fresh resolver should allocate its buffers");
+/// Runs `phase` on every set once cold (it must allocate, or the counter is blind),
+/// once to warm up, then counts; fails naming the engine's lines that allocated.
+fn assert_warm_phases_allocate_nothing(what: &str, sets: usize, mut phase: impl FnMut(usize)) {
+    let cold = allocations_in(|| phase(0));
+    assert!(cold > 0, "{what}: a fresh instance should allocate its buffers");
     // Warm-up: every phase once, so the buffers reach the largest size any needs.
-    for s in &sets {
-        r.load(v, &w.state(s).units, &s.commands);
-        r.run(v);
+    for k in 0..sets {
+        phase(k);
     }
     let mut allocating = Vec::new();
-    for (k, s) in sets.iter().enumerate() {
-        let n = allocations_in(|| {
-            r.load(v, &w.state(s).units, &s.commands);
-            r.run(v);
-        });
+    for k in 0..sets {
+        let n = allocations_in(|| phase(k));
         if n > 0 {
             allocating.push((k, n));
         }
@@ -126,17 +117,39 @@ fn a_warmed_up_resolver_adjudicates_without_allocating() {
     if let Some(&(k, _)) = allocating.first() {
         // Run the first offender again with tracing on to say where the engine allocates.
         TRACING.with(|c| c.set(true));
-        allocations_in(|| {
-            r.load(v, &w.state(sets[k]).units, &sets[k].commands);
-            r.run(v);
-        });
+        allocations_in(|| phase(k));
         TRACING.with(|c| c.set(false));
         let traces = TRACES.with(|t| t.borrow().join("\n--\n"));
         panic!(
-            "{} of {} warmed-up phases allocated (set index, allocations): {:?}\nwhere set {k} allocates:\n{traces}",
+            "{what}: {} of {sets} warmed-up phases allocated (set index, allocations): {:?}\nwhere set {k} allocates:\n{traces}",
             allocating.len(),
-            sets.len(),
             &allocating[..allocating.len().min(10)]
         );
     }
+}
+
+#[test]
+fn a_warmed_up_resolver_adjudicates_without_allocating() {
+    let w = standard_workload();
+    let v = &w.variant;
+    let sets: Vec<_> = w.opening.iter().chain(&w.midgame).collect();
+    let mut r = Resolver::new();
+    assert_warm_phases_allocate_nothing("resolver", sets.len(), |k| {
+        r.load(v, &w.state(sets[k]).units, &sets[k].commands);
+        r.run(v);
+    });
+}
+
+/// The whole path from orders to results and the next position: validation (with the
+/// convoy route searches), assignment, resolution, outcomes, retreat options, and the
+/// advance past empty retreat phases and the Fall's ownership and victory checks.
+#[test]
+fn a_warmed_up_judge_adjudicates_without_allocating() {
+    let w = standard_workload();
+    let v = &w.variant;
+    let sets: Vec<_> = w.opening.iter().chain(&w.midgame).collect();
+    let mut judge = Judge::new();
+    assert_warm_phases_allocate_nothing("judge", sets.len(), |k| {
+        std::hint::black_box(judge.adjudicate(v, w.state(sets[k]), &sets[k].orders));
+    });
 }

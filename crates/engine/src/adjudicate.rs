@@ -6,7 +6,7 @@ use crate::movement::{Backup, Command, Extra, Resolver};
 use crate::order::{Order, OrderError, OrderKind};
 use crate::outcome::{DisbandReason, OrderResult, Outcome};
 use crate::state::{Carried, Dislodged, GameState, Phase, PhaseKind, Unit};
-use crate::validate::{retreat_options, validate};
+use crate::validate::{can_retreat, retreat_options, retreat_options_into, SpaceIndex, Validator};
 use crate::variant::{Location, PowerId, ProvinceId, Variant};
 
 /// The result of adjudicating one phase.
@@ -27,7 +27,7 @@ pub struct Adjudication {
 static ADJUDICATIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// How many phases this process has adjudicated (every path goes through
-/// `adjudicate_with`), for tests that must show a path judges nothing.
+/// `Judge::adjudicate`), for tests that must show a path judges nothing.
 #[cfg(feature = "count-adjudications")]
 pub fn adjudications() -> u64 {
     ADJUDICATIONS.load(std::sync::atomic::Ordering::Relaxed)
@@ -35,110 +35,194 @@ pub fn adjudications() -> u64 {
 
 /// Adjudicates the phase `state` is in.
 pub fn adjudicate(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudication {
-    let mut resolver = Resolver::new();
-    adjudicate_with(v, state, orders, &mut resolver)
+    Judge::new().adjudicate_owned(v, state, orders)
 }
 
-/// As `adjudicate`, reusing a resolver's buffers.
-pub fn adjudicate_with(v: &Variant, state: &GameState, orders: &[Order], resolver: &mut Resolver) -> Adjudication {
-    #[cfg(feature = "count-adjudications")]
-    ADJUDICATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    match state.phase.kind {
-        PhaseKind::Movement => movement(v, state, orders, resolver),
-        PhaseKind::Retreat => retreats(v, state, orders),
-        PhaseKind::Adjustment => adjust::adjustments(v, state, orders),
+/// Adjudicates phase after phase, keeping its working buffers and its last result
+/// between calls: once warmed up, a movement phase of valid orders allocates nothing
+/// (`crates/bench/tests/alloc.rs`). One judge serves any variant and any game.
+#[derive(Default)]
+pub struct Judge {
+    resolver: Resolver,
+    validator: Validator,
+    /// The units of the phase's orders indexed by space (movement: the board;
+    /// retreats: the dislodged units).
+    spaces: SpaceIndex,
+    assigned: Vec<Option<Order>>,
+    void: Vec<Option<(Order, OrderError)>>,
+    conflicted: Vec<bool>,
+    commands: Vec<Command>,
+    extras: Vec<Extra>,
+    next_index: Vec<Option<usize>>,
+    /// Spaces with a unit in the next position.
+    occupied: Vec<bool>,
+    /// Retreat lists of earlier results, kept for reuse.
+    spare_lists: Vec<Vec<Location>>,
+    out: Option<Adjudication>,
+}
+
+impl Judge {
+    pub fn new() -> Self {
+        Self::default()
     }
-}
 
-/// Assigns each valid order to its unit. Two different orders for one unit void both
-/// (DATC 4.D.3, choice c); repeating the same order is harmless.
-/// Each unit's order after validation: the order it will execute, the refused order
-/// it had instead (so it holds), and orders that reached no unit.
-pub(crate) struct Assignment {
-    pub assigned: Vec<Option<Order>>,
-    pub void: Vec<Option<(Order, OrderError)>>,
-    pub refused: Vec<(Order, OrderError)>,
-}
-
-pub(crate) fn assign_orders(v: &Variant, state: &GameState, units: &[Unit], orders: &[Order]) -> Assignment {
-    let mut assigned: Vec<Option<Order>> = vec![None; units.len()];
-    let mut void: Vec<Option<(Order, OrderError)>> = vec![None; units.len()];
-    let mut refused = Vec::new();
-    let mut conflicted = vec![false; units.len()];
-    for order in orders {
-        let here = |u: &Unit| u.location.province == order.unit.location.province;
-        // An order without the unit's type means the first unit in the space, as
-        // `validate` reads it.
-        let kind = order
-            .unit
-            .kind
-            .or_else(|| units.iter().find(|u| here(u)).map(|u| u.kind));
-        let matching = |u: &Unit| here(u) && kind.is_none_or(|k| k == u.kind);
-        let index = units.iter().position(matching);
-        let index = index.or_else(|| {
-            units
-                .iter()
-                .position(|u| u.location.province == order.unit.location.province)
-        });
-        // In a stack (Original 1958) each order goes to the next unit of its type that
-        // has none yet; only a single unit can be given two conflicting orders.
-        let stacked = units.iter().filter(|u| matching(u)).count() > 1;
-        let index = if stacked {
-            match (0..units.len()).find(|&j| matching(&units[j]) && assigned[j].is_none() && void[j].is_none()) {
-                Some(j) => Some(j),
-                None => {
-                    refused.push((
-                        *order,
-                        OrderError::Other(format!(
-                            "there are more orders than units of that type in {}",
-                            v.province(order.unit.location.province).name
-                        )),
-                    ));
-                    continue;
-                }
-            }
-        } else {
-            index
+    /// Adjudicates the phase `state` is in. The result is kept until the next call.
+    pub fn adjudicate(&mut self, v: &Variant, state: &GameState, orders: &[Order]) -> &Adjudication {
+        #[cfg(feature = "count-adjudications")]
+        ADJUDICATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let out = match state.phase.kind {
+            PhaseKind::Movement => self.movement(v, state, orders),
+            PhaseKind::Retreat => self.retreats(v, state, orders),
+            PhaseKind::Adjustment => adjust::adjustments(v, state, orders),
         };
-        match validate(v, state, order) {
-            Ok(normal) => {
-                let i = index.expect("a validated order names a unit");
-                match assigned[i] {
-                    Some(prev) if prev != normal => {
-                        conflicted[i] = true;
-                        refused.push((
-                            *order,
-                            OrderError::Other("the unit was given two different orders; it holds".into()),
-                        ));
+        self.out.insert(out)
+    }
+
+    /// As `adjudicate`, handing the result over (its buffers leave the judge; the
+    /// working buffers stay).
+    pub fn adjudicate_owned(&mut self, v: &Variant, state: &GameState, orders: &[Order]) -> Adjudication {
+        self.adjudicate(v, state, orders);
+        self.out.take().expect("the judge keeps the result it just made")
+    }
+
+    /// The resolver of the last movement phase, for reading its decisions.
+    pub fn resolver(&self) -> &Resolver {
+        &self.resolver
+    }
+
+    /// The last result's buffers, emptied, to be filled again.
+    fn recycle(&mut self, state: &GameState) -> Adjudication {
+        match self.out.take() {
+            Some(mut out) => {
+                for r in out.results.drain(..) {
+                    if r.retreats.capacity() > 0 {
+                        let mut list = r.retreats;
+                        list.clear();
+                        self.spare_lists.push(list);
                     }
-                    _ => assigned[i] = Some(normal),
                 }
+                out.phase = state.phase;
+                out.refused.clear();
+                out.winner = None;
+                let next = &mut out.next;
+                next.phase = state.phase;
+                next.units.clear();
+                next.owners.clone_from(&state.owners);
+                next.dislodged.clear();
+                next.standoffs.clear();
+                next.carried.clear();
+                next.capitals.clone_from(&state.capitals);
+                next.disordered.clone_from(&state.disordered);
+                out
             }
-            Err(e) => match index {
-                // An order for an army aboard a fleet is not the fleet's order.
-                Some(i) if void[i].is_none() && assigned[i].is_none() && !names_army_aboard(state, units, i, order) => {
-                    void[i] = Some((*order, e))
-                }
-                _ => refused.push((*order, e)),
+            None => Adjudication {
+                phase: state.phase,
+                results: Vec::new(),
+                refused: Vec::new(),
+                next: GameState {
+                    units: Vec::new(),
+                    dislodged: Vec::new(),
+                    standoffs: Vec::new(),
+                    carried: Vec::new(),
+                    ..state.clone()
+                },
+                winner: None,
             },
         }
     }
-    for i in 0..units.len() {
-        if conflicted[i] {
-            if let Some(prev) = assigned[i].take() {
-                void[i] = Some((
-                    prev,
-                    OrderError::Other("the unit was given two different orders; it holds".into()),
-                ));
+
+    /// Assigns each valid order to its unit. Two different orders for one unit void
+    /// both (DATC 4.D.3, choice c); repeating the same order is harmless. Fills
+    /// `assigned` (the order each unit will execute) and `void` (the refused order it
+    /// had instead, so it holds); orders that reached no unit go to `refused`.
+    fn assign(
+        &mut self,
+        v: &Variant,
+        state: &GameState,
+        units: &[Unit],
+        orders: &[Order],
+        refused: &mut Vec<(Order, OrderError)>,
+    ) {
+        let n = units.len();
+        self.assigned.clear();
+        self.assigned.resize(n, None);
+        self.void.clear();
+        self.void.resize(n, None);
+        self.conflicted.clear();
+        self.conflicted.resize(n, false);
+        self.spaces.build(v, units);
+        for order in orders {
+            let p = order.unit.location.province;
+            let first = self.spaces.units_in(p).next();
+            // An order without the unit's type means the first unit in the space, as
+            // `validate` reads it.
+            let kind = order.unit.kind.or_else(|| first.map(|j| units[j].kind));
+            let matching = |j: &usize| kind.is_none_or(|k| k == units[*j].kind);
+            let index = self.spaces.units_in(p).find(matching).or(first);
+            // In a stack (Original 1958) each order goes to the next unit of its type
+            // that has none yet; only a single unit can be given two conflicting orders.
+            let stacked = self.spaces.units_in(p).filter(matching).nth(1).is_some();
+            let index = if stacked {
+                let free = self
+                    .spaces
+                    .units_in(p)
+                    .filter(matching)
+                    .find(|&j| self.assigned[j].is_none() && self.void[j].is_none());
+                match free {
+                    Some(j) => Some(j),
+                    None => {
+                        refused.push((
+                            *order,
+                            OrderError::Other(format!(
+                                "there are more orders than units of that type in {}",
+                                v.province(p).name
+                            )),
+                        ));
+                        continue;
+                    }
+                }
+            } else {
+                index
+            };
+            match self.validator.validate(v, state, order) {
+                Ok(normal) => {
+                    let i = index.expect("a validated order names a unit");
+                    match self.assigned[i] {
+                        Some(prev) if prev != normal => {
+                            self.conflicted[i] = true;
+                            refused.push((
+                                *order,
+                                OrderError::Other("the unit was given two different orders; it holds".into()),
+                            ));
+                        }
+                        _ => self.assigned[i] = Some(normal),
+                    }
+                }
+                Err(e) => match index {
+                    // An order for an army aboard a fleet is not the fleet's order.
+                    Some(i)
+                        if self.void[i].is_none()
+                            && self.assigned[i].is_none()
+                            && !names_army_aboard(state, units, i, order) =>
+                    {
+                        self.void[i] = Some((*order, e))
+                    }
+                    _ => refused.push((*order, e)),
+                },
             }
-        } else if assigned[i].is_some() {
-            void[i] = None;
         }
-    }
-    Assignment {
-        assigned,
-        void,
-        refused,
+        for i in 0..n {
+            if self.conflicted[i] {
+                if let Some(prev) = self.assigned[i].take() {
+                    self.void[i] = Some((
+                        prev,
+                        OrderError::Other("the unit was given two different orders; it holds".into()),
+                    ));
+                }
+            } else if self.assigned[i].is_some() {
+                self.void[i] = None;
+            }
+        }
     }
 }
 
@@ -185,198 +269,266 @@ pub fn command_of(order: &Order) -> Command {
     }
 }
 
-fn movement(v: &Variant, state: &GameState, orders: &[Order], r: &mut Resolver) -> Adjudication {
-    let units = &state.units;
-    let Assignment {
-        mut assigned,
-        mut void,
-        refused,
-    } = assign_orders(v, state, units, orders);
-    crate::stacking::void_duplicate_supports(v, units, &mut assigned, &mut void);
-    // A minor unit nobody bought an order for holds; saying so gives it an order in the
-    // published result like every other minor unit, without telling who bid.
-    for (i, unit) in units.iter().enumerate() {
-        if assigned[i].is_none() && void[i].is_none() && state.acts_as_minor(v, unit.power) {
-            assigned[i] = Some(Order::hold(unit));
-        }
-    }
-    let commands: Vec<Command> = assigned
-        .iter()
-        .map(|o| o.as_ref().map_or(Command::Hold, command_of))
-        .collect();
-    let extras = crate::boarding::extras(v, state, units, &assigned);
-    let with_disorder;
-    let load_extras = if state.disordered.is_empty() {
-        &extras
-    } else {
-        with_disorder = disorder_extras(state, units, &extras);
-        &with_disorder
-    };
-    r.load_with(v, units, &commands, load_extras);
-    r.run(v);
-
-    let mut results = Vec::with_capacity(units.len());
-    let mut next_units = Vec::with_capacity(units.len());
-    let mut next_index: Vec<Option<usize>> = Vec::with_capacity(units.len());
-    let mut dislodged = Vec::new();
-    for (i, unit) in units.iter().enumerate() {
-        let dislodger = r.dislodged_by(i);
-        let outcome = match (&void[i], commands[i]) {
-            (Some((_, e)), _) => Outcome::Void(e.clone()),
-            (None, Command::Hold) => Outcome::Held,
-            (None, Command::Move { to, .. }) if r.is_sortie(i) => {
-                if r.succeeded(i) {
-                    Outcome::SortieSucceeded { target: to.province }
-                } else {
-                    move_failure(v, r, i, to.province)
-                }
+impl Judge {
+    fn movement(&mut self, v: &Variant, state: &GameState, orders: &[Order]) -> Adjudication {
+        let mut out = self.recycle(state);
+        let units = &state.units;
+        self.validator.index(v, state);
+        self.assign(v, state, units, orders, &mut out.refused);
+        crate::stacking::void_duplicate_supports(v, units, &mut self.assigned, &mut self.void);
+        // A minor unit nobody bought an order for holds; saying so gives it an order in
+        // the published result like every other minor unit, without telling who bid.
+        for (i, unit) in units.iter().enumerate() {
+            if self.assigned[i].is_none() && self.void[i].is_none() && state.acts_as_minor(v, unit.power) {
+                self.assigned[i] = Some(Order::hold(unit));
             }
-            (None, Command::Move { to, .. }) => {
-                if r.succeeded(i) {
-                    if r.backup(i) == Backup::CircularMovement && !coast_swap(v, units, &commands, i) {
-                        Outcome::CircularMove
+        }
+        self.commands.clear();
+        self.commands.extend(
+            self.assigned
+                .iter()
+                .map(|o| o.as_ref().map_or(Command::Hold, command_of)),
+        );
+        self.extras = crate::boarding::extras(v, state, units, &self.assigned);
+        if !state.disordered.is_empty() {
+            // Units of powers in civil disorder fight as minors: the resolver knows
+            // powers only by the variant's kinds.
+            self.extras.resize(units.len(), Extra::default());
+            for (e, u) in self.extras.iter_mut().zip(units) {
+                e.minor = state.in_disorder(u.power);
+            }
+        }
+        let r = &mut self.resolver;
+        r.load_with(v, units, &self.commands, &self.extras);
+        r.run(v);
+        let (assigned, void, commands) = (&self.assigned, &self.void, &self.commands);
+
+        let results = &mut out.results;
+        let next_units = &mut out.next.units;
+        self.next_index.clear();
+        for (i, unit) in units.iter().enumerate() {
+            let dislodger = r.dislodged_by(i);
+            let outcome = match (&void[i], commands[i]) {
+                (Some((_, e)), _) => Outcome::Void(e.clone()),
+                (None, Command::Hold) => Outcome::Held,
+                (None, Command::Move { to, .. }) if r.is_sortie(i) => {
+                    if r.succeeded(i) {
+                        Outcome::SortieSucceeded { target: to.province }
                     } else {
-                        Outcome::Moved
-                    }
-                } else {
-                    move_failure(v, r, i, to.province)
-                }
-            }
-            (None, Command::SupportHold { .. } | Command::SupportMove { .. }) => {
-                if !r.support_matches(i) {
-                    Outcome::SupportUnmatched
-                } else if r.succeeded(i) {
-                    Outcome::Supported
-                } else {
-                    let here = unit.location.province;
-                    let cutter = r
-                        .moves_into(here)
-                        .find(|&m| units[m].power != unit.power && r.succeeded(m))
-                        .or_else(|| r.moves_into(here).find(|&m| units[m].power != unit.power));
-                    match cutter {
-                        Some(m) => Outcome::SupportCut {
-                            by: units[m].location.province,
-                        },
-                        None => Outcome::SupportUnmatched,
+                        move_failure(v, r, i, to.province)
                     }
                 }
-            }
-            (None, Command::Convoy { .. }) => {
-                if r.backup(i) == Backup::ConvoyParadox {
-                    Outcome::ConvoyParadox
-                } else if r.succeeded(i) {
-                    Outcome::Convoyed
-                } else if dislodger.is_some() {
-                    Outcome::Held
-                } else {
-                    Outcome::ConvoyUnmatched
+                (None, Command::Move { to, .. }) => {
+                    if r.succeeded(i) {
+                        if r.backup(i) == Backup::CircularMovement && !coast_swap(v, units, commands, i) {
+                            Outcome::CircularMove
+                        } else {
+                            Outcome::Moved
+                        }
+                    } else {
+                        move_failure(v, r, i, to.province)
+                    }
                 }
+                (None, Command::SupportHold { .. } | Command::SupportMove { .. }) => {
+                    if !r.support_matches(i) {
+                        Outcome::SupportUnmatched
+                    } else if r.succeeded(i) {
+                        Outcome::Supported
+                    } else {
+                        let here = unit.location.province;
+                        let cutter = r
+                            .moves_into(here)
+                            .find(|&m| units[m].power != unit.power && r.succeeded(m))
+                            .or_else(|| r.moves_into(here).find(|&m| units[m].power != unit.power));
+                        match cutter {
+                            Some(m) => Outcome::SupportCut {
+                                by: units[m].location.province,
+                            },
+                            None => Outcome::SupportUnmatched,
+                        }
+                    }
+                }
+                (None, Command::Convoy { .. }) => {
+                    if r.backup(i) == Backup::ConvoyParadox {
+                        Outcome::ConvoyParadox
+                    } else if r.succeeded(i) {
+                        Outcome::Convoyed
+                    } else if dislodger.is_some() {
+                        Outcome::Held
+                    } else {
+                        Outcome::ConvoyUnmatched
+                    }
+                }
+            };
+            let moved_to = match commands[i] {
+                Command::Move { to, .. } if r.succeeded(i) && !r.is_sortie(i) => Some(to),
+                _ => None,
+            };
+            let dislodged_by = dislodger.map(|m| units[m].location.province);
+            let minor = state.acts_as_minor(v, unit.power);
+            self.next_index.push(dislodger.is_none().then_some(next_units.len()));
+            if dislodger.is_some() && minor {
+                // A minor power's unit never retreats: it is removed at once.
+            } else if let Some(m) = dislodger {
+                out.next.dislodged.push(Dislodged {
+                    unit: *unit,
+                    attacker_from: if r.uses_convoy(m) {
+                        None
+                    } else {
+                        Some(units[m].location.province)
+                    },
+                });
+            } else {
+                next_units.push(Unit {
+                    location: moved_to.unwrap_or(unit.location),
+                    ..*unit
+                });
             }
-        };
-        let moved_to = match commands[i] {
-            Command::Move { to, .. } if r.succeeded(i) && !r.is_sortie(i) => Some(to),
-            _ => None,
-        };
-        let dislodged_by = dislodger.map(|m| units[m].location.province);
-        let minor = state.acts_as_minor(v, unit.power);
-        next_index.push(dislodger.is_none().then_some(next_units.len()));
-        if dislodger.is_some() && minor {
-            // A minor power's unit never retreats: it is removed at once.
-        } else if let Some(m) = dislodger {
-            dislodged.push(Dislodged {
+            results.push(OrderResult {
                 unit: *unit,
-                attacker_from: if r.uses_convoy(m) {
-                    None
-                } else {
-                    Some(units[m].location.province)
-                },
-            });
-        } else {
-            next_units.push(Unit {
-                location: moved_to.unwrap_or(unit.location),
-                ..*unit
+                order: assigned[i],
+                given: void[i].as_ref().map(|(o, _)| *o),
+                outcome,
+                dislodged_by,
+                retreats: Vec::new(),
+                removed: dislodger.is_some() && minor,
             });
         }
-        results.push(OrderResult {
-            unit: *unit,
-            order: assigned[i],
-            given: void[i].as_ref().map(|(o, _)| *o),
-            outcome,
-            dislodged_by,
-            retreats: Vec::new(),
-            removed: dislodger.is_some() && minor,
-        });
-    }
 
-    let carried = if extras.is_empty() && state.carried.is_empty() {
-        Vec::new()
-    } else {
-        let finish = crate::boarding::Finish {
-            units,
-            assigned: &assigned,
-            extras: &extras,
-            next_index: &next_index,
-        };
-        crate::boarding::finish_movement(v, state, r, finish, &mut results, &mut next_units)
-    };
+        if !self.extras.is_empty() || !state.carried.is_empty() {
+            let finish = crate::boarding::Finish {
+                units,
+                assigned,
+                extras: &self.extras,
+                next_index: &self.next_index,
+            };
+            out.next.carried = crate::boarding::finish_movement(v, state, r, finish, results, next_units);
+        }
 
-    // A space left empty after a real bounce is closed to retreats, and so is the
-    // target of a successful sortie.
-    let mut standoffs: Vec<ProvinceId> = Vec::new();
-    for (i, c) in commands.iter().enumerate() {
-        if let Command::Move { to, .. } = c {
-            let p = to.province;
-            if r.is_sortie(i) && r.succeeded(i) {
-                if !standoffs.contains(&p) {
-                    standoffs.push(p);
+        // A space left empty after a real bounce is closed to retreats, and so is the
+        // target of a successful sortie.
+        let next = &mut out.next;
+        self.occupied.clear();
+        self.occupied.resize(v.provinces.len(), false);
+        for u in &next.units {
+            self.occupied[u.location.province as usize] = true;
+        }
+        for (i, c) in commands.iter().enumerate() {
+            if let Command::Move { to, .. } = c {
+                let p = to.province;
+                if r.is_sortie(i) && r.succeeded(i) {
+                    if !next.standoffs.contains(&p) {
+                        next.standoffs.push(p);
+                    }
+                } else if !r.succeeded(i)
+                    && !next.standoffs.contains(&p)
+                    && !self.occupied[p as usize]
+                    && r.route_ok(v, i)
+                {
+                    next.standoffs.push(p);
                 }
-            } else if !r.succeeded(i)
-                && !standoffs.contains(&p)
-                && !next_units.iter().any(|u| u.location.province == p)
-                && r.route_ok(v, i)
-            {
-                standoffs.push(p);
             }
         }
+
+        next.phase = Phase::new(state.phase.season, state.phase.year, PhaseKind::Retreat);
+        for res in results.iter_mut() {
+            // Minor units are removed at once and have no entry to retreat from.
+            if let Some(idx) = next.dislodged.iter().position(|d| d.unit == res.unit) {
+                let mut list = self.spare_lists.pop().unwrap_or_default();
+                retreat_options_into(v, next, idx, &mut list);
+                res.retreats = list;
+            }
+        }
+        out.winner = advance(v, next);
+        out
     }
 
-    let mut next = GameState {
-        phase: Phase::new(state.phase.season, state.phase.year, PhaseKind::Retreat),
-        units: next_units,
-        owners: state.owners.clone(),
-        dislodged,
-        standoffs,
-        carried,
-        capitals: state.capitals.clone(),
-        disordered: state.disordered.clone(),
-    };
-    for res in results.iter_mut() {
-        // Minor units are removed at once and have no entry to retreat from.
-        if let Some(idx) = next.dislodged.iter().position(|d| d.unit == res.unit) {
-            res.retreats = retreat_options(v, &next, idx);
+    fn retreats(&mut self, v: &Variant, state: &GameState, orders: &[Order]) -> Adjudication {
+        let units: Vec<Unit> = state.dislodged.iter().map(|d| d.unit).collect();
+        let mut refused = Vec::new();
+        self.validator.index(v, state);
+        self.assign(v, state, &units, orders, &mut refused);
+        let (assigned, void) = (&self.assigned, &self.void);
+        // Count valid retreats per destination: two or more to one space all fail.
+        let mut targets: Vec<ProvinceId> = Vec::new();
+        for o in assigned.iter().flatten() {
+            if let OrderKind::Retreat { to } = o.kind {
+                targets.push(to.province);
+            }
+        }
+        let mut next_units = state.units.clone();
+        let mut results = Vec::with_capacity(units.len());
+        // Armies aboard fleets that did not have to retreat stay as they are; those aboard
+        // a retreating fleet go with it, and die with it when it is disbanded (rule 6).
+        let mut carried: Vec<Carried> = state.carried.iter().filter(|c| !c.carrier_dislodged).copied().collect();
+        let mut claimed = vec![false; state.carried.len()];
+        for (i, unit) in units.iter().enumerate() {
+            let options = retreat_options(v, state, i);
+            let passenger = crate::boarding::carried_by(state, unit, true, &claimed);
+            if let Some(k) = passenger {
+                claimed[k] = true;
+            }
+            let outcome = match (&assigned[i], &void[i]) {
+                (Some(o), _) => match o.kind {
+                    OrderKind::Retreat { to } => {
+                        if targets.iter().filter(|&&p| p == to.province).count() > 1 {
+                            Outcome::Disbanded {
+                                why: DisbandReason::Clash,
+                            }
+                        } else {
+                            let moved = Unit { location: to, ..*unit };
+                            next_units.push(moved);
+                            if let Some(k) = passenger {
+                                carried.push(Carried {
+                                    fleet: moved,
+                                    carrier_dislodged: false,
+                                    ..state.carried[k]
+                                });
+                            }
+                            Outcome::Retreated
+                        }
+                    }
+                    _ => Outcome::Disbanded {
+                        why: DisbandReason::Ordered,
+                    },
+                },
+                (None, Some((_, e))) => Outcome::Void(e.clone()),
+                (None, None) if options.is_empty() => Outcome::Disbanded {
+                    why: DisbandReason::NoRetreat,
+                },
+                (None, None) => Outcome::Disbanded {
+                    why: DisbandReason::NoOrder,
+                },
+            };
+            results.push(OrderResult {
+                unit: *unit,
+                order: assigned[i],
+                given: void[i].as_ref().map(|(o, _)| *o),
+                outcome,
+                dislodged_by: None,
+                retreats: options,
+                removed: false,
+            });
+        }
+        let mut next = GameState {
+            phase: state.phase,
+            units: next_units,
+            owners: state.owners.clone(),
+            dislodged: Vec::new(),
+            standoffs: Vec::new(),
+            carried,
+            capitals: state.capitals.clone(),
+            disordered: state.disordered.clone(),
+        };
+        let winner = advance(v, &mut next);
+        Adjudication {
+            phase: state.phase,
+            results,
+            refused,
+            next,
+            winner,
         }
     }
-    let winner = advance(v, &mut next);
-    Adjudication {
-        phase: state.phase,
-        results,
-        refused,
-        next,
-        winner,
-    }
-}
-
-/// The resolver's facts per unit with the units of powers in civil disorder marked: the
-/// resolver knows powers only by the variant's kinds, and those units fight as minors.
-fn disorder_extras(state: &GameState, units: &[Unit], extras: &[Extra]) -> Vec<Extra> {
-    units
-        .iter()
-        .enumerate()
-        .map(|(i, u)| Extra {
-            minor: state.in_disorder(u.power),
-            ..extras.get(i).copied().unwrap_or_default()
-        })
-        .collect()
 }
 
 fn move_failure(v: &Variant, r: &mut Resolver, i: usize, to: ProvinceId) -> Outcome {
@@ -393,8 +545,12 @@ fn move_failure(v: &Variant, r: &mut Resolver, i: usize, to: ProvinceId) -> Outc
         None => r.final_hold_strength(v, to),
     };
     let mut by = to;
-    let rivals: Vec<usize> = r.moves_into(to).filter(|&m| m != i).collect();
-    for m in rivals {
+    // By position, since reading a strength needs the resolver mutably.
+    for k in 0.. {
+        let Some(m) = r.moves_into(to).nth(k) else { break };
+        if m == i {
+            continue;
+        }
         let p = r.final_prevent_strength(v, m);
         if p > against {
             against = p;
@@ -402,94 +558,6 @@ fn move_failure(v: &Variant, r: &mut Resolver, i: usize, to: ProvinceId) -> Outc
         }
     }
     Outcome::Bounced { attack, against, by }
-}
-
-fn retreats(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudication {
-    let units: Vec<Unit> = state.dislodged.iter().map(|d| d.unit).collect();
-    let Assignment {
-        assigned,
-        void,
-        refused,
-    } = assign_orders(v, state, &units, orders);
-    // Count valid retreats per destination: two or more to one space all fail.
-    let mut targets: Vec<ProvinceId> = Vec::new();
-    for o in assigned.iter().flatten() {
-        if let OrderKind::Retreat { to } = o.kind {
-            targets.push(to.province);
-        }
-    }
-    let mut next_units = state.units.clone();
-    let mut results = Vec::with_capacity(units.len());
-    // Armies aboard fleets that did not have to retreat stay as they are; those aboard
-    // a retreating fleet go with it, and die with it when it is disbanded (rule 6).
-    let mut carried: Vec<Carried> = state.carried.iter().filter(|c| !c.carrier_dislodged).copied().collect();
-    let mut claimed = vec![false; state.carried.len()];
-    for (i, unit) in units.iter().enumerate() {
-        let options = retreat_options(v, state, i);
-        let passenger = crate::boarding::carried_by(state, unit, true, &claimed);
-        if let Some(k) = passenger {
-            claimed[k] = true;
-        }
-        let outcome = match (&assigned[i], &void[i]) {
-            (Some(o), _) => match o.kind {
-                OrderKind::Retreat { to } => {
-                    if targets.iter().filter(|&&p| p == to.province).count() > 1 {
-                        Outcome::Disbanded {
-                            why: DisbandReason::Clash,
-                        }
-                    } else {
-                        let moved = Unit { location: to, ..*unit };
-                        next_units.push(moved);
-                        if let Some(k) = passenger {
-                            carried.push(Carried {
-                                fleet: moved,
-                                carrier_dislodged: false,
-                                ..state.carried[k]
-                            });
-                        }
-                        Outcome::Retreated
-                    }
-                }
-                _ => Outcome::Disbanded {
-                    why: DisbandReason::Ordered,
-                },
-            },
-            (None, Some((_, e))) => Outcome::Void(e.clone()),
-            (None, None) if options.is_empty() => Outcome::Disbanded {
-                why: DisbandReason::NoRetreat,
-            },
-            (None, None) => Outcome::Disbanded {
-                why: DisbandReason::NoOrder,
-            },
-        };
-        results.push(OrderResult {
-            unit: *unit,
-            order: assigned[i],
-            given: void[i].as_ref().map(|(o, _)| *o),
-            outcome,
-            dislodged_by: None,
-            retreats: options,
-            removed: false,
-        });
-    }
-    let mut next = GameState {
-        phase: state.phase,
-        units: next_units,
-        owners: state.owners.clone(),
-        dislodged: Vec::new(),
-        standoffs: Vec::new(),
-        carried,
-        capitals: state.capitals.clone(),
-        disordered: state.disordered.clone(),
-    };
-    let winner = advance(v, &mut next);
-    Adjudication {
-        phase: state.phase,
-        results,
-        refused,
-        next,
-        winner,
-    }
 }
 
 /// Moves a freshly adjudicated position to the next phase in which somebody has a
@@ -503,11 +571,12 @@ pub fn advance(v: &Variant, next: &mut GameState) -> Option<PowerId> {
             PhaseKind::Movement => return winner,
             PhaseKind::Retreat => {
                 // Dislodged units with nowhere to go disband at once.
-                let keep: Vec<bool> = (0..next.dislodged.len())
-                    .map(|i| !retreat_options(v, next, i).is_empty())
-                    .collect();
-                let mut k = keep.iter();
-                next.dislodged.retain(|_| *k.next().unwrap_or(&false));
+                // Backwards, so that removing one leaves the indices still to check.
+                for i in (0..next.dislodged.len()).rev() {
+                    if !can_retreat(v, next, i) {
+                        next.dislodged.remove(i);
+                    }
+                }
                 if !next.carried.is_empty() {
                     crate::boarding::prune(next);
                 }

@@ -29,25 +29,37 @@ pub fn build_sites(v: &Variant, state: &GameState, power: PowerId) -> Vec<Provin
     if v.rule_on(crate::rules::Rule::Stacking) {
         return crate::stacking::build_provinces(v, state, power);
     }
-    (0..v.provinces.len() as ProvinceId)
-        .filter(|&p| {
-            (v.is_home_of(p, power) || v.build_sites.contains(&(power, p)))
-                && !build_restricted(v, power, p)
-                && state.owners[p as usize] == Some(power)
-                && !state.units.iter().any(|u| u.location.province == p)
-        })
-        .collect()
+    free_home_centres(v, state, power).collect()
+}
+
+fn free_home_centres<'a>(
+    v: &'a Variant,
+    state: &'a GameState,
+    power: PowerId,
+) -> impl Iterator<Item = ProvinceId> + 'a {
+    (0..v.provinces.len() as ProvinceId).filter(move |&p| {
+        (v.is_home_of(p, power) || v.build_sites.contains(&(power, p)))
+            && state.owners[p as usize] == Some(power)
+            && !state.units.iter().any(|u| u.location.province == p)
+            && !build_restricted(v, power, p)
+    })
 }
 
 /// Whether any great power or faction has an adjustment to make or choose, or a minor
-/// power is due to be rebuilt.
+/// power is due to be rebuilt. Asked after every Fall, so it allocates nothing.
 pub fn anyone_adjusts(v: &Variant, state: &GameState) -> bool {
     let players = (0..v.powers.len() as PowerId).filter(|&p| !state.acts_as_minor(v, p));
     let mut players = players.filter(|&p| {
         let s = surplus(state, p);
-        s < 0 || (s > 0 && !build_sites(v, state, p).is_empty())
+        s < 0
+            || (s > 0
+                && if crate::stacking::stacking_on(v) {
+                    !build_sites(v, state, p).is_empty()
+                } else {
+                    free_home_centres(v, state, p).next().is_some()
+                })
     });
-    players.next().is_some() || !minor_rebuilds(v, state).is_empty()
+    players.next().is_some() || minor_rebuild_iter(v, state).next().is_some()
 }
 
 /// The units the Winter rebuilds for minor powers (rule 1: "If a Great Power does not
@@ -58,11 +70,14 @@ pub fn anyone_adjusts(v: &Variant, state: &GameState) -> bool {
 /// army, as the rule says ("a minor power army unit is built there"), even where the
 /// power started with a fleet.
 pub fn minor_rebuilds(v: &Variant, state: &GameState) -> Vec<Unit> {
-    let mut out = Vec::new();
-    for (p, prov) in v.provinces.iter().enumerate() {
-        let Some(owner) = state.owners[p] else { continue };
+    minor_rebuild_iter(v, state).collect()
+}
+
+fn minor_rebuild_iter<'a>(v: &'a Variant, state: &'a GameState) -> impl Iterator<Item = Unit> + 'a {
+    v.provinces.iter().enumerate().filter_map(move |(p, prov)| {
+        let owner = state.owners[p]?;
         if !prov.sc || !state.acts_as_minor(v, owner) || state.units.iter().any(|u| u.location.province as usize == p) {
-            continue;
+            return None;
         }
         let start = match v.power(owner).kind {
             PowerKind::Minor => v
@@ -76,13 +91,12 @@ pub fn minor_rebuilds(v: &Variant, state: &GameState) -> Vec<Unit> {
             None if v.army_can_stand(p as ProvinceId) => (UnitKind::Army, Location::province(p as ProvinceId)),
             None => (UnitKind::Fleet, Location::province(p as ProvinceId)),
         };
-        out.push(Unit {
+        Some(Unit {
             power: owner,
             kind,
             location,
-        });
-    }
-    out
+        })
+    })
 }
 
 pub fn adjustments(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudication {

@@ -18,6 +18,7 @@ pub mod dp;
 pub mod json;
 pub mod lint;
 pub mod movement;
+pub mod names;
 pub mod order;
 pub mod outcome;
 pub mod parse;

@@ -8,9 +8,10 @@ use crate::order::{Order, OrderError, OrderKind, UnitRef};
 use crate::suggest::nearest;
 use crate::variant::{coast_abbreviation, normalise_name, Location, PowerId, UnitKind, Variant};
 
-#[derive(Clone, Debug, PartialEq)]
-enum Tok {
-    Word(String),
+/// A token of an order: words are slices of the text, compared ignoring ASCII case.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Tok<'t> {
+    Word(&'t str),
     Dash,
     Slash,
     Open,
@@ -18,16 +19,21 @@ enum Tok {
     Colon,
 }
 
-fn tokenize(text: &str) -> Result<Vec<Tok>, OrderError> {
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '.' || c == '\''
+}
+
+fn tokenize(text: &str) -> Result<Vec<Tok<'_>>, OrderError> {
     let mut out = Vec::new();
-    let mut chars = text.chars().peekable();
-    while let Some(&c) = chars.peek() {
-        if c.is_whitespace() || c == ',' || c == ';' {
+    let mut chars = text.char_indices().peekable();
+    while let Some(&(i, c)) = chars.peek() {
+        // An underscore joins words as a space would (`st_petersburg`).
+        if c.is_whitespace() || c == ',' || c == ';' || c == '_' {
             chars.next();
         } else if c == '-' || c == '=' || c == '>' || c == '–' || c == '→' {
             // "-", "->", "=>", ">", "–", "→" all mean "moves to".
             chars.next();
-            while chars.peek().is_some_and(|&d| d == '>' || d == '-') {
+            while chars.peek().is_some_and(|&(_, d)| d == '>' || d == '-') {
                 chars.next();
             }
             out.push(Tok::Dash);
@@ -43,22 +49,27 @@ fn tokenize(text: &str) -> Result<Vec<Tok>, OrderError> {
         } else if c == ':' {
             chars.next();
             out.push(Tok::Colon);
-        } else if c.is_alphanumeric() || c == '.' || c == '\'' || c == '_' {
-            let mut w = String::new();
-            while let Some(&d) = chars.peek() {
-                if d.is_alphanumeric() || d == '.' || d == '\'' || d == '_' {
-                    w.extend(d.to_lowercase());
+        } else if is_word_char(c) {
+            let mut end = i;
+            while let Some(&(j, d)) = chars.peek() {
+                if is_word_char(d) {
+                    end = j + d.len_utf8();
                     chars.next();
                 } else {
                     break;
                 }
             }
-            out.push(Tok::Word(w));
+            out.push(Tok::Word(&text[i..end]));
         } else {
             return Err(OrderError::Syntax(format!("unexpected character `{c}`")));
         }
     }
     Ok(out)
+}
+
+/// Whether a typed word is one of the keywords `set` (written lowercase).
+fn is_one_of(w: &str, set: &[&str]) -> bool {
+    set.iter().any(|k| k.eq_ignore_ascii_case(w))
 }
 
 const HOLD: &[&str] = &["h", "hold", "holds", "stand", "stands"];
@@ -72,27 +83,38 @@ const BOARD: &[&str] = &["b", "board", "boards", "embark", "embarks"];
 fn is_keyword(w: &str) -> bool {
     [HOLD, SUPPORT, CONVOY, DISBAND, MOVE, RETREAT]
         .iter()
-        .any(|set| set.contains(&w))
-        || matches!(w, "via" | "by" | "build" | "b" | "remove" | "waive")
+        .any(|set| is_one_of(w, set))
+        || is_one_of(w, &["via", "by", "build", "b", "remove", "waive"])
 }
 
-struct Parser<'v> {
+struct Parser<'v, 't> {
     v: &'v Variant,
-    toks: Vec<Tok>,
+    toks: Vec<Tok<'t>>,
     pos: usize,
 }
 
-impl Parser<'_> {
-    fn peek_word(&self) -> Option<&str> {
+impl<'t> Parser<'_, 't> {
+    fn peek_word(&self) -> Option<&'t str> {
         match self.toks.get(self.pos) {
-            Some(Tok::Word(w)) => Some(w.as_str()),
+            Some(Tok::Word(w)) => Some(w),
+            _ => None,
+        }
+    }
+
+    /// The word `k` places after the current token, if the tokens up to it are words.
+    fn word_at(&self, k: usize) -> Option<&'t str> {
+        match self.toks.get(self.pos..self.pos + k + 1)? {
+            run if run.iter().all(|t| matches!(t, Tok::Word(_))) => match run[k] {
+                Tok::Word(w) => Some(w),
+                _ => None,
+            },
             _ => None,
         }
     }
 
     fn eat_word(&mut self, set: &[&str]) -> bool {
         match self.peek_word() {
-            Some(w) if set.contains(&w) => {
+            Some(w) if is_one_of(w, set) => {
                 self.pos += 1;
                 true
             }
@@ -105,31 +127,54 @@ impl Parser<'_> {
     }
 
     fn unit_kind(&mut self) -> Option<UnitKind> {
-        match self.peek_word() {
-            Some("a" | "army") => {
-                self.pos += 1;
-                Some(UnitKind::Army)
+        let w = self.peek_word()?;
+        let kind = if is_one_of(w, &["a", "army"]) {
+            UnitKind::Army
+        } else if is_one_of(w, &["f", "fleet"]) {
+            UnitKind::Fleet
+        } else {
+            return None;
+        };
+        self.pos += 1;
+        Some(kind)
+    }
+
+    /// A power's name or adjective at the current token, its words joined by spaces
+    /// or hyphens (`Austria-Hungary`, `Austro-Hungarian`): the power and the tokens it
+    /// takes.
+    fn power_name(&self) -> Option<(PowerId, usize)> {
+        // Token positions of the words, hyphens between them skipped.
+        let word_pos = |k: usize| -> Option<usize> {
+            let mut at = self.pos;
+            for _ in 0..k {
+                at += 1;
+                if self.toks.get(at) == Some(&Tok::Dash) {
+                    at += 1;
+                }
             }
-            Some("f" | "fleet") => {
-                self.pos += 1;
-                Some(UnitKind::Fleet)
-            }
+            matches!(self.toks.get(at), Some(Tok::Word(_))).then_some(at)
+        };
+        let word = |k: usize| match word_pos(k).map(|at| self.toks[at]) {
+            Some(Tok::Word(w)) => Some(w),
             _ => None,
-        }
+        };
+        let (p, n) = self.v.lookup.powers.longest(word)?;
+        Some((p, word_pos(n - 1)? + 1 - self.pos))
     }
 
     /// Skips a power name or adjective before a unit ("S Russian A gal", DATC 4.C.5).
     fn skip_nationality(&mut self) {
-        if let Some(w) = self.peek_word() {
-            let is_power = self.v.find_power(w).is_some()
-                || self
-                    .v
-                    .powers
-                    .iter()
-                    .any(|p| p.adjective.as_deref().is_some_and(|a| a.eq_ignore_ascii_case(w)));
-            if is_power && self.v.find_province(w).is_none() {
-                self.pos += 1;
-            }
+        let Some((_, taken)) = self.power_name() else { return };
+        let skip = if taken == 1 {
+            // A one-word name that is also a space's name is the space.
+            self.v.lookup.provinces.longest(|k| self.word_at(k)).is_none()
+        } else {
+            // Several words (or a hyphen) only before a unit's type, so that a move
+            // such as `Denmark - Norway` is not read as the power Denmark-Norway.
+            matches!(self.toks.get(self.pos + taken), Some(Tok::Word(w)) if is_one_of(w, &["a", "f", "army", "fleet"]))
+        };
+        if skip {
+            self.pos += taken;
         }
     }
 
@@ -153,21 +198,18 @@ impl Parser<'_> {
                 Some(t) => OrderError::Syntax(format!("expected a province, found `{}`", tok_text(t))),
             });
         }
-        let words: Vec<&str> = self.toks[self.pos..self.pos + run]
+        if let Some((p, len)) = self.v.lookup.provinces.longest(|k| self.word_at(k)) {
+            self.pos += len;
+            let coast = self.coast(p)?;
+            return Ok(Location::new(p, coast));
+        }
+        let words: Vec<String> = self.toks[self.pos..self.pos + run]
             .iter()
             .map(|t| match t {
-                Tok::Word(w) => w.as_str(),
-                _ => "",
+                Tok::Word(w) => w.to_lowercase(),
+                _ => String::new(),
             })
             .collect();
-        for len in (1..=run.min(6)).rev() {
-            let name = words[..len].join(" ");
-            if let Some(p) = self.v.find_province(&name) {
-                self.pos += len;
-                let coast = self.coast(p)?;
-                return Ok(Location::new(p, coast));
-            }
-        }
         // Name the unknown part: the words up to the next keyword.
         let mut unknown: Vec<&str> = Vec::new();
         for w in &words {
@@ -199,24 +241,24 @@ impl Parser<'_> {
         match self.toks.get(self.pos) {
             Some(Tok::Slash) => {
                 self.pos += 1;
-                let Some(w) = self.peek_word().map(str::to_string) else {
+                let Some(w) = self.peek_word() else {
                     return Err(OrderError::Syntax("a coast must follow `/`".into()));
                 };
                 self.pos += 1;
-                text = w;
-                if self.peek_word() == Some("coast") {
+                text = w.to_ascii_lowercase();
+                if self.peek_word().is_some_and(|w| w.eq_ignore_ascii_case("coast")) {
                     self.pos += 1;
                 }
                 explicit = true;
             }
             Some(Tok::Open) => {
                 self.pos += 1;
-                while let Some(w) = self.peek_word().map(str::to_string) {
+                while let Some(w) = self.peek_word() {
                     self.pos += 1;
                     if !text.is_empty() {
                         text.push(' ');
                     }
-                    text.push_str(&w);
+                    text.push_str(&w.to_ascii_lowercase());
                 }
                 if self.toks.get(self.pos) != Some(&Tok::Close) {
                     return Err(OrderError::Syntax("a `(` is not closed".into()));
@@ -224,18 +266,17 @@ impl Parser<'_> {
                 self.pos += 1;
                 explicit = true;
             }
-            Some(Tok::Word(w)) => {
-                let w = w.clone();
+            Some(&Tok::Word(w)) => {
                 let next = self.toks.get(self.pos + 1);
-                if matches!(w.as_str(), "north" | "south" | "east" | "west")
-                    && matches!(next, Some(Tok::Word(c)) if c == "coast")
+                if is_one_of(w, &["north", "south", "east", "west"])
+                    && matches!(next, Some(Tok::Word(c)) if c.eq_ignore_ascii_case("coast"))
                 {
                     self.pos += 2;
-                    text = format!("{w} coast");
+                    text = format!("{} coast", w.to_ascii_lowercase());
                     explicit = true;
-                } else if matches!(w.as_str(), "nc" | "sc" | "ec" | "wc") {
+                } else if is_one_of(w, &["nc", "sc", "ec", "wc"]) {
                     self.pos += 1;
-                    text = w;
+                    text = w.to_ascii_lowercase();
                     explicit = true;
                 } else {
                     explicit = false;
@@ -307,28 +348,11 @@ impl Parser<'_> {
         if self.at_end() {
             return Ok(None);
         }
-        let words: Vec<String> = self.toks[self.pos..]
-            .iter()
-            .map_while(|t| match t {
-                Tok::Word(w) => Some(w.clone()),
-                _ => None,
-            })
-            .collect();
-        for len in (1..=words.len()).rev() {
-            let name = words[..len].join(" ");
-            let found = self.v.find_power(&name).or_else(|| {
-                self.v
-                    .powers
-                    .iter()
-                    .position(|p| p.adjective.as_deref().is_some_and(|a| a.eq_ignore_ascii_case(&name)))
-                    .map(|i| i as PowerId)
-            });
-            if let Some(p) = found {
-                self.pos += len;
-                return Ok(Some(p));
-            }
+        if let Some((p, taken)) = self.power_name() {
+            self.pos += taken;
+            return Ok(Some(p));
         }
-        let name = words.join(" ");
+        let name = self.toks[self.pos..].iter().map(tok_text).collect::<Vec<_>>().join(" ");
         let nearest = nearest(&name, self.v.powers.iter().map(|p| p.name.as_str())).map(str::to_string);
         Err(OrderError::UnknownPower { name, nearest })
     }
@@ -346,7 +370,7 @@ impl Parser<'_> {
 
 fn tok_text(t: &Tok) -> String {
     match t {
-        Tok::Word(w) => w.clone(),
+        Tok::Word(w) => w.to_string(),
         Tok::Dash => "-".into(),
         Tok::Slash => "/".into(),
         Tok::Open => "(".into(),

@@ -7,9 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::adjudicate::{adjudicate_with, Adjudication};
+use crate::adjudicate::{Adjudication, Judge};
 use crate::dp::{self, Bid, BidReport};
-use crate::movement::Resolver;
 use crate::order::Order;
 use crate::state::{GameState, Phase, PhaseKind};
 use crate::variant::{PowerId, PowerKind, Variant};
@@ -78,16 +77,16 @@ impl PhaseResult {
 ///    civil disorder at once (`dp::orphans_into_disorder`; the GM's declaration between
 ///    phases applies the same rule through `dp::declare_civil_disorder`).
 pub fn judge_phase(v: &Variant, state: &GameState, orders: &[Order], bids: &[Bid]) -> PhaseResult {
-    judge_phase_with(v, state, orders, bids, &mut Resolver::new())
+    judge_phase_with(v, state, orders, bids, &mut Judge::new())
 }
 
-/// As [`judge_phase`], reusing a resolver's buffers.
+/// As [`judge_phase`], reusing a judge's buffers.
 pub fn judge_phase_with(
     v: &Variant,
     state: &GameState,
     orders: &[Order],
     bids: &[Bid],
-    resolver: &mut Resolver,
+    judge: &mut Judge,
 ) -> PhaseResult {
     let takes_bids = state.phase.kind == PhaseKind::Movement && has_minors(v);
     let (minor_orders, bid_report) = if takes_bids {
@@ -97,12 +96,12 @@ pub fn judge_phase_with(
         (Vec::new(), None)
     };
     let mut adjudication = if minor_orders.is_empty() {
-        adjudicate_with(v, state, orders, resolver)
+        judge.adjudicate_owned(v, state, orders)
     } else {
         let mut all = Vec::with_capacity(orders.len() + minor_orders.len());
         all.extend_from_slice(orders);
         all.extend_from_slice(&minor_orders);
-        adjudicate_with(v, state, &all, resolver)
+        judge.adjudicate_owned(v, state, &all)
     };
     let orphaned = dp::orphans_into_disorder(v, &mut adjudication.next);
     PhaseResult {

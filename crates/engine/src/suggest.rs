@@ -17,12 +17,16 @@ pub fn distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
-/// The candidate closest to `word` (ties go to the shorter, then the first in order).
+/// The candidate closest to `word` (ties go to the shorter, then the first in order),
+/// if it is close enough to be what was meant: at most a third of the word's letters
+/// wrong (at least one may be), so that an unrelated name is never proposed.
 pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let allowed = (word.chars().count() / 3).max(1);
     candidates
         .into_iter()
         .map(|c| (distance(word, c), c))
         .min_by(|(d1, c1), (d2, c2)| d1.cmp(d2).then(c1.len().cmp(&c2.len())).then(c1.cmp(c2)))
+        .filter(|&(d, _)| d <= allowed)
         .map(|(_, c)| c)
 }
 
@@ -35,5 +39,12 @@ mod tests {
         assert_eq!(nearest("nrth", ["nth", "nwy", "nao"]), Some("nth"));
         assert_eq!(nearest("Veinna", ["Vienna", "Venice"]), Some("Vienna"));
         assert_eq!(nearest("xyzzy", Vec::<&str>::new()), None);
+    }
+
+    #[test]
+    fn unrelated_names_are_not_suggested() {
+        // Issue 12: "Turkey" in Original 1958 was answered "did you mean Italy?".
+        assert_eq!(nearest("Turkey", ["Italy", "France", "Germany"]), None);
+        assert_eq!(nearest("xyzzy", ["nth", "nwy"]), None);
     }
 }

@@ -23,13 +23,12 @@ pub fn controls(v: &Variant, power: PowerId, owner: PowerId) -> bool {
     power == owner || v.power(owner).player == Some(power)
 }
 
-/// Validates and normalises one order for the current phase.
+/// Validates and normalises one order for the current phase. To check many orders of
+/// one position, index it once with a `Validator` instead.
 pub fn validate(v: &Variant, state: &GameState, order: &Order) -> Result<Order, OrderError> {
-    match state.phase.kind {
-        PhaseKind::Movement => validate_movement(v, state, order),
-        PhaseKind::Retreat => validate_retreat(v, state, order),
-        PhaseKind::Adjustment => validate_adjustment(v, state, order),
-    }
+    let mut x = Validator::new();
+    x.index(v, state);
+    x.validate(v, state, order)
 }
 
 fn wrong_phase(order: &Order, state: &GameState) -> OrderError {
@@ -55,10 +54,22 @@ fn own_unit(v: &Variant, state: &GameState, order: &Order) -> Result<Unit, Order
     let p = order.unit.location.province;
     let mut here = state.units.iter().filter(|u| u.location.province == p);
     let first = *here.next().ok_or_else(|| OrderError::NoUnit { location: name(v, p) })?;
+    pick_own_unit(v, order, first, here.copied())
+}
+
+/// The unit an order means among those in its space, checked to be the ordering
+/// power's to command.
+fn pick_own_unit(
+    v: &Variant,
+    order: &Order,
+    first: Unit,
+    mut others: impl Iterator<Item = Unit>,
+) -> Result<Unit, OrderError> {
+    let p = order.unit.location.province;
     // Where several units share a space (Original 1958), the type picks one; elsewhere
     // a wrong type is ignored (DATC 4.C.2).
     let unit = match order.unit.kind {
-        Some(k) if first.kind != k => here.find(|u| u.kind == k).copied().unwrap_or(first),
+        Some(k) if first.kind != k => others.find(|u| u.kind == k).unwrap_or(first),
         _ => first,
     };
     if !controls(v, order.power, unit.power) {
@@ -139,252 +150,499 @@ pub fn destination(v: &Variant, kind: UnitKind, from: Location, to: Location) ->
     }
 }
 
-/// The sea spaces whose fleets could carry an army from `from` to `to` on some convoy
-/// route of the fleets now on the board, counting only routes where every fleet is
-/// needed (DATC 6.G.19: a fleet no route needs gives an impossible order). Empty when
-/// no route exists at all (DATC 6.D.32: the army's move is then impossible).
-pub fn convoy_fleets(v: &Variant, state: &GameState, from: ProvinceId, to: ProvinceId) -> Vec<ProvinceId> {
-    let fleets: Vec<Location> = state
-        .units
-        .iter()
-        .filter(|u| u.kind == UnitKind::Fleet && v.province(u.location.province).terrain == Terrain::Sea)
-        .map(|u| u.location)
-        .collect();
-    let touches = |f: Location, p: ProvinceId| v.fleet_neighbours(f).iter().any(|l| l.province == p);
-    let mut useful: Vec<ProvinceId> = Vec::new();
-    let mut path: Vec<usize> = Vec::new();
-    fn extend(
-        fleets: &[Location],
-        path: &mut Vec<usize>,
-        useful: &mut Vec<ProvinceId>,
-        touches: &dyn Fn(Location, ProvinceId) -> bool,
-        from: ProvinceId,
-        to: ProvinceId,
-    ) {
-        let last = *path.last().expect("path starts with a fleet");
-        if touches(fleets[last], to) {
-            for &f in path.iter() {
-                if !useful.contains(&fleets[f].province) {
-                    useful.push(fleets[f].province);
-                }
-            }
-            return;
-        }
-        for next in 0..fleets.len() {
-            if path.contains(&next) || !touches(fleets[last], fleets[next].province) {
-                continue;
-            }
-            // A route with a shortcut does not need the fleets it skips.
-            let shortcut = touches(fleets[next], from)
-                || path[..path.len() - 1]
-                    .iter()
-                    .any(|&f| touches(fleets[f], fleets[next].province));
-            if shortcut {
-                continue;
-            }
-            path.push(next);
-            extend(fleets, path, useful, touches, from, to);
-            path.pop();
-        }
-    }
-    for first in 0..fleets.len() {
-        if touches(fleets[first], from) {
-            path.push(first);
-            extend(&fleets, &mut path, &mut useful, &touches, from, to);
-            path.pop();
-        }
-    }
-    useful
+const NONE: u16 = u16::MAX;
+
+/// Which units stand in each space, as linked lists over a slice of units, so that
+/// finding an order's unit does not scan the board.
+#[derive(Clone, Debug, Default)]
+pub struct SpaceIndex {
+    /// The first unit (an index into the slice) in each space, or NONE.
+    first: Vec<u16>,
+    /// The next unit in the same space (several only in a stack, Original 1958).
+    next: Vec<u16>,
 }
 
-fn validate_movement(v: &Variant, state: &GameState, order: &Order) -> Result<Order, OrderError> {
-    let original_rules = crate::validate_stacks::active(v);
-    if original_rules {
-        crate::validate_stacks::check_carried_army(v, state, order)?;
-    }
-    let unit = match order.kind {
-        OrderKind::Hold
-        | OrderKind::Move { .. }
-        | OrderKind::SupportHold { .. }
-        | OrderKind::SupportMove { .. }
-        | OrderKind::Convoy { .. }
-        | OrderKind::Board { .. } => own_unit(v, state, order)?,
-        _ => return Err(wrong_phase(order, state)),
-    };
-    let me = UnitRef {
-        kind: Some(unit.kind),
-        location: unit.location,
-    };
-    let from = unit.location;
-    if original_rules {
-        if let Some(kind) = crate::validate_stacks::check_movement(v, state, order, &unit)? {
-            return Ok(Order {
-                power: order.power,
-                unit: me,
-                kind,
-            });
+impl SpaceIndex {
+    pub fn build(&mut self, v: &Variant, units: &[Unit]) {
+        self.first.clear();
+        self.first.resize(v.provinces.len(), NONE);
+        self.next.clear();
+        self.next.resize(units.len(), NONE);
+        // Backwards, so that each space's list starts with its first unit.
+        for (i, u) in units.iter().enumerate().rev() {
+            let p = u.location.province as usize;
+            self.next[i] = self.first[p];
+            self.first[p] = i as u16;
         }
-    } else if matches!(order.kind, OrderKind::Board { .. }) {
-        return Err(OrderError::Other("there is no boarding in this variant".into()));
     }
-    let kind = match order.kind {
-        OrderKind::Hold => OrderKind::Hold,
-        OrderKind::Move { to, via_convoy } => {
-            if unit.kind == UnitKind::Fleet && via_convoy {
-                return Err(OrderError::ConvoyNotArmy {
-                    location: name(v, from.province),
-                });
+
+    /// The units in space `p`, in the slice's order.
+    pub fn units_in(&self, p: ProvinceId) -> impl Iterator<Item = usize> + '_ {
+        let mut i = self.first.get(p as usize).copied().unwrap_or(NONE);
+        std::iter::from_fn(move || {
+            (i != NONE).then(|| {
+                let here = i as usize;
+                i = self.next[here];
+                here
+            })
+        })
+    }
+}
+
+/// The board of one phase indexed for checking its orders: which units stand in each
+/// space and which sea spaces hold a fleet. Indexing once per phase keeps the cost of
+/// an order independent of the number of units; the buffers are kept between phases,
+/// so a warmed-up validator allocates nothing for a valid order.
+#[derive(Clone, Debug, Default)]
+pub struct Validator {
+    spaces: SpaceIndex,
+    /// The fleets at sea, which alone can convoy (unit indices).
+    seas: Vec<u16>,
+    /// Per space: a fleet at sea stands there (the first one, a unit index), or NONE.
+    sea_fleet: Vec<u16>,
+    /// Convoy route search: spaces already reached, and the work list or current path.
+    seen: Vec<bool>,
+    work: Vec<u16>,
+    queue: Vec<u16>,
+}
+
+impl Validator {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Indexes `state`'s units; call before validating orders against a new position.
+    pub fn index(&mut self, v: &Variant, state: &GameState) {
+        self.spaces.build(v, &state.units);
+        self.sea_fleet.clear();
+        self.sea_fleet.resize(v.provinces.len(), NONE);
+        for (i, u) in state.units.iter().enumerate().rev() {
+            let p = u.location.province as usize;
+            if u.kind == UnitKind::Fleet && v.provinces[p].terrain == Terrain::Sea {
+                self.sea_fleet[p] = i as u16;
             }
-            // 1936 Yugoslavia: a minor power's units never attack each other.
-            let own_target = state
+        }
+        self.seas.clear();
+        self.seas.extend(
+            state
                 .units
                 .iter()
-                .any(|u| u.location.province == to.province && u.power == unit.power);
-            if own_target && v.power(unit.power).kind == PowerKind::Minor {
-                return Err(OrderError::Other(format!(
-                    "{}'s units never attack each other",
-                    v.power(unit.power).name
-                )));
+                .enumerate()
+                .filter(|(_, u)| u.kind == UnitKind::Fleet && v.province(u.location.province).terrain == Terrain::Sea)
+                .map(|(i, _)| i as u16),
+        );
+    }
+
+    fn units_in(&self, p: ProvinceId) -> impl Iterator<Item = usize> + '_ {
+        self.spaces.units_in(p)
+    }
+
+    /// Validates and normalises one order against the indexed position.
+    pub fn validate(&mut self, v: &Variant, state: &GameState, order: &Order) -> Result<Order, OrderError> {
+        match state.phase.kind {
+            PhaseKind::Movement => self.validate_movement(v, state, order),
+            PhaseKind::Retreat => validate_retreat(v, state, order),
+            PhaseKind::Adjustment => validate_adjustment(v, state, order),
+        }
+    }
+
+    /// Whether the fleets at sea form a chain from `from` to `to` (DATC 6.D.32: without
+    /// one an army's move by sea is impossible). A breadth-first search over the sea
+    /// spaces that hold fleets.
+    pub fn convoy_route_exists(&mut self, v: &Variant, state: &GameState, from: ProvinceId, to: ProvinceId) -> bool {
+        let touches = |f: u16, p: ProvinceId| {
+            v.fleet_neighbours(state.units[f as usize].location)
+                .iter()
+                .any(|l| l.province == p)
+        };
+        self.seen.clear();
+        self.seen.resize(v.provinces.len(), false);
+        self.work.clear();
+        for &f in &self.seas {
+            let p = state.units[f as usize].location.province as usize;
+            if !self.seen[p] && touches(f, from) {
+                self.seen[p] = true;
+                self.work.push(f);
             }
-            match unit.kind {
-                UnitKind::Fleet => OrderKind::Move {
-                    to: destination(v, UnitKind::Fleet, from, to)?,
-                    via_convoy: false,
-                },
-                UnitKind::Army => {
-                    let dest = destination(v, UnitKind::Army, from, to)?;
-                    let adjacent = v.can_move(UnitKind::Army, from, dest);
-                    let by_sea = convoy_fleets(v, state, from.province, dest.province);
-                    if !adjacent && by_sea.is_empty() {
-                        return Err(
-                            if v.fleet_can_stand(from.province) && v.fleet_can_stand(dest.province) {
-                                OrderError::CannotConvoyThere {
-                                    to: name(v, dest.province),
-                                }
-                            } else {
-                                OrderError::NotAdjacent {
-                                    from: name(v, from.province),
-                                    to: name(v, dest.province),
-                                    kind: "armies",
-                                }
-                            },
-                        );
-                    }
-                    if via_convoy && by_sea.is_empty() {
-                        return Err(OrderError::CannotConvoyThere {
-                            to: name(v, dest.province),
-                        });
-                    }
-                    OrderKind::Move { to: dest, via_convoy }
+        }
+        let mut k = 0;
+        while k < self.work.len() {
+            let f = self.work[k];
+            k += 1;
+            if touches(f, to) {
+                return true;
+            }
+            for l in v.fleet_neighbours(state.units[f as usize].location) {
+                let q = l.province as usize;
+                let g = self.sea_fleet[q];
+                if g != NONE && !self.seen[q] {
+                    self.seen[q] = true;
+                    self.work.push(g);
                 }
             }
         }
-        OrderKind::SupportHold { unit: target } => {
-            let tp = target.location.province;
-            if tp == from.province {
-                return Err(OrderError::SupportSelf);
-            }
-            if !v.can_reach_province(unit.kind, from, tp) {
-                return Err(OrderError::CannotSupportThere {
-                    from: loc_name(v, from),
-                    to: name(v, tp),
-                });
-            }
-            OrderKind::SupportHold {
-                unit: UnitRef {
-                    kind: target.kind,
-                    location: Location::province(tp),
-                },
+        false
+    }
+
+    /// Whether the fleet at sea in `fleet` is on some convoy route from `from` to `to`
+    /// of the fleets on the board on which every fleet is needed (DATC 6.G.19: a fleet
+    /// no such route needs gives an impossible convoy order). Routes are walked depth
+    /// first; a route with a shortcut is not followed, as it needs fewer fleets.
+    pub fn on_convoy_route(
+        &mut self,
+        v: &Variant,
+        state: &GameState,
+        fleet: ProvinceId,
+        from: ProvinceId,
+        to: ProvinceId,
+    ) -> bool {
+        if self.sea_fleet.get(fleet as usize).is_none_or(|&f| f == NONE)
+            || !self.convoy_route_exists(v, state, from, to)
+        {
+            return false;
+        }
+        self.work.clear();
+        for k in 0..self.seas.len() {
+            let first = self.seas[k];
+            if self.touches(v, state, first, from) {
+                self.work.push(first);
+                if self.extend(v, state, fleet, from, to) {
+                    return true;
+                }
+                self.work.pop();
             }
         }
-        OrderKind::SupportMove { unit: target, to } => {
-            let tp = target.location.province;
-            if tp == from.province {
-                return Err(OrderError::SupportSelf);
-            }
-            if tp == to.province {
-                return Err(OrderError::MoveToSelf { location: name(v, tp) });
-            }
-            if !v.can_reach_province(unit.kind, from, to.province) {
-                return Err(OrderError::CannotSupportThere {
-                    from: loc_name(v, from),
-                    to: name(v, to.province),
-                });
-            }
-            OrderKind::SupportMove {
-                unit: UnitRef {
-                    kind: target.kind,
-                    location: Location::province(tp),
-                },
-                // DATC 4.B.4: a support need not name the coast (6.B.4), but a coast it
-                // names must be the one moved to (6.B.9).
-                to: if v.province(to.province).coasts.is_empty() {
-                    Location::province(to.province)
-                } else {
-                    to
-                },
+        false
+    }
+
+    /// The sea spaces of the indexed position whose fleets are on some convoy route
+    /// from `from` to `to` on which every fleet is needed, in the order of the units.
+    pub fn convoy_fleets(
+        &mut self,
+        v: &Variant,
+        state: &GameState,
+        from: ProvinceId,
+        to: ProvinceId,
+    ) -> Vec<ProvinceId> {
+        let mut out = Vec::new();
+        if !self.convoy_route_exists(v, state, from, to) {
+            return out;
+        }
+        for k in 0..self.seas.len() {
+            let p = state.units[self.seas[k] as usize].location.province;
+            if self.on_convoy_route(v, state, p, from, to) {
+                out.push(p);
             }
         }
-        OrderKind::Convoy { army, to } => {
-            if unit.kind != UnitKind::Fleet {
-                return Err(OrderError::ConvoyFleet);
+        out
+    }
+
+    fn touches(&self, v: &Variant, state: &GameState, f: u16, p: ProvinceId) -> bool {
+        v.fleet_neighbours(state.units[f as usize].location)
+            .iter()
+            .any(|l| l.province == p)
+    }
+
+    /// Extends the route in `work` by one fleet at a time; true once a complete route
+    /// through `fleet` is found.
+    fn extend(&mut self, v: &Variant, state: &GameState, fleet: ProvinceId, from: ProvinceId, to: ProvinceId) -> bool {
+        let last = *self.work.last().expect("a route starts with a fleet");
+        if self.touches(v, state, last, to) {
+            return self
+                .work
+                .iter()
+                .any(|&f| state.units[f as usize].location.province == fleet);
+        }
+        let through = |x: &Self| {
+            x.work
+                .iter()
+                .any(|&f| state.units[f as usize].location.province == fleet)
+        };
+        if !through(self) && !self.may_reach(v, state, fleet, from, to) {
+            // No way on can pass the fleet asked about: without this cut the search
+            // walks every route of a sea full of fleets.
+            return false;
+        }
+        for l in v.fleet_neighbours(state.units[last as usize].location) {
+            let next = self.sea_fleet[l.province as usize];
+            if next == NONE || self.work.contains(&next) || self.skipped(v, state, next, l.province, from) {
+                continue;
             }
-            if v.province(from.province).terrain != Terrain::Sea {
-                return Err(OrderError::ConvoyNotAtSea {
-                    location: name(v, from.province),
-                });
+            self.work.push(next);
+            if self.extend(v, state, fleet, from, to) {
+                return true;
             }
-            let ap = army.location.province;
-            let carried = state.units.iter().find(|u| u.location.province == ap);
-            if army.kind == Some(UnitKind::Fleet) || carried.is_some_and(|u| u.kind == UnitKind::Fleet) {
-                return Err(OrderError::ConvoyNotArmy { location: name(v, ap) });
-            }
-            if ap == to.province {
-                return Err(OrderError::MoveToSelf { location: name(v, ap) });
-            }
-            if carried.is_none() {
-                return Err(OrderError::NoUnit { location: name(v, ap) });
-            }
-            if !convoy_fleets(v, state, ap, to.province).contains(&from.province) {
-                return Err(OrderError::ConvoyNotOnRoute {
-                    fleet: name(v, from.province),
-                    from: name(v, ap),
-                    to: name(v, to.province),
-                });
-            }
-            OrderKind::Convoy {
-                army: UnitRef {
-                    kind: Some(UnitKind::Army),
-                    location: Location::province(ap),
-                },
-                to: Location::province(to.province),
+            self.work.pop();
+        }
+        false
+    }
+
+    /// Whether a route in `work` may not go on to fleet `next` (in space `p`): it would
+    /// have a shortcut, from the army's space or from an earlier fleet of the route.
+    fn skipped(&self, v: &Variant, state: &GameState, next: u16, p: ProvinceId, from: ProvinceId) -> bool {
+        self.touches(v, state, next, from)
+            || self.work[..self.work.len() - 1]
+                .iter()
+                .any(|&f| self.touches(v, state, f, p))
+    }
+
+    /// Whether the route in `work` could still reach the fleet in `fleet`: a search
+    /// over the fleets the route may go on to, ignoring the shortcuts the new part
+    /// would make among itself (so it never cuts a route that exists).
+    fn may_reach(
+        &mut self,
+        v: &Variant,
+        state: &GameState,
+        fleet: ProvinceId,
+        from: ProvinceId,
+        to: ProvinceId,
+    ) -> bool {
+        self.seen.clear();
+        self.seen.resize(v.provinces.len(), false);
+        self.queue.clear();
+        self.queue.push(*self.work.last().expect("a route starts with a fleet"));
+        let mut k = 0;
+        while k < self.queue.len() {
+            let f = self.queue[k];
+            k += 1;
+            for l in v.fleet_neighbours(state.units[f as usize].location) {
+                let p = l.province;
+                let g = self.sea_fleet[p as usize];
+                if g == NONE || self.seen[p as usize] || self.work.contains(&g) || self.skipped(v, state, g, p, from) {
+                    continue;
+                }
+                if p == fleet {
+                    return true;
+                }
+                self.seen[p as usize] = true;
+                // A route ends at the first fleet that reaches the destination.
+                if !self.touches(v, state, g, to) {
+                    self.queue.push(g);
+                }
             }
         }
-        _ => unreachable!("filtered above"),
-    };
-    Ok(Order {
-        power: order.power,
-        unit: me,
-        kind,
-    })
+        false
+    }
+
+    fn own_unit(&self, v: &Variant, state: &GameState, order: &Order) -> Result<Unit, OrderError> {
+        let p = order.unit.location.province;
+        let mut here = self.units_in(p).map(|j| state.units[j]);
+        let first = here.next().ok_or_else(|| OrderError::NoUnit { location: name(v, p) })?;
+        pick_own_unit(v, order, first, here)
+    }
+
+    fn validate_movement(&mut self, v: &Variant, state: &GameState, order: &Order) -> Result<Order, OrderError> {
+        let original_rules = crate::validate_stacks::active(v);
+        if original_rules {
+            crate::validate_stacks::check_carried_army(v, state, order)?;
+        }
+        let unit = match order.kind {
+            OrderKind::Hold
+            | OrderKind::Move { .. }
+            | OrderKind::SupportHold { .. }
+            | OrderKind::SupportMove { .. }
+            | OrderKind::Convoy { .. }
+            | OrderKind::Board { .. } => self.own_unit(v, state, order)?,
+            _ => return Err(wrong_phase(order, state)),
+        };
+        let me = UnitRef {
+            kind: Some(unit.kind),
+            location: unit.location,
+        };
+        let from = unit.location;
+        if original_rules {
+            if let Some(kind) = crate::validate_stacks::check_movement(v, state, order, &unit)? {
+                return Ok(Order {
+                    power: order.power,
+                    unit: me,
+                    kind,
+                });
+            }
+        } else if matches!(order.kind, OrderKind::Board { .. }) {
+            return Err(OrderError::Other("there is no boarding in this variant".into()));
+        }
+        let kind = match order.kind {
+            OrderKind::Hold => OrderKind::Hold,
+            OrderKind::Move { to, via_convoy } => {
+                if unit.kind == UnitKind::Fleet && via_convoy {
+                    return Err(OrderError::ConvoyNotArmy {
+                        location: name(v, from.province),
+                    });
+                }
+                // 1936 Yugoslavia: a minor power's units never attack each other.
+                if v.power(unit.power).kind == PowerKind::Minor
+                    && self.units_in(to.province).any(|j| state.units[j].power == unit.power)
+                {
+                    return Err(OrderError::Other(format!(
+                        "{}'s units never attack each other",
+                        v.power(unit.power).name
+                    )));
+                }
+                match unit.kind {
+                    UnitKind::Fleet => OrderKind::Move {
+                        to: destination(v, UnitKind::Fleet, from, to)?,
+                        via_convoy: false,
+                    },
+                    UnitKind::Army => {
+                        let dest = destination(v, UnitKind::Army, from, to)?;
+                        // Only a move that may go by sea needs a route: searching one for
+                        // every adjacent move made validation grow with the fleets at sea.
+                        let adjacent = v.can_move(UnitKind::Army, from, dest);
+                        let by_sea = (!adjacent || via_convoy)
+                            && self.convoy_route_exists(v, state, from.province, dest.province);
+                        if !adjacent && !by_sea {
+                            return Err(
+                                if v.fleet_can_stand(from.province) && v.fleet_can_stand(dest.province) {
+                                    OrderError::CannotConvoyThere {
+                                        to: name(v, dest.province),
+                                    }
+                                } else {
+                                    OrderError::NotAdjacent {
+                                        from: name(v, from.province),
+                                        to: name(v, dest.province),
+                                        kind: "armies",
+                                    }
+                                },
+                            );
+                        }
+                        if via_convoy && !by_sea {
+                            return Err(OrderError::CannotConvoyThere {
+                                to: name(v, dest.province),
+                            });
+                        }
+                        OrderKind::Move { to: dest, via_convoy }
+                    }
+                }
+            }
+            OrderKind::SupportHold { unit: target } => {
+                let tp = target.location.province;
+                if tp == from.province {
+                    return Err(OrderError::SupportSelf);
+                }
+                if !v.can_reach_province(unit.kind, from, tp) {
+                    return Err(OrderError::CannotSupportThere {
+                        from: loc_name(v, from),
+                        to: name(v, tp),
+                    });
+                }
+                OrderKind::SupportHold {
+                    unit: UnitRef {
+                        kind: target.kind,
+                        location: Location::province(tp),
+                    },
+                }
+            }
+            OrderKind::SupportMove { unit: target, to } => {
+                let tp = target.location.province;
+                if tp == from.province {
+                    return Err(OrderError::SupportSelf);
+                }
+                if tp == to.province {
+                    return Err(OrderError::MoveToSelf { location: name(v, tp) });
+                }
+                if !v.can_reach_province(unit.kind, from, to.province) {
+                    return Err(OrderError::CannotSupportThere {
+                        from: loc_name(v, from),
+                        to: name(v, to.province),
+                    });
+                }
+                OrderKind::SupportMove {
+                    unit: UnitRef {
+                        kind: target.kind,
+                        location: Location::province(tp),
+                    },
+                    // DATC 4.B.4: a support need not name the coast (6.B.4), but a coast it
+                    // names must be the one moved to (6.B.9).
+                    to: if v.province(to.province).coasts.is_empty() {
+                        Location::province(to.province)
+                    } else {
+                        to
+                    },
+                }
+            }
+            OrderKind::Convoy { army, to } => {
+                if unit.kind != UnitKind::Fleet {
+                    return Err(OrderError::ConvoyFleet);
+                }
+                if v.province(from.province).terrain != Terrain::Sea {
+                    return Err(OrderError::ConvoyNotAtSea {
+                        location: name(v, from.province),
+                    });
+                }
+                let ap = army.location.province;
+                let carried = self.units_in(ap).next().map(|j| state.units[j]);
+                if army.kind == Some(UnitKind::Fleet) || carried.is_some_and(|u| u.kind == UnitKind::Fleet) {
+                    return Err(OrderError::ConvoyNotArmy { location: name(v, ap) });
+                }
+                if ap == to.province {
+                    return Err(OrderError::MoveToSelf { location: name(v, ap) });
+                }
+                if carried.is_none() {
+                    return Err(OrderError::NoUnit { location: name(v, ap) });
+                }
+                if !self.on_convoy_route(v, state, from.province, ap, to.province) {
+                    return Err(OrderError::ConvoyNotOnRoute {
+                        fleet: name(v, from.province),
+                        from: name(v, ap),
+                        to: name(v, to.province),
+                    });
+                }
+                OrderKind::Convoy {
+                    army: UnitRef {
+                        kind: Some(UnitKind::Army),
+                        location: Location::province(ap),
+                    },
+                    to: Location::province(to.province),
+                }
+            }
+            _ => unreachable!("filtered above"),
+        };
+        Ok(Order {
+            power: order.power,
+            unit: me,
+            kind,
+        })
+    }
+}
+
+/// The sea spaces whose fleets could carry an army from `from` to `to` on some convoy
+/// route of the fleets now on the board, counting only routes where every fleet is
+/// needed (DATC 6.G.19). Empty when no route exists at all (DATC 6.D.32). To ask about
+/// many routes of one position, use `Validator::convoy_fleets`.
+pub fn convoy_fleets(v: &Variant, state: &GameState, from: ProvinceId, to: ProvinceId) -> Vec<ProvinceId> {
+    let mut x = Validator::new();
+    x.index(v, state);
+    x.convoy_fleets(v, state, from, to)
 }
 
 /// Spaces a dislodged unit may retreat to.
 pub fn retreat_options(v: &Variant, state: &GameState, index: usize) -> Vec<Location> {
-    let d = &state.dislodged[index];
-    let u = d.unit;
-    let candidates: Vec<Location> = match u.kind {
-        UnitKind::Army => v
-            .army_neighbours(u.location.province)
-            .iter()
-            .map(|&p| Location::province(p))
-            .collect(),
-        UnitKind::Fleet => v.fleet_neighbours(u.location).to_vec(),
+    let mut out = Vec::new();
+    retreat_options_into(v, state, index, &mut out);
+    out
+}
+
+/// As `retreat_options`, into a list the caller keeps (emptied first).
+pub fn retreat_options_into(v: &Variant, state: &GameState, index: usize, out: &mut Vec<Location>) {
+    out.clear();
+    out.extend(retreat_candidates(v, state, index).filter(|l| retreat_blocked(v, state, index, *l).is_none()));
+}
+
+/// Whether a dislodged unit has anywhere to retreat to.
+pub fn can_retreat(v: &Variant, state: &GameState, index: usize) -> bool {
+    retreat_candidates(v, state, index).any(|l| retreat_blocked(v, state, index, l).is_none())
+}
+
+fn retreat_candidates<'a>(v: &'a Variant, state: &GameState, index: usize) -> impl Iterator<Item = Location> + 'a {
+    let u = state.dislodged[index].unit;
+    let (armies, fleets): (&[ProvinceId], &[Location]) = match u.kind {
+        UnitKind::Army => (v.army_neighbours(u.location.province), &[]),
+        UnitKind::Fleet => (&[], v.fleet_neighbours(u.location)),
     };
-    candidates
-        .into_iter()
-        .filter(|l| retreat_blocked(v, state, index, *l).is_none())
-        .collect()
+    armies
+        .iter()
+        .map(|&p| Location::province(p))
+        .chain(fleets.iter().copied())
 }
 
 fn retreat_blocked(v: &Variant, state: &GameState, index: usize, to: Location) -> Option<&'static str> {

@@ -256,6 +256,9 @@ pub struct Variant {
     /// Lowercased abbreviations, full names and aliases to spaces.
     pub(crate) names: HashMap<String, ProvinceId>,
     pub(crate) power_names: HashMap<String, PowerId>,
+    /// The same names, and the powers' adjectives, split into words for the parser
+    /// (built by `index_names` when the variant loads).
+    pub(crate) lookup: crate::names::Names,
 }
 
 impl Variant {
@@ -275,14 +278,40 @@ impl Variant {
         self.fleet_adjacency.len()
     }
 
-    /// Finds a space by abbreviation, full name or alias, ignoring case.
-    pub fn find_province(&self, name: &str) -> Option<ProvinceId> {
-        let key = normalise_name(name);
-        self.names.get(&key).copied()
+    /// Builds the name tables from `names`, `power_names` and the powers' adjectives;
+    /// called once when the variant is loaded.
+    pub(crate) fn index_names(&mut self) {
+        let adjectives: Vec<(String, PowerId)> = self
+            .powers
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.adjective.as_deref().map(|a| (normalise_name(a), i as PowerId)))
+            .collect();
+        self.lookup = crate::names::Names {
+            provinces: crate::names::NameTable::new(self.names.iter().map(|(k, &p)| (k.as_str(), p))),
+            power_names: crate::names::NameTable::new(self.power_names.iter().map(|(k, &p)| (k.as_str(), p))),
+            powers: crate::names::NameTable::new(
+                self.power_names
+                    .iter()
+                    .map(|(k, &p)| (k.as_str(), p))
+                    .chain(adjectives.iter().map(|(k, p)| (k.as_str(), *p))),
+            ),
+        };
     }
 
+    /// Finds a space by abbreviation, full name or alias, ignoring case.
+    pub fn find_province(&self, name: &str) -> Option<ProvinceId> {
+        self.lookup.provinces.find(name)
+    }
+
+    /// Finds a power by its name, ignoring case.
     pub fn find_power(&self, name: &str) -> Option<PowerId> {
-        self.power_names.get(&normalise_name(name)).copied()
+        self.lookup.power_names.find(name)
+    }
+
+    /// Finds a power by its name or adjective (`Russian`), ignoring case.
+    pub fn find_power_or_adjective(&self, name: &str) -> Option<PowerId> {
+        self.lookup.powers.find(name)
     }
 
     /// The coast index (1-based) of `name` on `province`, if it has that coast.

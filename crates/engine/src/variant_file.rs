@@ -271,7 +271,9 @@ pub fn load_variant(file: &str, text: &str) -> Result<Variant, LoadError> {
         straits: Vec::new(),
         names,
         power_names,
+        lookup: Default::default(),
     };
+    variant.index_names();
 
     // Pass 2: adjacency, units and rule parameters.
     for line in &lines {

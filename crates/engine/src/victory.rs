@@ -24,18 +24,31 @@ pub fn victory_count(v: &Variant, state: &GameState, power: PowerId) -> usize {
 /// cannot win; the centres kept in its name are independent minors' and count as
 /// nobody's (rule 11).
 pub fn winner(v: &Variant, state: &GameState) -> Option<PowerId> {
-    let (needed, count): (usize, Box<dyn Fn(PowerId) -> usize>) = match v.victory {
-        Victory::Centres(n) => (n as usize, Box::new(|p| victory_count(v, state, p))),
-        Victory::Units(n) => (n as usize, Box::new(|p| state.unit_count(p))),
+    let (needed, count) = match v.victory {
+        Victory::Centres(n) => (n as usize, victory_count as fn(&Variant, &GameState, PowerId) -> usize),
+        Victory::Units(n) => (n as usize, units_count as fn(&Variant, &GameState, PowerId) -> usize),
     };
-    let mut ranked: Vec<(usize, PowerId)> = v
-        .great_powers()
-        .filter(|&p| !state.in_disorder(p))
-        .map(|p| (count(p), p))
-        .collect();
-    ranked.sort_unstable_by_key(|&(n, _)| std::cmp::Reverse(n));
-    match ranked.as_slice() {
-        [(top, p), rest @ ..] if *top >= needed && rest.first().is_none_or(|(second, _)| second < top) => Some(*p),
+    // The leader and the best count of the others, in one pass.
+    let mut top: Option<(usize, PowerId)> = None;
+    let mut second = 0;
+    for p in v.great_powers().filter(|&p| !state.in_disorder(p)) {
+        let n = count(v, state, p);
+        match top {
+            Some((t, _)) if n <= t => second = second.max(n),
+            _ => {
+                if let Some((t, _)) = top {
+                    second = second.max(t);
+                }
+                top = Some((n, p));
+            }
+        }
+    }
+    match top {
+        Some((n, p)) if n >= needed && second < n => Some(p),
         _ => None,
     }
+}
+
+fn units_count(_: &Variant, state: &GameState, power: PowerId) -> usize {
+    state.unit_count(power)
 }

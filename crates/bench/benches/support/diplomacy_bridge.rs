@@ -97,12 +97,25 @@ pub fn translate(v: &Variant, state: &GameState, orders: &[Order]) -> DipPhase {
     DipPhase { positions, orders }
 }
 
-/// Adjudicates a phase the way the crate's users do: submit against the position, then
-/// adjudicate with a rulebook. `orders` is consumed, as the crate requires.
+/// Adjudicates a phase the way the crate's users do: submit against the position,
+/// adjudicate with a rulebook, and work out the retreat phase that follows (the
+/// dislodged units and where they may go: what Chancery's result holds beside the
+/// outcomes). `orders` is consumed, as the crate requires.
 pub fn adjudicate(map: &Map, positions: &impl UnitPositions<RegionKey>, orders: Vec<MappedMainOrder>) -> usize {
     let submission = Submission::new(map, positions, orders);
     let outcome = submission.adjudicate(rules());
+    let retreats = outcome.to_retreat_start();
+    std::hint::black_box(&retreats);
     outcome.all_orders().count()
+}
+
+/// Reads orders in the crate's own notation (its `Display`), as a client of the crate
+/// reads submitted text.
+pub fn parse(texts: &[String]) -> Vec<MappedMainOrder> {
+    texts
+        .iter()
+        .map(|t| t.parse().expect("the crate reads back the orders it prints"))
+        .collect()
 }
 
 /// Whether the crate's map has a border from `from` to `to` that a unit of `kind` may
