@@ -53,7 +53,7 @@ pub fn anyone_adjusts(v: &Variant, state: &GameState) -> bool {
         let s = surplus(state, p);
         s < 0
             || (s > 0
-                && if crate::stacking::stacking_on(v) {
+                && if v.rule_on(crate::rules::Rule::Stacking) {
                     !build_sites(v, state, p).is_empty()
                 } else {
                     free_home_centres(v, state, p).next().is_some()
