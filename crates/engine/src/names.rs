@@ -105,13 +105,3 @@ mod tests {
         assert_eq!(t.find("st"), Some(2));
     }
 }
-
-/// The name tables of one variant: its spaces (abbreviations, names, aliases) and its
-/// powers (names and adjectives).
-#[derive(Clone, Debug, Default)]
-pub struct Names {
-    pub provinces: NameTable<crate::variant::ProvinceId>,
-    /// Power names only, and names with adjectives.
-    pub power_names: NameTable<crate::variant::PowerId>,
-    pub powers: NameTable<crate::variant::PowerId>,
-}

@@ -5,6 +5,8 @@
 
 use std::collections::HashMap;
 
+use crate::names::NameTable;
+
 /// Index of a space in `Variant::provinces`.
 pub type ProvinceId = u16;
 /// Index of a power in `Variant::powers`.
@@ -258,7 +260,7 @@ pub struct Variant {
     pub(crate) power_names: HashMap<String, PowerId>,
     /// The same names, and the powers' adjectives, split into words for the parser
     /// (built by `index_names` when the variant loads).
-    pub(crate) lookup: crate::names::Names,
+    pub(crate) lookup: Names,
 }
 
 impl Variant {
@@ -287,10 +289,10 @@ impl Variant {
             .enumerate()
             .filter_map(|(i, p)| p.adjective.as_deref().map(|a| (normalise_name(a), i as PowerId)))
             .collect();
-        self.lookup = crate::names::Names {
-            provinces: crate::names::NameTable::new(self.names.iter().map(|(k, &p)| (k.as_str(), p))),
-            power_names: crate::names::NameTable::new(self.power_names.iter().map(|(k, &p)| (k.as_str(), p))),
-            powers: crate::names::NameTable::new(
+        self.lookup = Names {
+            provinces: NameTable::new(self.names.iter().map(|(k, &p)| (k.as_str(), p))),
+            power_names: NameTable::new(self.power_names.iter().map(|(k, &p)| (k.as_str(), p))),
+            powers: NameTable::new(
                 self.power_names
                     .iter()
                     .map(|(k, &p)| (k.as_str(), p))
@@ -401,6 +403,15 @@ impl Variant {
     pub fn centre_count(&self) -> usize {
         self.provinces.iter().filter(|p| p.sc).count()
     }
+}
+
+/// The name tables of one variant: its spaces (abbreviations, names, aliases) and its
+/// powers (names, and names with adjectives).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Names {
+    pub provinces: NameTable<ProvinceId>,
+    pub power_names: NameTable<PowerId>,
+    pub powers: NameTable<PowerId>,
 }
 
 /// Folds case, dots and the spacing/hyphen differences people type.
