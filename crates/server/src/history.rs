@@ -18,33 +18,30 @@ use chancery_engine::phase::{judge_phase, PhaseResult};
 use chancery_engine::variant::PowerKind;
 use chancery_engine::{Adjudication, GameState, Order, Variant};
 use serde_json::{json, Value};
-use sqlx::{AnyPool, Row};
+use sqlx::AnyPool;
 
 use crate::clock::iso_utc;
 use crate::error::{ApiError, ApiResult, Path};
 use crate::services::games;
+use crate::store::{self, phases::Table};
 use crate::App;
 
 /// The powers that gave no orders for a phase they had a decision in: public, as on
 /// every judge ("no moves received"), so the table knows who let the others down.
-pub fn missing(row: &sqlx::any::AnyRow) -> Vec<String> {
-    row.get::<Option<String>, _>("missing")
+pub fn missing(stored: Option<&str>) -> Vec<String> {
+    stored
         .map(|m| m.split(',').map(str::to_string).collect())
         .unwrap_or_default()
 }
 
 pub async fn list(State(app): State<App>, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
     games::load(&app.db.read, id).await?;
-    let rows = sqlx::query("SELECT seq, phase, processed_ms, how, missing FROM phases WHERE game_id = $1 ORDER BY seq")
-        .bind(id)
-        .fetch_all(&app.db.read)
-        .await?;
-    let phases: Vec<Value> = rows
+    let phases: Vec<Value> = store::phases::list(&app.db.read, id)
+        .await?
         .iter()
-        .map(|r| {
-            json!({"seq": r.get::<i64, _>("seq"), "phase": r.get::<String, _>("phase"),
-                   "processed": iso_utc(r.get("processed_ms")), "how": r.get::<String, _>("how"),
-                   "missing": missing(r)})
+        .map(|p| {
+            json!({"seq": p.seq, "phase": p.phase, "processed": iso_utc(p.processed_ms), "how": p.how,
+                   "missing": missing(p.missing.as_deref())})
         })
         .collect();
     Ok(Json(json!({"game": id, "phases": phases})))
@@ -67,26 +64,16 @@ pub fn centre_ranking(position: &StateJson) -> Vec<(&str, usize)> {
 }
 
 pub async fn one(State(app): State<App>, Path((id, seq)): Path<(i64, i64)>) -> ApiResult<Json<Value>> {
-    let row = sqlx::query(
-        "SELECT phase, state_json, result_json, processed_ms, how, missing FROM phases WHERE game_id = $1 AND seq = $2",
-    )
-    .bind(id)
-    .bind(seq)
-    .fetch_optional(&app.db.read)
-    .await?
-    .ok_or_else(|| ApiError::not_found(format!("game {id} has no processed phase {seq}")))?;
-    let state: Value = serde_json::from_str(&row.get::<String, _>("state_json")).unwrap_or(Value::Null);
-    let result: AdjudicationJson = serde_json::from_str(&row.get::<String, _>("result_json")).map_err(|e| {
-        ApiError::new(
-            axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-            format!("stored result: {e}"),
-        )
-    })?;
+    let row = store::phases::get(&app.db.read, Table::Phases, id, seq)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("game {id} has no processed phase {seq}")))?;
+    let state: Value = serde_json::from_str(&row.state_json).unwrap_or(Value::Null);
+    let result: AdjudicationJson = serde_json::from_str(&row.result_json).map_err(|e| internal("stored result", e))?;
     let centres = centre_counts(&result.next);
     Ok(Json(json!({
-        "game": id, "seq": seq, "phase": row.get::<String, _>("phase"),
-        "processed": iso_utc(row.get("processed_ms")), "how": row.get::<String, _>("how"),
-        "position": state, "result": result, "centres": centres, "missing": missing(&row),
+        "game": id, "seq": seq, "phase": row.phase,
+        "processed": iso_utc(row.processed_ms), "how": row.how,
+        "position": state, "result": result, "centres": centres, "missing": missing(row.missing.as_deref()),
     })))
 }
 
@@ -117,30 +104,24 @@ fn internal(what: &str, e: impl std::fmt::Display) -> ApiError {
 
 /// Phase `seq` of game `id` as stored. Reads only: nothing is judged again.
 pub async fn processed_phase(db: &AnyPool, v: &Variant, id: i64, seq: i64) -> ApiResult<ProcessedPhase> {
-    let row = sqlx::query(
-        "SELECT phase, state_json, result_json, processed_ms, how, bid_report, missing, judged_json FROM phases WHERE game_id = $1 AND seq = $2",
-    )
-    .bind(id)
-    .bind(seq)
-    .fetch_optional(db)
-    .await?
-    .ok_or_else(|| ApiError::not_found(format!("game {id} has no processed phase {seq}")))?;
-    let before_json: StateJson =
-        serde_json::from_str(&row.get::<String, _>("state_json")).map_err(|e| internal("stored position", e))?;
-    let result: AdjudicationJson =
-        serde_json::from_str(&row.get::<String, _>("result_json")).map_err(|e| internal("stored result", e))?;
+    let row = store::phases::get(db, Table::Phases, id, seq)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("game {id} has no processed phase {seq}")))?;
+    let before_json: StateJson = serde_json::from_str(&row.state_json).map_err(|e| internal("stored position", e))?;
+    let result: AdjudicationJson = serde_json::from_str(&row.result_json).map_err(|e| internal("stored result", e))?;
     let before = state_from_json(v, &before_json).map_err(|e| internal("stored position", e))?;
     let after = state_from_json(v, &result.next).map_err(|e| internal("stored result", e))?;
     let adjudication = row
-        .get::<Option<String>, _>("judged_json")
-        .and_then(|text| stored_judgement(v, &before, &result, &text));
+        .judged_json
+        .as_deref()
+        .and_then(|text| stored_judgement(v, &before, &result, text));
     Ok(ProcessedPhase {
         seq,
-        phase: row.get("phase"),
-        processed_ms: row.get("processed_ms"),
-        how: row.get("how"),
-        bid_report: row.get("bid_report"),
-        missing: missing(&row),
+        missing: missing(row.missing.as_deref()),
+        phase: row.phase,
+        processed_ms: row.processed_ms,
+        how: row.how,
+        bid_report: row.bid_report,
         before,
         after,
         result,
@@ -169,34 +150,23 @@ fn stored_judgement(v: &Variant, before: &GameState, result: &AdjudicationJson, 
 pub async fn convert_stored_results(app: &App) -> Result<usize, String> {
     let err = |e: sqlx::Error| format!("converting stored results: {e}");
     let mut converted = 0;
-    for table in ["phases", "undone_phases"] {
-        let rows = sqlx::query(&format!(
-            "SELECT p.game_id, p.seq, p.state_json, p.result_json FROM {table} AS p WHERE p.judged_json IS NULL"
-        ))
-        .fetch_all(&app.db.read)
-        .await
-        .map_err(err)?;
+    for table in [Table::Phases, Table::Undone] {
+        let rows = store::phases::unconverted(&app.db.read, table).await.map_err(err)?;
         for row in rows {
-            let (id, seq): (i64, i64) = (row.get("game_id"), row.get("seq"));
+            let (id, seq) = (row.game_id, row.seq);
             let game = crate::services::games::load(&app.db.read, id)
                 .await
                 .map_err(|e| e.message)?;
             let judged = game.variant(app).ok().and_then(|v| {
-                let before = serde_json::from_str(&row.get::<String, _>("state_json")).ok()?;
+                let before = serde_json::from_str(&row.state_json).ok()?;
                 let before = state_from_json(&v, &before).ok()?;
-                let stored = serde_json::from_str(&row.get::<String, _>("result_json")).ok()?;
+                let stored = serde_json::from_str(&row.result_json).ok()?;
                 judge_again(&v, &before, &stored)
             });
             let text = serde_json::to_string(&judged).map_err(|e| e.to_string())?;
-            sqlx::query(&format!(
-                "UPDATE {table} SET judged_json = $3 WHERE game_id = $1 AND seq = $2 AND judged_json IS NULL"
-            ))
-            .bind(id)
-            .bind(seq)
-            .bind(text)
-            .execute(&app.db.write)
-            .await
-            .map_err(err)?;
+            store::phases::set_judged(&app.db.write, table, id, seq, &text)
+                .await
+                .map_err(err)?;
             converted += 1;
         }
     }

@@ -11,7 +11,6 @@ use axum::Json;
 use chancery_engine::variant::PowerKind;
 use chancery_engine::{GameState, Variant};
 use serde_json::Value;
-use sqlx::Row;
 
 use super::game::{colour, deadline_html};
 use super::layout::{esc, frame, power_badge, utc_text, PageError, PageResult};
@@ -363,12 +362,11 @@ fn events_html(events: &Value) -> String {
 
 /// Which powers gave no orders in which processed phases: the record a GM consults
 /// before replacing a player.
-fn missed_html(record: &[sqlx::any::AnyRow]) -> String {
+fn missed_html(record: &[crate::store::phases::PhaseLine]) -> String {
     let mut by_power: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for row in record {
-        let phase: String = row.get("phase");
-        for power in crate::history::missing(row) {
-            by_power.entry(power).or_default().push(phase.clone());
+    for line in record {
+        for power in crate::history::missing(line.missing.as_deref()) {
+            by_power.entry(power).or_default().push(line.phase.clone());
         }
     }
     if by_power.is_empty() {
@@ -420,11 +418,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         r#"<section class="card" aria-labelledby="gm-orders-h"><h2 id="gm-orders-h">Orders this phase</h2>{}</section>"#,
         orders_html(&orders, &v, &state, &view)
     );
-    let record =
-        sqlx::query("SELECT phase, missing FROM phases WHERE game_id = $1 AND missing IS NOT NULL ORDER BY seq")
-            .bind(id)
-            .fetch_all(&app.db.read)
-            .await?;
+    let record = crate::store::phases::list(&app.db.read, id).await?;
     let _ = write!(
         body,
         r#"<section class="card" aria-labelledby="missed-h"><h2 id="missed-h">Missed orders</h2>{}</section>"#,
