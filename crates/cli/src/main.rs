@@ -95,6 +95,8 @@ enum Command {
         /// Full names instead of abbreviations.
         #[arg(long)]
         names: bool,
+        /// Leave out the legend panel beside the map (each power's centres and units,
+        /// and the key): the picture is then the map alone, 1400 pixels wide.
         #[arg(long)]
         no_legend: bool,
         /// Pixels per SVG unit in a PNG.

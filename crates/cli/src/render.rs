@@ -9,7 +9,7 @@ use chancery_engine::json::{state_from_json, StateJson};
 use chancery_engine::parse::parse_named_order;
 use chancery_engine::phase::judge_phase;
 use chancery_engine::{Adjudication, GameState, Order, Variant};
-use chancery_render::{render_svg, Labels, RenderOptions};
+use chancery_render::{render_with, Labels, MapGeometry, RenderOptions};
 
 use crate::commands::load;
 use crate::order_lines::OrderLines;
@@ -66,11 +66,12 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode, String> {
         legend: !args.no_legend,
         ..RenderOptions::default()
     };
+    let g = MapGeometry::new(&v).map_err(|e| e.to_string())?;
     let svg = match (&adjudication, args.after) {
-        (Some(a), true) => render_svg(&v, &a.next, None, &options),
-        (Some(a), false) => render_svg(&v, &state, Some(a), &options),
+        (Some(a), true) => render_with(&g, &v, &a.next, None, &options),
+        (Some(a), false) => render_with(&g, &v, &state, Some(a), &options),
         (None, true) => return Err("--after needs orders (--orders or --case)".into()),
-        (None, false) => render_svg(&v, &state, None, &options),
+        (None, false) => render_with(&g, &v, &state, None, &options),
     }
     .map_err(|e| e.to_string())?;
     write_output(args.output, &svg, args.scale)?;

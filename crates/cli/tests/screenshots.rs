@@ -1,6 +1,8 @@
 //! The map pictures the README links: every variant at its start and in a phase with a
-//! dislodgement, drawn by `chancery render` into docs/screenshots/. Each must be a real
-//! PNG of a plausible size, so a broken renderer fails here and not in the README.
+//! dislodgement, drawn by `chancery render` into docs/screenshots/ at 1400 pixels wide
+//! (the map alone, as a player sees it across a screen). Each must be a real PNG of
+//! that width and a plausible size, so a broken renderer fails here and not in the
+//! README.
 
 use std::process::Command;
 
@@ -11,7 +13,7 @@ fn render(args: &[&str], out: &str) {
     let status = Command::new(env!("CARGO_BIN_EXE_chancery"))
         .arg("render")
         .args(args)
-        .args(["--scale", "1.5", "-o", &path])
+        .args(["--no-legend", "--scale", "1", "-o", &path])
         .current_dir(ROOT)
         .output()
         .unwrap();
@@ -22,6 +24,9 @@ fn render(args: &[&str], out: &str) {
     );
     let bytes = std::fs::read(&path).unwrap();
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{out}");
+    // The IHDR chunk: width as a big-endian u32 at byte 16.
+    let width = u32::from_be_bytes([bytes[16], bytes[17], bytes[18], bytes[19]]);
+    assert_eq!(width, 1400, "{out}");
     assert!(
         bytes.len() > 20_000,
         "{out} is suspiciously small ({} bytes)",

@@ -1,121 +1,166 @@
-//! The drawing of a variant's board that does not change between positions: where
-//! each space is, its cell, the borders between cells, and where each coast sits.
-//! Built once per variant (`MapGeometry::new`) and reused for every render.
+//! The drawing of a variant's board that does not change between positions: each
+//! space's shape projected to the picture and written as SVG path data, where its
+//! unit, centre and name go, and where a fleet on each of its coasts sits. Built once
+//! per variant and reused for every render, so that drawing a position is little more
+//! than copying strings.
 //!
-//! The cells are a Voronoi tiling of the spaces' `at=` coordinates: each cell is the
-//! part of the plane nearer its own space than any other, cut off by a disc around
-//! the space so that the outer seas end in a rounded coast instead of running to the
-//! edge of the picture. With at most a few hundred spaces, clipping a disc by one
-//! half-plane per other space is fast enough and needs no general Voronoi algorithm.
+//! The shapes are the variant's real geography in longitude and latitude, made by
+//! `chancery_geo` from Natural Earth; this module projects them ([`crate::projection`]), scales them to
+//! [`WIDTH`] pixels, simplifies them to what the eye can see at that size, and finds
+//! each space's pole of inaccessibility (`polylabel`): the point inside it farthest
+//! from its edge, where a unit fits best.
 
-use std::collections::HashSet;
 use std::fmt::Write;
 
-use chancery_engine::variant::Terrain;
 use chancery_engine::{Location, Variant};
+use geo::{Area, BoundingRect, Contains, Coord, MapCoordsInPlace, MultiPolygon, Point, Polygon, Rect, Simplify};
 
-use crate::geom::{EdgeFrom, Polygon, Pt};
-use crate::layout::lay_out;
-use crate::voronoi::power_cells;
+use crate::geom::{edge_distance, Pt};
+use crate::labels;
+use crate::projection::{Lens, Projection};
 use crate::RenderError;
+use chancery_geo::Shapes;
 
-/// The median distance between a space and its nearest other space, in pixels. Sets
-/// the map's scale so that a crowded map gets bigger rather than cramped.
-pub(crate) const SPACING: f64 = 62.0;
-const MARGIN: f64 = 12.0;
-
-/// How a border between two touching cells is drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BorderKind {
-    /// Between two land spaces a unit can cross.
-    Land,
-    /// Between land and sea: the coastline.
-    Coast,
-    /// Between two seas.
-    Sea,
-    /// The cells touch on the drawing, but no unit may cross: a wall on the map.
-    Closed,
-}
-
-#[derive(Clone, Debug)]
-pub struct Border {
-    pub a: usize,
-    pub b: usize,
-    pub from: Pt,
-    pub to: Pt,
-    pub kind: BorderKind,
-}
+/// The width of the map in pixels (SVG user units). At this width on the screen the
+/// smallest spaces of 1648 and 1936 in central Europe still hold a unit and a name.
+pub const WIDTH: f64 = 1400.0;
+const MARGIN: f64 = 4.0;
+/// Detail finer than this many pixels is dropped from the outlines.
+const SIMPLIFY: f64 = 0.8;
 
 /// The precomputed drawing of one variant's board.
 #[derive(Clone, Debug)]
 pub struct MapGeometry {
     pub(crate) variant_id: String,
     pub(crate) province_count: usize,
-    /// Size of the map area in pixels (the legend is drawn beside it).
+    /// Size of the map in pixels.
     pub width: f64,
     pub height: f64,
-    pub(crate) cells: Vec<Polygon>,
-    /// Each cell as SVG path data.
-    pub(crate) cell_paths: Vec<String>,
-    /// Where a space's unit and label sit: its cell's centre of mass.
+    /// Each space's shape in pixels.
+    pub(crate) shapes: Vec<MultiPolygon<f64>>,
+    /// Each space's shape as SVG path data.
+    pub(crate) paths: Vec<String>,
+    pub(crate) outside_path: String,
+    /// The lakes inside the land (holes in land spaces), drawn as water.
+    pub(crate) lakes_path: String,
+    /// Each crossing over a strait as SVG path data.
+    pub(crate) crossings: String,
+    /// Where a space's unit stands: its pole of inaccessibility.
     pub(crate) anchors: Vec<Pt>,
+    /// Where a supply centre's marker goes, beside the unit.
+    pub(crate) centre_points: Vec<Pt>,
     /// Per space, per coast (index = coast - 1): where a fleet on that coast is drawn.
     pub(crate) coast_points: Vec<Vec<Pt>>,
-    pub(crate) borders: Vec<Border>,
-    /// Spaces adjacent in the game whose cells do not touch on the drawing.
-    pub(crate) links: Vec<(usize, usize)>,
-    /// Spaces whose position was guessed from their neighbours (no `at=`).
-    pub(crate) guessed: Vec<usize>,
+    /// Per space, per coast: where the coast's name (`nc`) is written, beyond its fleet.
+    pub(crate) coast_labels: Vec<Vec<Pt>>,
+    /// Where each space's abbreviation and each full name is written (middle of the
+    /// baseline), kept clear of each other and of the markers.
+    pub(crate) abbr_labels: Vec<Pt>,
+    pub(crate) name_labels: Vec<Pt>,
 }
 
 impl MapGeometry {
-    /// Lays out the board of `v`. Fails only when no space has coordinates to start from.
-    pub fn new(v: &Variant) -> Result<MapGeometry, RenderError> {
+    /// Projects and prepares the shapes of `v`.
+    pub fn from_shapes(v: &Variant, g: &Shapes) -> Result<MapGeometry, RenderError> {
         let n = v.provinces.len();
-        let adjacent = adjacency(v);
-        let (coords, guessed) = coordinates(v, &adjacent)?;
-        let layout = lay_out(&project(&coords), &adjacent, SPACING);
-
-        // Shift everything so the cells start at the margin.
-        let mut min = Pt::new(f64::INFINITY, f64::INFINITY);
-        let mut max = Pt::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
-        for (p, r) in layout.sites.iter().zip(&layout.reach) {
-            min = Pt::new(min.x.min(p.x - r), min.y.min(p.y - r));
-            max = Pt::new(max.x.max(p.x + r), max.y.max(p.y + r));
+        let mut shapes = vec![MultiPolygon(Vec::new()); n];
+        for s in &g.spaces {
+            if let Some(slot) = shapes.get_mut(s.province as usize) {
+                *slot = s.geometry.clone();
+            }
         }
-        let shift = Pt::new(MARGIN - min.x, MARGIN - min.y);
-        let sites: Vec<Pt> = layout.sites.iter().map(|p| *p + shift).collect();
-        let width = (max.x - min.x + 2.0 * MARGIN).ceil();
-        let height = (max.y - min.y + 2.0 * MARGIN).ceil();
+        if let Some(i) = shapes.iter().position(|s| s.0.is_empty()) {
+            return Err(RenderError::Shapes(format!("{} has no shape", v.provinces[i].abbr)));
+        }
+        let f = g.frame;
+        let projection = Projection::for_frame(Rect::new(
+            Coord { x: f.west, y: f.south },
+            Coord { x: f.east, y: f.north },
+        ));
+        for s in &mut shapes {
+            projection.shape(s);
+        }
+        let mut outside = g.outside.clone();
+        projection.shape(&mut outside);
+        let lens = lens_for(v, &projection, &shapes);
+        for s in &mut shapes {
+            s.map_coords_in_place(|c| lens.apply(c));
+        }
+        outside.map_coords_in_place(|c| lens.apply(c));
 
-        let cells = power_cells(&sites, &layout.radii, &layout.reach);
-        let anchors: Vec<Pt> = cells
+        let bounds = bounds(&shapes).ok_or_else(|| RenderError::Shapes("no space has a shape".into()))?;
+        let scale = (WIDTH - 2.0 * MARGIN) / bounds.width().max(1e-9);
+        let height = (bounds.height() * scale + 2.0 * MARGIN).ceil();
+        // Metres (y north) to pixels (y down).
+        let to_px = |c: Coord<f64>| Coord {
+            x: (c.x - bounds.min().x) * scale + MARGIN,
+            y: (bounds.max().y - c.y) * scale + MARGIN,
+        };
+        for s in &mut shapes {
+            s.map_coords_in_place(to_px);
+            *s = s.simplify(SIMPLIFY);
+        }
+        outside.map_coords_in_place(to_px);
+        let outside = outside.simplify(SIMPLIFY);
+        let mut crossings = String::new();
+        for c in &g.crossings {
+            for (k, p) in c.line.coords().enumerate() {
+                let q = to_px(lens.apply(projection.point(*p)));
+                let _ = write!(crossings, "{}{:.1} {:.1}", if k == 0 { 'M' } else { 'L' }, q.x, q.y);
+            }
+        }
+
+        let mut anchors: Vec<Pt> = shapes.iter().map(pole).collect();
+        spread(&shapes, &mut anchors);
+        let centre_points = shapes
             .iter()
-            .zip(&sites)
-            .map(|(c, s)| if c.is_empty() { *s } else { c.centroid() })
-            .collect();
-        let cell_paths = cells.iter().map(path_data).collect();
-        let borders = borders(v, &cells, &sites, &adjacent);
-        let touching: HashSet<(usize, usize)> = borders.iter().map(|b| (b.a, b.b)).collect();
-        let mut links: Vec<(usize, usize)> = adjacent
+            .zip(&anchors)
+            .map(|(s, a)| centre_point(s, *a))
+            .collect::<Vec<_>>();
+        let coast_points = coast_points(v, &shapes, &anchors);
+        let coast_labels: Vec<Vec<Pt>> = coast_points
             .iter()
-            .copied()
-            .filter(|pair| !touching.contains(pair))
+            .zip(&anchors)
+            .map(|(coasts, a)| {
+                coasts
+                    .iter()
+                    .map(|p| {
+                        let dir = (*p - *a).unit();
+                        let dir = if dir.len() == 0.0 { Pt::new(0.0, 1.0) } else { dir };
+                        *p + dir * (crate::style::UNIT_R + 8.0) + Pt::new(0.0, 4.0)
+                    })
+                    .collect()
+            })
             .collect();
-        links.sort_unstable();
-        let coast_points = coast_points(v, &cells, &anchors);
+        let (abbr_labels, name_labels) =
+            labels::place(v, &shapes, &anchors, &centre_points, &coast_points, &coast_labels);
+        let lakes = MultiPolygon(
+            v.provinces
+                .iter()
+                .zip(&shapes)
+                .filter(|(p, _)| !p.is_sea())
+                .flat_map(|(_, s)| s.0.iter())
+                .chain(outside.0.iter())
+                .flat_map(|poly| poly.interiors().iter().cloned())
+                .map(|ring| Polygon::new(ring, vec![]))
+                .collect(),
+        );
         Ok(MapGeometry {
+            lakes_path: path_data(&lakes),
             variant_id: v.id.clone(),
             province_count: n,
-            width,
+            width: WIDTH,
             height,
-            cells,
-            cell_paths,
+            paths: shapes.iter().map(path_data).collect(),
+            outside_path: path_data(&outside),
+            shapes,
+            crossings,
             anchors,
+            centre_points,
             coast_points,
-            borders,
-            links,
-            guessed,
+            coast_labels,
+            abbr_labels,
+            name_labels,
         })
     }
 
@@ -135,335 +180,289 @@ impl MapGeometry {
         self.anchors[p]
     }
 
-    /// The centre of a space's cell, in map pixels.
+    /// Where a space's unit stands, in map pixels.
     pub fn anchor(&self, province: usize) -> Pt {
         self.anchors[province]
     }
 
-    /// The outline of a space's cell, for a page that wants to hit-test clicks.
-    pub fn cell(&self, province: usize) -> &[Pt] {
-        &self.cells[province].points
+    /// Whether a point of the picture lies inside a space's shape.
+    pub fn contains(&self, province: usize, at: Pt) -> bool {
+        self.shapes[province].contains(&Point::new(at.x, at.y))
     }
 
-    /// Spaces the variant gives no `at=` for, placed among their neighbours instead.
-    pub fn guessed(&self) -> &[usize] {
-        &self.guessed
+    /// The distance from a point inside a space to the nearest edge of its shape.
+    pub fn room(&self, province: usize, at: Pt) -> f64 {
+        edge_distance(&self.shapes[province], at)
     }
 }
 
-/// Pairs of spaces (lower index first) that some unit may move between.
-fn adjacency(v: &Variant) -> HashSet<(usize, usize)> {
-    let mut set = HashSet::new();
-    let mut add = |a: usize, b: usize| {
-        if a != b {
-            set.insert((a.min(b), a.max(b)));
-        }
+/// The bounding box of all the shapes.
+fn bounds(shapes: &[MultiPolygon<f64>]) -> Option<Rect<f64>> {
+    shapes.iter().filter_map(BoundingRect::bounding_rect).reduce(|a, b| {
+        Rect::new(
+            Coord {
+                x: a.min().x.min(b.min().x),
+                y: a.min().y.min(b.min().y),
+            },
+            Coord {
+                x: a.max().x.max(b.max().x),
+                y: a.max().y.max(b.max().y),
+            },
+        )
+    })
+}
+
+/// How far apart, in pixels, the anchors of neighbouring spaces should be for each to
+/// hold a unit and a name.
+const ROOM: f64 = 44.0;
+/// The most the lens magnifies the middle against the rim.
+const MAX_LENS: f64 = 2.0;
+
+/// The lens for a crowded map: centred on the median of the anchors (where the spaces
+/// crowd), strong enough that the typical distance from an anchor to its nearest
+/// neighbour becomes [`ROOM`] pixels, or none when the map already has room.
+fn lens_for(v: &Variant, projection: &Projection, shapes: &[MultiPolygon<f64>]) -> Lens {
+    let pts: Vec<Coord<f64>> = v
+        .provinces
+        .iter()
+        .filter_map(|p| p.at)
+        .map(|(lat, lon)| projection.point(Coord { x: lon, y: lat }))
+        .collect();
+    let Some(b) = bounds(shapes) else {
+        return Lens::none();
     };
-    for (p, list) in v.army_adjacency.iter().enumerate() {
-        for &q in list {
-            add(p, q as usize);
-        }
+    if pts.len() < 3 || b.width() <= 0.0 {
+        return Lens::none();
     }
-    for (p, prov) in v.provinces.iter().enumerate() {
-        for c in 0..=prov.coasts.len() as u8 {
-            for to in v.fleet_neighbours(Location::new(p as u16, c)) {
-                add(p, to.province as usize);
-            }
-        }
-    }
-    set
-}
-
-/// (latitude, longitude) of every space. A space without `at=` is put at the average
-/// of its placed neighbours, repeatedly, so a variant file that leaves some out still
-/// draws; one with no coordinates at all cannot.
-/// (latitude, longitude) of every space, and which of them were guessed.
-type Placed = (Vec<(f64, f64)>, Vec<usize>);
-
-fn coordinates(v: &Variant, adjacent: &HashSet<(usize, usize)>) -> Result<Placed, RenderError> {
-    let n = v.provinces.len();
-    let mut at: Vec<Option<(f64, f64)>> = v.provinces.iter().map(|p| p.at).collect();
-    if n > 0 && at.iter().all(Option::is_none) {
-        return Err(RenderError::NoCoordinates);
-    }
-    let mut neighbours = vec![Vec::new(); n];
-    for &(a, b) in adjacent {
-        neighbours[a].push(b);
-        neighbours[b].push(a);
-    }
-    let guessed: Vec<usize> = (0..n).filter(|&i| at[i].is_none()).collect();
-    let mut missing = guessed.clone();
-    while !missing.is_empty() {
-        let mut placed_any = false;
-        let mut still = Vec::new();
-        for &i in &missing {
-            let known: Vec<(f64, f64)> = neighbours[i].iter().filter_map(|&j| at[j]).collect();
-            if known.is_empty() {
-                still.push(i);
-                continue;
-            }
-            let k = known.len() as f64;
-            let lat = known.iter().map(|c| c.0).sum::<f64>() / k;
-            let lon = known.iter().map(|c| c.1).sum::<f64>() / k;
-            // Nudged off the average so that two guessed neighbours do not coincide.
-            let nudge = 0.3 * ((i % 7) as f64 - 3.0) / 3.0;
-            at[i] = Some((lat + nudge, lon - nudge));
-            placed_any = true;
-        }
-        if !placed_any {
-            let names: Vec<&str> = still.iter().map(|&i| v.provinces[i].abbr.as_str()).collect();
-            return Err(RenderError::Unplaceable(names.join(", ")));
-        }
-        missing = still;
-    }
-    Ok((at.into_iter().map(|c| c.unwrap_or((0.0, 0.0))).collect(), guessed))
-}
-
-/// Equirectangular projection at the map's middle latitude, scaled so that the median
-/// nearest-neighbour distance is `SPACING` pixels. Coincident spaces are pulled apart,
-/// since two sites on one point have no border between them.
-fn project(coords: &[(f64, f64)]) -> Vec<Pt> {
-    if coords.is_empty() {
-        return Vec::new();
-    }
-    let lat_min = coords.iter().map(|c| c.0).fold(f64::INFINITY, f64::min);
-    let lat_max = coords.iter().map(|c| c.0).fold(f64::NEG_INFINITY, f64::max);
-    let squeeze = ((lat_min + lat_max) / 2.0).clamp(-70.0, 70.0).to_radians().cos();
-    let mut pts: Vec<Pt> = coords.iter().map(|&(lat, lon)| Pt::new(lon * squeeze, -lat)).collect();
-    for i in 1..pts.len() {
-        while pts[..i].iter().any(|q| q.dist(pts[i]) < 1e-3) {
-            let a = i as f64 * 2.4;
-            pts[i] = pts[i] + Pt::new(a.cos(), a.sin()) * 0.05;
-        }
-    }
-    let mut nearest: Vec<f64> = (0..pts.len())
-        .map(|i| {
-            (0..pts.len())
-                .filter(|&j| j != i)
-                .map(|j| pts[i].dist(pts[j]))
+    let median = |mut xs: Vec<f64>| {
+        xs.sort_by(f64::total_cmp);
+        xs[xs.len() / 2]
+    };
+    let centre = Coord {
+        x: median(pts.iter().map(|p| p.x).collect()),
+        y: median(pts.iter().map(|p| p.y).collect()),
+    };
+    let rim = [
+        b.min(),
+        b.max(),
+        Coord {
+            x: b.min().x,
+            y: b.max().y,
+        },
+        Coord {
+            x: b.max().x,
+            y: b.min().y,
+        },
+    ]
+    .iter()
+    .map(|c| ((c.x - centre.x).powi(2) + (c.y - centre.y).powi(2)).sqrt())
+    .fold(0.0, f64::max);
+    let nearest: Vec<f64> = pts
+        .iter()
+        .map(|p| {
+            pts.iter()
+                .map(|q| ((p.x - q.x).powi(2) + (p.y - q.y).powi(2)).sqrt())
+                .filter(|d| *d > 0.0)
                 .fold(f64::INFINITY, f64::min)
         })
         .filter(|d| d.is_finite())
         .collect();
-    nearest.sort_by(f64::total_cmp);
-    let median = nearest.get(nearest.len() / 2).copied().unwrap_or(1.0).max(1e-6);
-    let scale = SPACING / median;
-    pts.iter().map(|p| *p * scale).collect()
+    if nearest.is_empty() || rim <= 0.0 {
+        return Lens::none();
+    }
+    let px = median(nearest) * (WIDTH - 2.0 * MARGIN) / b.width();
+    Lens {
+        centre,
+        rim,
+        a: (ROOM / px.max(1e-9) - 1.0).clamp(0.0, MAX_LENS),
+    }
 }
 
-fn path_data(poly: &Polygon) -> String {
-    let mut d = String::with_capacity(poly.points.len() * 14);
-    for (k, p) in poly.points.iter().enumerate() {
-        let _ = write!(d, "{}{:.1} {:.1}", if k == 0 { "M" } else { "L" }, p.x, p.y);
-    }
-    if !poly.points.is_empty() {
-        d.push('Z');
-    }
-    d
-}
-
-/// The shared stretch of two cells' edges on their bisector. Each cell was cut by its
-/// own disc, so the two edges may differ in length; only the common part is a border
-/// between the two spaces, the rest is outer coast.
-fn borders(v: &Variant, cells: &[Polygon], sites: &[Pt], adjacent: &HashSet<(usize, usize)>) -> Vec<Border> {
-    let mut out = Vec::new();
-    for (a, ca) in cells.iter().enumerate() {
-        for (k, edge) in ca.edges.iter().enumerate() {
-            let EdgeFrom::Site(b) = *edge else { continue };
-            if b <= a {
-                continue;
-            }
-            let cb = &cells[b];
-            let Some(kb) = cb.edges.iter().position(|e| *e == EdgeFrom::Site(a)) else {
-                continue;
-            };
-            let dir = (sites[b] - sites[a]).perp().unit();
-            let seg = |c: &Polygon, k: usize| {
-                let p = c.points[k];
-                let q = c.points[(k + 1) % c.points.len()];
-                (p, q)
-            };
-            let (p, q) = seg(ca, k);
-            let (r, s) = seg(cb, kb);
-            let (tp, tq) = (dir.dot(p), dir.dot(q));
-            let (tr, ts) = (dir.dot(r), dir.dot(s));
-            let lo = tp.min(tq).max(tr.min(ts));
-            let hi = tp.max(tq).min(tr.max(ts));
-            if hi - lo < 0.5 {
-                continue;
-            }
-            let at = |t: f64| p + dir * (t - tp);
-            out.push(Border {
-                a,
-                b,
-                from: at(lo),
-                to: at(hi),
-                kind: border_kind(v, a, b, adjacent),
-            });
+/// The pole of inaccessibility of a shape's largest part, where its unit stands.
+fn pole(shape: &MultiPolygon<f64>) -> Pt {
+    let Some(main) = shape
+        .0
+        .iter()
+        .max_by(|a, b| a.unsigned_area().total_cmp(&b.unsigned_area()))
+    else {
+        return Pt::new(0.0, 0.0);
+    };
+    match polylabel::polylabel(main, &0.5) {
+        Ok(p) => Pt::new(p.x(), p.y()),
+        Err(_) => {
+            let r = main.bounding_rect().map(|r| r.center()).unwrap_or_default();
+            Pt::new(r.x, r.y)
         }
     }
-    out
 }
 
-fn border_kind(v: &Variant, a: usize, b: usize, adjacent: &HashSet<(usize, usize)>) -> BorderKind {
-    let ta = v.provinces[a].terrain;
-    let tb = v.provinces[b].terrain;
-    let sea_a = ta == Terrain::Sea;
-    let sea_b = tb == Terrain::Sea;
-    let impassable = ta == Terrain::Impassable || tb == Terrain::Impassable;
-    let inland_meets_sea = (sea_a && tb == Terrain::Land) || (sea_b && ta == Terrain::Land);
-    if !impassable && !inland_meets_sea && !adjacent.contains(&(a.min(b), a.max(b))) {
-        return BorderKind::Closed;
-    }
-    match (sea_a, sea_b) {
-        (true, true) => BorderKind::Sea,
-        (false, false) => BorderKind::Land,
-        _ => BorderKind::Coast,
+/// Where small spaces crowd, neighbouring units would overlap at their poles: each
+/// pair too close is pushed apart, a step at a time, as far as both stay inside their
+/// own spaces.
+fn spread(shapes: &[MultiPolygon<f64>], anchors: &mut [Pt]) {
+    let want = 2.0 * crate::style::UNIT_R + 3.0;
+    for _ in 0..8 {
+        let mut moved = false;
+        for i in 0..anchors.len() {
+            for j in i + 1..anchors.len() {
+                let d = anchors[i].dist(anchors[j]);
+                if d >= want || d < 1e-6 {
+                    continue;
+                }
+                let dir = (anchors[j] - anchors[i]).unit();
+                let step = dir * ((want - d) * 0.3);
+                for (k, delta) in [(i, step * -1.0), (j, step)] {
+                    let to = anchors[k] + delta;
+                    if shapes[k].contains(&Point::new(to.x, to.y)) && edge_distance(&shapes[k], to) >= 3.0 {
+                        anchors[k] = to;
+                        moved = true;
+                    }
+                }
+            }
+        }
+        if !moved {
+            break;
+        }
     }
 }
 
-/// A fleet on one coast of a split-coast space is drawn toward the waters that coast
-/// reaches: the average direction of its fleet neighbours, halfway to the cell's edge.
-fn coast_points(v: &Variant, cells: &[Polygon], anchors: &[Pt]) -> Vec<Vec<Pt>> {
+/// Where a supply centre's marker goes: beside the unit, on the side with the most
+/// room, inside the space when it can be.
+fn centre_point(shape: &MultiPolygon<f64>, unit: Pt) -> Pt {
+    const OFFSETS: [(f64, f64); 8] = [
+        (-1.0, -1.0),
+        (1.0, -1.0),
+        (0.0, -1.3),
+        (-1.3, 0.0),
+        (1.3, 0.0),
+        (-1.0, 1.0),
+        (1.0, 1.0),
+        (0.0, 1.3),
+    ];
+    let step = crate::style::UNIT_R + 4.0;
+    OFFSETS
+        .iter()
+        .map(|&(dx, dy)| unit + Pt::new(dx, dy) * (step * 0.8))
+        .map(|p| {
+            let inside = shape.contains(&Point::new(p.x, p.y));
+            let room = edge_distance(shape, p);
+            (p, if inside { room } else { -room })
+        })
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(p, _)| p)
+        .unwrap_or(unit)
+}
+
+/// A fleet on one coast of a split-coast space sits inside the space, near where it
+/// meets the waters that coast reaches: the middle of the stretch of its outline that
+/// touches those seas, moved a unit's width inwards.
+fn coast_points(v: &Variant, shapes: &[MultiPolygon<f64>], anchors: &[Pt]) -> Vec<Vec<Pt>> {
     v.provinces
         .iter()
         .enumerate()
         .map(|(p, prov)| {
             (1..=prov.coasts.len() as u8)
                 .map(|c| {
-                    let me = anchors[p];
-                    let dir = v
+                    let seas: Vec<usize> = v
                         .fleet_neighbours(Location::new(p as u16, c))
                         .iter()
-                        .map(|to| (anchors[to.province as usize] - me).unit())
-                        .fold(Pt::new(0.0, 0.0), |s, d| s + d)
-                        .unit();
-                    if dir.len() == 0.0 || cells[p].is_empty() {
-                        return me;
-                    }
-                    let reach = cells[p].ray_exit(me, dir);
-                    me + dir * (reach * 0.55).min(26.0)
+                        .map(|l| l.province as usize)
+                        .collect();
+                    coast_point(&shapes[p], anchors[p], seas.iter().map(|&s| &shapes[s]))
                 })
                 .collect()
         })
         .collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use chancery_engine::builtin::builtin;
-
-    fn standard() -> Variant {
-        builtin("standard").unwrap().unwrap()
+fn coast_point<'a>(shape: &MultiPolygon<f64>, pole: Pt, seas: impl Iterator<Item = &'a MultiPolygon<f64>>) -> Pt {
+    let seas: Vec<&MultiPolygon<f64>> = seas.collect();
+    let touching: Vec<Pt> = shape
+        .0
+        .iter()
+        .flat_map(|poly| poly.exterior().coords())
+        .map(|c| Pt::new(c.x, c.y))
+        .filter(|&pt| seas.iter().any(|s| edge_distance(s, pt) < 2.0))
+        .collect();
+    if touching.is_empty() {
+        return pole;
     }
+    let mean = touching.iter().fold(Pt::new(0.0, 0.0), |s, p| s + *p) * (1.0 / touching.len() as f64);
+    // The touching vertex nearest their middle: the mean itself may lie off the coast.
+    let contact = touching
+        .iter()
+        .copied()
+        .min_by(|a, b| a.dist(mean).total_cmp(&b.dist(mean)))
+        .unwrap_or(pole);
+    let inward = (pole - contact).unit();
+    let depth = (contact.dist(pole) * 0.6).min(crate::style::UNIT_R * 1.6);
+    let at = contact + inward * depth;
+    if shape.contains(&Point::new(at.x, at.y)) {
+        at
+    } else {
+        pole
+    }
+}
 
-    #[test]
-    fn every_standard_space_gets_a_cell_around_its_anchor() {
-        let v = standard();
-        let g = MapGeometry::new(&v).unwrap();
-        assert_eq!(g.cells.len(), v.provinces.len());
-        for (i, c) in g.cells.iter().enumerate() {
-            assert!(!c.is_empty(), "{} has no cell", v.provinces[i].abbr);
-            assert!(
-                g.anchors
-                    .iter()
-                    .enumerate()
-                    .all(|(j, a)| j == i || a.dist(g.anchors[i]) > 20.0),
-                "{} is cramped",
-                v.provinces[i].abbr
-            );
+/// SVG path data of a shape: one subpath per ring, so that holes (lakes) stay holes
+/// under the even-odd fill rule.
+fn path_data(shape: &MultiPolygon<f64>) -> String {
+    let mut d = String::new();
+    for poly in &shape.0 {
+        for ring in std::iter::once(poly.exterior()).chain(poly.interiors()) {
+            let pts = &ring.0;
+            // A closed ring repeats its first point; Z closes it.
+            let end = if pts.len() > 1 && pts.first() == pts.last() {
+                pts.len() - 1
+            } else {
+                pts.len()
+            };
+            if end < 3 {
+                continue;
+            }
+            let mut last = (i64::MIN, i64::MIN);
+            for (k, c) in pts[..end].iter().enumerate() {
+                // Tenths of a pixel: finer than any screen, and short to write.
+                let q = ((c.x * 10.0).round() as i64, (c.y * 10.0).round() as i64);
+                if q == last {
+                    continue;
+                }
+                let _ = write!(d, "{}{}", if k == 0 { "M" } else { "L" }, Tenths(q.0));
+                let _ = write!(d, " {}", Tenths(q.1));
+                last = q;
+            }
+            d.push('Z');
         }
-        assert!(g.guessed.is_empty());
     }
+    d
+}
 
-    #[test]
-    fn most_borders_of_the_game_are_borders_on_the_drawing() {
-        // The layout bends the real map so that spaces that border each other in the
-        // game touch on the board; the rest are drawn as dotted links.
-        let v = standard();
-        let g = MapGeometry::new(&v).unwrap();
-        let adjacent = adjacency(&v).len();
-        let shown = adjacent - g.links.len();
-        assert!(shown * 10 >= adjacent * 8, "{shown} of {adjacent}");
-        let closed = g.borders.iter().filter(|b| b.kind == BorderKind::Closed).count();
-        assert!(closed * 5 <= g.borders.len(), "{closed} walls");
-    }
+/// A length in tenths written as a decimal with at most one place.
+struct Tenths(i64);
 
-    #[test]
-    fn cells_do_not_overlap() {
-        // Voronoi cells only share edges: their areas add up to at most the picture.
-        let v = standard();
-        let g = MapGeometry::new(&v).unwrap();
-        let total: f64 = g.cells.iter().map(|c| c.area().abs()).sum();
-        assert!(total <= g.width * g.height);
-    }
-
-    #[test]
-    fn split_coasts_are_drawn_on_their_own_side() {
-        // St Petersburg's north coast faces the Barents Sea, its south coast the Gulf
-        // of Bothnia: the north coast must be drawn above the south one.
-        let v = standard();
-        let g = MapGeometry::new(&v).unwrap();
-        let stp = v.find_province("stp").unwrap();
-        let nc = g.location_point(Location::new(stp, v.find_coast(stp, "nc").unwrap()));
-        let sc = g.location_point(Location::new(stp, v.find_coast(stp, "sc").unwrap()));
-        assert!(nc.y < sc.y);
-    }
-
-    #[test]
-    fn a_space_without_coordinates_is_placed_among_its_neighbours() {
-        let mut v = standard();
-        let boh = v.find_province("boh").unwrap() as usize;
-        v.provinces[boh].at = None;
-        let g = MapGeometry::new(&v).unwrap();
-        assert_eq!(g.guessed, vec![boh]);
-        assert!(!g.cells[boh].is_empty());
-    }
-
-    #[test]
-    fn a_variant_with_no_coordinates_is_an_error() {
-        let mut v = standard();
-        for p in &mut v.provinces {
-            p.at = None;
+impl std::fmt::Display for Tenths {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (whole, tenth) = (self.0 / 10, (self.0 % 10).abs());
+        if tenth == 0 {
+            write!(f, "{whole}")
+        } else if self.0 < 0 && whole == 0 {
+            write!(f, "-0.{tenth}")
+        } else {
+            write!(f, "{whole}.{tenth}")
         }
-        assert!(matches!(MapGeometry::new(&v), Err(RenderError::NoCoordinates)));
     }
 }
 
 #[cfg(test)]
-mod stats {
+mod tests {
     use super::*;
-    use chancery_engine::variant_file::load_variant;
 
-    /// Prints how well the drawing matches the game's graph, for tuning the layout.
     #[test]
-    #[ignore]
-    fn print_layout_stats() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../variants");
-        for entry in std::fs::read_dir(dir).unwrap().flatten() {
-            let path = entry.path();
-            if path.extension().is_none_or(|e| e != "var") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&path).unwrap();
-            let Ok(v) = load_variant(&path.to_string_lossy(), &text) else {
-                continue;
-            };
-            let g = MapGeometry::new(&v).unwrap();
-            let adjacent = adjacency(&v).len();
-            let closed = g.borders.iter().filter(|b| b.kind == BorderKind::Closed).count();
-            println!(
-                "{}: {} spaces, {} adjacencies, {} shown as borders, {} links, {} closed borders, {}x{}",
-                v.id,
-                v.provinces.len(),
-                adjacent,
-                adjacent - g.links.len(),
-                g.links.len(),
-                closed,
-                g.width,
-                g.height
-            );
-        }
+    fn tenths_are_written_short() {
+        let s = |v| Tenths(v).to_string();
+        assert_eq!(s(125), "12.5");
+        assert_eq!(s(120), "12");
+        assert_eq!(s(-5), "-0.5");
+        assert_eq!(s(-15), "-1.5");
     }
 }

@@ -1,24 +1,31 @@
-//! Chancery's map renderer: draws any variant's board as SVG from the variant's own
-//! data, with a position, and optionally the orders and results of one phase.
+//! Chancery's map renderer: draws any variant's board as SVG from the variant's real
+//! geography (one shape per space in longitude and latitude), with a position, and
+//! optionally the orders and results of one phase.
 //!
-//! No I/O: the caller gets a `String`. Build a [`MapGeometry`] once per variant and
-//! call [`render_with`] for each picture; [`render_svg`] does both for one-off use.
+//! No I/O: the caller gets a `String`. Build a [`MapGeometry`] once per variant (it
+//! projects the shapes and places every marker and name) and call [`render_with`] for
+//! each picture. The legend is data ([`legend()`]) for the page to show beside the map.
 //!
 //! The SVG carries `data-` attributes (`data-space`, `data-power`, `data-unit`) on
 //! spaces, units and orders so that a page can make them clickable without parsing
 //! coordinates.
 
 mod board;
+mod cache;
 mod geom;
 mod geometry;
-mod layout;
+mod labels;
 mod legend;
 mod orders;
+mod projection;
 mod render;
+mod shapes;
 mod style;
 mod units;
-mod voronoi;
 
+pub use cache::fingerprint;
 pub use geom::Pt;
-pub use geometry::{BorderKind, MapGeometry};
-pub use render::{render_svg, render_with, Labels, RenderError, RenderOptions};
+pub use geometry::{MapGeometry, WIDTH};
+pub use legend::{legend, KeyEntry, Legend, LegendGroup, LegendPower};
+pub use render::{render_with, Labels, RenderError, RenderOptions};
+pub use shapes::shapes_of;

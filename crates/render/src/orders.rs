@@ -1,8 +1,10 @@
 //! Orders as arrows, in their power's colour: a move is a solid bowed arrow, a
 //! support a dashed line to the middle of the move it supports (or a ring round the
 //! unit it holds up), a convoy a dotted line from the army through the fleet to the
-//! landing, a retreat a thinner arrow from the dislodged unit. An order that failed
-//! is dashed and crossed in red; disbanded and removed units are crossed out.
+//! landing, a retreat a thinner arrow from the dislodged unit, a boarding (original
+//! 1958 rules 6 and 7) a dash-dotted arrow to where the fleet takes the army aboard,
+//! or a ring when it boards where it stands. An order that failed is dashed and
+//! crossed in red; disbanded and removed units are crossed out.
 
 use std::fmt::Write;
 
@@ -11,8 +13,9 @@ use chancery_engine::{Adjudication, Location, Order, OrderKind, Outcome, Unit};
 
 use crate::geom::Pt;
 use crate::render::Scene;
+use crate::style::UNIT_R;
 use crate::style::{self, escape};
-use crate::units::{Placement, UNIT_R};
+use crate::units::Placement;
 
 /// How far a move arrow bows out, as a share of its length. Two units swapping places
 /// bow to opposite sides, so their arrows do not lie on top of each other.
@@ -79,7 +82,10 @@ pub(crate) fn draw(out: &mut String, s: &Scene, placed: &Placement, adj: &Adjudi
     }
     for r in &adj.results {
         if let Some(order) = shown_order(r) {
-            if matches!(order.kind, OrderKind::Move { .. } | OrderKind::Retreat { .. }) {
+            if matches!(
+                order.kind,
+                OrderKind::Move { .. } | OrderKind::Retreat { .. } | OrderKind::Board { .. }
+            ) {
                 draw_order(out, s, placed, adj, r, order);
             }
         }
@@ -105,6 +111,7 @@ fn draw_order(out: &mut String, s: &Scene, placed: &Placement, adj: &Adjudicatio
         OrderKind::Retreat { .. } => "retreat",
         OrderKind::SupportHold { .. } | OrderKind::SupportMove { .. } => "support",
         OrderKind::Convoy { .. } => "convoy",
+        OrderKind::Board { .. } => "board",
         _ => return,
     };
     let _ = write!(
@@ -122,29 +129,50 @@ fn draw_order(out: &mut String, s: &Scene, placed: &Placement, adj: &Adjudicatio
             let curve = move_curve(s, placed, me, to);
             let stroke = Stroke {
                 colour,
-                width: 2.8,
+                width: 3.4,
                 dash: if failed { Some("7 4") } else { None },
             };
-            arrow(out, &curve, &stroke, 10.0, failed);
+            arrow(out, &curve, &stroke, 15.0, failed);
         }
         OrderKind::Retreat { to } => {
             let curve = move_curve(s, placed, me, to);
             let stroke = Stroke {
                 colour,
-                width: 2.0,
+                width: 2.6,
                 dash: if failed { Some("7 4") } else { None },
             };
-            arrow(out, &curve, &stroke, 8.5, failed);
+            arrow(out, &curve, &stroke, 12.0, failed);
+        }
+        OrderKind::Board { to: Some(to), .. } => {
+            let curve = move_curve(s, placed, me, to);
+            let stroke = Stroke {
+                colour,
+                width: 2.6,
+                dash: Some(if failed { "7 4" } else { "8 3 2 3" }),
+            };
+            arrow(out, &curve, &stroke, 12.0, failed);
+        }
+        OrderKind::Board { to: None, .. } => {
+            let _ = write!(
+                out,
+                r#"<circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="{colour}" stroke-width="2.4" stroke-dasharray="8 3 2 3"/>"#,
+                me.x,
+                me.y,
+                UNIT_R + 5.0
+            );
+            if failed {
+                cross(out, me + Pt::new(UNIT_R + 5.0, 0.0), 5.0, "fail-cross");
+            }
         }
         OrderKind::SupportMove { unit, to } => {
             let target = supported_move_middle(s, placed, adj, unit.location, to);
             let curve = Curve::between(me, target, UNIT_R + 2.0, 3.0, 0.0);
             let stroke = Stroke {
                 colour,
-                width: 1.7,
-                dash: dash("4 3"),
+                width: 2.0,
+                dash: dash("5 3"),
             };
-            arrow(out, &curve, &stroke, 7.0, failed);
+            arrow(out, &curve, &stroke, 10.0, failed);
         }
         OrderKind::SupportHold { unit } => {
             let held = placed
@@ -154,13 +182,13 @@ fn draw_order(out: &mut String, s: &Scene, placed: &Placement, adj: &Adjudicatio
             let curve = Curve::between(me, held, UNIT_R + 2.0, UNIT_R + 5.0, 0.0);
             let stroke = Stroke {
                 colour,
-                width: 1.7,
-                dash: dash("4 3"),
+                width: 2.0,
+                dash: dash("5 3"),
             };
             arrow(out, &curve, &stroke, 0.0, failed);
             let _ = write!(
                 out,
-                r#"<circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="{colour}" stroke-width="1.7" stroke-dasharray="4 3"/>"#,
+                r#"<circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="{colour}" stroke-width="2" stroke-dasharray="5 3"/>"#,
                 held.x,
                 held.y,
                 UNIT_R + 5.0
@@ -173,13 +201,13 @@ fn draw_order(out: &mut String, s: &Scene, placed: &Placement, adj: &Adjudicatio
                 .unwrap_or_else(|| s.g.location_point(army.location));
             let stroke = Stroke {
                 colour,
-                width: 2.0,
+                width: 2.4,
                 dash: Some(if failed { "7 4" } else { "1 4" }),
             };
             let first = Curve::between(from, me, UNIT_R + 2.0, UNIT_R + 2.0, 0.0);
             arrow(out, &first, &stroke, 0.0, false);
             let second = Curve::between(me, s.g.location_point(to), UNIT_R + 2.0, 6.0, 0.0);
-            arrow(out, &second, &stroke, 8.0, failed);
+            arrow(out, &second, &stroke, 11.0, failed);
         }
         _ => {}
     }
@@ -224,9 +252,15 @@ fn arrow(out: &mut String, c: &Curve, st: &Stroke, head: f64, failed: bool) {
         .dash
         .map(|d| format!(r#" stroke-dasharray="{d}""#))
         .unwrap_or_default();
+    // The line stops inside the arrowhead, so its round end does not poke past the tip.
+    let end = if head > 0.0 {
+        c.b - c.end_direction() * (head * 0.6)
+    } else {
+        c.b
+    };
     let d = format!(
         "M{:.1} {:.1}Q{:.1} {:.1} {:.1} {:.1}",
-        c.a.x, c.a.y, c.c.x, c.c.y, c.b.x, c.b.y
+        c.a.x, c.a.y, c.c.x, c.c.y, end.x, end.y
     );
     // A pale halo keeps the line readable across borders and labels.
     let _ = write!(
@@ -239,11 +273,11 @@ fn arrow(out: &mut String, c: &Curve, st: &Stroke, head: f64, failed: bool) {
     if head > 0.0 {
         let dir = c.end_direction();
         let base = c.b - dir * head;
-        let side = dir.perp() * (head * 0.5);
+        let side = dir.perp() * (head * 0.55);
         let (l, r) = (base + side, base - side);
         let _ = write!(
             out,
-            r##"<path d="M{:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}Z" fill="{}" stroke="#ffffff" stroke-width="0.8" stroke-linejoin="round"/>"##,
+            r##"<path d="M{:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}Z" fill="{}" stroke="#ffffff" stroke-width="1" stroke-linejoin="round"/>"##,
             c.b.x, c.b.y, l.x, l.y, r.x, r.y, st.colour
         );
     }

@@ -1,9 +1,8 @@
 //! The entry points: check the position against the variant, then draw the layers
-//! from the bottom up (board, orders, units, marks, legend).
+//! from the bottom up (board, orders, units, marks, and the legend panel if asked).
 
 use std::fmt::{self, Write};
 
-use chancery_engine::variant::PowerKind;
 use chancery_engine::{Adjudication, GameState, Location, Order, OrderKind, Unit, Variant};
 
 use crate::geometry::MapGeometry;
@@ -24,32 +23,27 @@ pub enum Labels {
 #[derive(Clone, Debug)]
 pub struct RenderOptions {
     pub labels: Labels,
-    /// The panel with each power's centres and units and the key to the symbols.
+    /// The legend drawn as a panel beside the map, for a standalone picture. Pages
+    /// leave it off and show [`crate::legend()`] as HTML, so the map has the width.
     pub legend: bool,
     /// The variant's title and the phase above the map.
     pub title: bool,
-    /// Dotted lines for moves the game allows between spaces whose cells do not
-    /// touch on the drawing, so that the map shows every route.
-    pub links: bool,
 }
 
 impl Default for RenderOptions {
     fn default() -> Self {
         RenderOptions {
             labels: Labels::Abbreviations,
-            legend: true,
+            legend: false,
             title: true,
-            links: true,
         }
     }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RenderError {
-    /// No space of the variant has `at=` coordinates, so there is nothing to lay out.
-    NoCoordinates,
-    /// These spaces have no coordinates and no neighbour with any.
-    Unplaceable(String),
+    /// The variant's shapes cannot be drawn (missing, or not one per space).
+    Shapes(String),
     /// The geometry was built for another variant.
     WrongVariant { geometry: String, variant: String },
     /// The position or the results name something the variant does not have.
@@ -59,16 +53,7 @@ pub enum RenderError {
 impl fmt::Display for RenderError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RenderError::NoCoordinates => {
-                write!(
-                    f,
-                    "no space of this variant has at= coordinates, so its map cannot be drawn"
-                )
-            }
-            RenderError::Unplaceable(names) => write!(
-                f,
-                "cannot place {names} on the map: no at= coordinates and no neighbour that has them"
-            ),
+            RenderError::Shapes(why) => write!(f, "the map's shapes cannot be drawn: {why}"),
             RenderError::WrongVariant { geometry, variant } => {
                 write!(f, "the map geometry is for variant `{geometry}`, not `{variant}`")
             }
@@ -78,18 +63,6 @@ impl fmt::Display for RenderError {
 }
 
 impl std::error::Error for RenderError {}
-
-/// Lays out the variant's board and draws it: for one picture. To draw many positions
-/// of one variant, build the [`MapGeometry`] once and use [`render_with`].
-pub fn render_svg(
-    v: &Variant,
-    state: &GameState,
-    adjudication: Option<&Adjudication>,
-    options: &RenderOptions,
-) -> Result<String, RenderError> {
-    let geometry = MapGeometry::new(v)?;
-    render_with(&geometry, v, state, adjudication, options)
-}
 
 /// Draws `state` on a prepared board. With an adjudication of the phase `state` is in,
 /// its orders are drawn as arrows on that position with their results: failed orders
@@ -108,22 +81,11 @@ pub fn render_with(
         });
     }
     check_position(v, state, adjudication)?;
-    let mut styles = style::power_styles(v);
-    // A power in civil disorder (DP rule 11) keeps its colours, but its units are
-    // independent minors now and are drawn as minors are: ringed.
-    for &p in &state.disordered {
-        if let Some(st) = styles.get_mut(p as usize) {
-            st.kind = PowerKind::Minor;
-        }
-    }
-    let legend_size = if options.legend {
-        legend::size(v, state)
-    } else {
-        (0.0, 0.0)
-    };
+    let styles = style::styles_of(v, state);
+    let panel = options.legend.then(|| legend::build(v, state, &styles));
     let top = if options.title { TITLE_HEIGHT } else { 0.0 };
-    let width = g.width + legend_size.0;
-    let height = top + g.height.max(legend_size.1);
+    let width = g.width + if panel.is_some() { legend::WIDTH } else { 0.0 };
+    let height = top + g.height.max(panel.as_ref().map_or(0.0, legend::panel_height));
 
     let mut out = String::with_capacity(96 * 1024);
     let _ = write!(
@@ -155,13 +117,13 @@ pub fn render_with(
         orders::draw_marks(&mut out, &scene, &placed, adj);
     }
     out.push_str("</g>");
-    if options.legend {
+    if let Some(l) = panel {
         let _ = write!(
             out,
             r#"<g class="legend" transform="translate({:.0} {top:.0})">"#,
             g.width
         );
-        legend::draw(&mut out, &scene, state);
+        legend::draw_panel(&mut out, &l);
         out.push_str("</g>");
     }
     out.push_str("</svg>");
@@ -198,7 +160,7 @@ fn header(out: &mut String, v: &Variant, styles: &[PowerStyle]) {
     out.push_str("</defs>");
     let _ = write!(
         out,
-        "<style>.label{{font-size:10px;text-anchor:middle;fill:{ink};stroke:#fffaf0;stroke-opacity:0.75;stroke-width:2.4px;paint-order:stroke;stroke-linejoin:round}}.label.sea{{font-style:italic;fill:{sea}}}.coast-label{{font-size:7.5px;text-anchor:middle;fill:{sea}}}.unit-letter{{font-size:10px;font-weight:bold;text-anchor:middle}}.count{{font-size:8px;font-weight:bold;text-anchor:middle;fill:#fff}}.legend-text{{font-size:11px;fill:{ink}}}</style>",
+        "<style>.label{{text-anchor:middle;fill:{ink};stroke:#fffaf0;stroke-opacity:0.8;stroke-width:2.6px;paint-order:stroke;stroke-linejoin:round}}.label.sea{{font-style:italic;fill:{sea}}}.coast-label{{text-anchor:middle;fill:{sea};stroke:#fffaf0;stroke-opacity:0.8;stroke-width:2.4px;paint-order:stroke}}.unit-letter{{font-size:12px;font-weight:bold;text-anchor:middle}}.count{{font-size:10px;font-weight:bold;text-anchor:middle;fill:#fff}}.legend-text{{font-size:13px;fill:{ink}}}</style>",
         ink = style::INK,
         sea = style::SEA_INK
     );

@@ -20,6 +20,14 @@ pub const FAIL: &str = "#d0202f";
 pub const BUILD: &str = "#1f8a3a";
 pub const NEUTRAL_CENTRE: &str = "#ffffff";
 
+/// The radius of an army's disc: at least 20 pixels across, so a unit reads at a
+/// glance on a map 1400 pixels wide.
+pub(crate) const UNIT_R: f64 = 10.5;
+/// The size of a space's name, in pixels.
+pub(crate) const FONT: f64 = 12.0;
+/// The radius of a supply centre's marker.
+pub(crate) const CENTRE_R: f64 = 5.5;
+
 /// Used for powers whose colour is missing or unreadable.
 const FALLBACK: &[&str] = &[
     "#c8102e", "#1f3a93", "#3fa9f5", "#4a4a4a", "#2e9e3e", "#7b4fa6", "#d9a400", "#e67e22", "#17a2b8", "#8d5524",
@@ -103,6 +111,19 @@ pub fn power_styles(v: &Variant) -> Vec<PowerStyle> {
             }
         })
         .collect()
+}
+
+/// Each power's colours for this position. A power in civil disorder (DP rule 11)
+/// keeps its colours, but its units are independent minors now and are drawn as
+/// minors are: ringed.
+pub(crate) fn styles_of(v: &Variant, state: &chancery_engine::GameState) -> Vec<PowerStyle> {
+    let mut styles = power_styles(v);
+    for &p in &state.disordered {
+        if let Some(st) = styles.get_mut(p as usize) {
+            st.kind = PowerKind::Minor;
+        }
+    }
+    styles
 }
 
 /// Escapes text for XML content and attribute values.

@@ -10,13 +10,11 @@ use chancery_engine::{Adjudication, GameState, Outcome, Unit, UnitKind};
 
 use crate::geom::Pt;
 use crate::render::Scene;
-use crate::style::{self, escape};
+use crate::style::{self, escape, UNIT_R};
 
-/// Half the width of a unit marker.
-pub(crate) const UNIT_R: f64 = 9.5;
-const STACK_STEP: f64 = 15.0;
-const DISLODGED_OFFSET: Pt = Pt::new(15.0, 12.0);
-const CARRIED_OFFSET: Pt = Pt::new(9.0, -9.0);
+const STACK_STEP: f64 = 17.0;
+const DISLODGED_OFFSET: Pt = Pt::new(16.0, 13.0);
+const CARRIED_OFFSET: Pt = Pt::new(10.0, -10.0);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Role {
@@ -93,7 +91,7 @@ pub(crate) fn place(s: &Scene, state: &GameState, adjudication: Option<&Adjudica
         let k = seen[p];
         seen[p] += 1;
         // Several units in one space (stacks) stand in a row across its centre.
-        let step = if n > 4 { 60.0 / (n - 1) as f64 } else { STACK_STEP };
+        let step = if n > 4 { 68.0 / (n - 1) as f64 } else { STACK_STEP };
         let dx = (k as f64 - (n as f64 - 1.0) / 2.0) * step;
         units.push(Placed {
             unit: u,
@@ -197,12 +195,12 @@ pub(crate) fn draw(out: &mut String, s: &Scene, placed: &Placement) {
             let c = p.at + Pt::new(-UNIT_R, -UNIT_R);
             let _ = write!(
                 out,
-                r#"<circle class="stack-count" cx="{:.1}" cy="{:.1}" r="6.5" fill="{}"/><text class="count" x="{:.1}" y="{:.1}">{}</text>"#,
+                r#"<circle class="stack-count" cx="{:.1}" cy="{:.1}" r="7.5" fill="{}"/><text class="count" x="{:.1}" y="{:.1}">{}</text>"#,
                 c.x,
                 c.y,
                 style::INK,
                 c.x,
-                c.y + 3.0,
+                c.y + 3.8,
                 p.stack
             );
         }
@@ -225,12 +223,26 @@ pub(crate) fn draw(out: &mut String, s: &Scene, placed: &Placement) {
     out.push_str("</g>");
 }
 
-/// One unit marker centred on `at`. Also used by the legend.
+/// One unit marker centred on `at`.
 pub(crate) fn shape(out: &mut String, s: &Scene, power: usize, kind: UnitKind, at: Pt, scale: f64) {
-    let st = &s.styles[power];
-    let player = s.v.powers[power].player.map(|p| p as usize);
+    shape_with(out, s.v, s.styles, power, kind, at, scale);
+}
+
+/// One unit marker centred on `at`, from the variant and its colours (the legend's
+/// pictures use it too).
+pub(crate) fn shape_with(
+    out: &mut String,
+    v: &chancery_engine::Variant,
+    styles: &[crate::style::PowerStyle],
+    power: usize,
+    kind: UnitKind,
+    at: Pt,
+    scale: f64,
+) {
+    let st = &styles[power];
+    let player = v.powers[power].player.map(|p| p as usize);
     let (fill, stroke) = match (st.kind, player) {
-        (PowerKind::Faction, Some(pl)) => (format!("url(#faction-{power})"), s.styles[pl].fill.as_str()),
+        (PowerKind::Faction, Some(pl)) => (format!("url(#faction-{power})"), styles[pl].fill.as_str()),
         _ => (st.fill.clone(), "#ffffff"),
     };
     let r = UNIT_R * scale;
@@ -276,7 +288,7 @@ pub(crate) fn shape(out: &mut String, s: &Scene, power: usize, kind: UnitKind, a
         out,
         r#"<text class="unit-letter" x="{:.1}" y="{:.1}" fill="{text}"{}>{}</text>"#,
         at.x,
-        at.y + 3.6 * scale,
+        at.y + 4.2 * scale,
         if matches!(st.kind, PowerKind::Faction) {
             r##" stroke="#000" stroke-width="2" paint-order="stroke""##
         } else {

@@ -1,6 +1,10 @@
 //! The drawn map against the position and results it shows: one region per space,
 //! one marker per unit and per supply centre, an arrow per order with its result,
 //! and a legend whose counts are the position's.
+//!
+//! These tests draw on stand-in shapes (a small square round each space's `at=`), so
+//! that they test the drawing and not the geography; the maps of the built-in
+//! variants are tested in tests/maps.rs.
 
 use std::path::Path;
 
@@ -10,7 +14,9 @@ use chancery_engine::json::parse_phase_code;
 use chancery_engine::parse::{parse_named_order, parse_order_line};
 use chancery_engine::variant_file::load_variant;
 use chancery_engine::{Adjudication, GameState, Location, Order, Unit, UnitKind, Variant};
-use chancery_render::{render_svg, render_with, Labels, MapGeometry, RenderError, RenderOptions};
+use chancery_geo::{Frame, Shapes, SpaceShape};
+use chancery_render::{legend, render_with, Labels, MapGeometry, RenderError, RenderOptions};
+use geo::{LineString, MultiPolygon, Polygon};
 
 fn standard() -> Variant {
     builtin("standard").unwrap().unwrap()
@@ -47,8 +53,61 @@ fn orders(v: &Variant, lines: &[&str]) -> Vec<Order> {
     lines.iter().map(|l| parse_named_order(v, l).unwrap()).collect()
 }
 
+/// A square of 0.6° round each space's `at=`: shapes that do not touch, enough to
+/// test where markers and arrows go.
+fn squares(v: &Variant) -> Shapes {
+    let h = 0.3;
+    let spaces: Vec<SpaceShape> = v
+        .provinces
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let (lat, lon) = p.at.expect("every space of the built-in variants has at=");
+            let ring = LineString::from(vec![
+                (lon - h, lat - h),
+                (lon + h, lat - h),
+                (lon + h, lat + h),
+                (lon - h, lat + h),
+                (lon - h, lat - h),
+            ]);
+            SpaceShape {
+                province: i as u16,
+                geometry: MultiPolygon(vec![Polygon::new(ring, vec![])]),
+            }
+        })
+        .collect();
+    let lats = v.provinces.iter().filter_map(|p| p.at).map(|a| a.0);
+    let lons = v.provinces.iter().filter_map(|p| p.at).map(|a| a.1);
+    let (s, n) = lats.fold((90.0f64, -90.0f64), |(a, b), x| (a.min(x), b.max(x)));
+    let (w, e) = lons.fold((180.0f64, -180.0f64), |(a, b), x| (a.min(x), b.max(x)));
+    Shapes {
+        frame: Frame {
+            west: w - 1.0,
+            south: s - 1.0,
+            east: e + 1.0,
+            north: n + 1.0,
+        },
+        spaces,
+        crossings: Vec::new(),
+        outside: MultiPolygon(Vec::new()),
+    }
+}
+
+fn geometry(v: &Variant) -> MapGeometry {
+    MapGeometry::from_shapes(v, &squares(v)).unwrap()
+}
+
+fn render(
+    v: &Variant,
+    s: &GameState,
+    adj: Option<&Adjudication>,
+    options: &RenderOptions,
+) -> Result<String, RenderError> {
+    render_with(&geometry(v), v, s, adj, options)
+}
+
 fn draw(v: &Variant, s: &GameState, adj: Option<&Adjudication>) -> String {
-    render_svg(v, s, adj, &RenderOptions::default()).unwrap()
+    render(v, s, adj, &RenderOptions::default()).unwrap()
 }
 
 /// Elements whose `class` attribute holds every one of `classes`.
@@ -61,13 +120,16 @@ fn count(doc: &roxmltree::Document, classes: &[&str]) -> usize {
         .count()
 }
 
-fn legend(doc: &roxmltree::Document, power: &str) -> (usize, usize) {
-    let node = doc
-        .descendants()
-        .find(|n| n.attribute("class") == Some("legend-power") && n.attribute("data-power") == Some(power))
+/// (centres, units) of a power in the legend.
+fn counts(v: &Variant, s: &GameState, power: &str) -> (usize, usize) {
+    let l = legend(v, s);
+    let p = l
+        .groups
+        .iter()
+        .flat_map(|g| &g.powers)
+        .find(|p| p.name == power)
         .unwrap_or_else(|| panic!("{power} is not in the legend"));
-    let number = |a: &str| node.attribute(a).unwrap().parse().unwrap();
-    (number("data-centres"), number("data-units"))
+    (p.centres, p.units)
 }
 
 #[test]
@@ -100,16 +162,30 @@ fn count_class(n: &roxmltree::Node, class: &str) -> bool {
 #[test]
 fn the_legend_counts_each_powers_centres_and_units() {
     let v = standard();
-    let doc_text = draw(&v, &GameState::initial(&v), None);
-    let doc = roxmltree::Document::parse(&doc_text).unwrap();
+    let start = GameState::initial(&v);
     // Russia starts with four home centres and four units, the others with three.
-    assert_eq!(legend(&doc, "Russia"), (4, 4));
-    assert_eq!(legend(&doc, "England"), (3, 3));
-    let neutral = doc
+    assert_eq!(counts(&v, &start, "Russia"), (4, 4));
+    assert_eq!(counts(&v, &start, "England"), (3, 3));
+    assert_eq!(legend(&v, &start).neutral_centres, 12);
+    // The key's pictures are SVG a page can put inline.
+    for k in &legend(&v, &start).key {
+        roxmltree::Document::parse(&k.symbol).unwrap_or_else(|e| panic!("{}: {e}", k.text));
+    }
+    // The panel of a standalone picture shows the same counts.
+    let options = RenderOptions {
+        legend: true,
+        ..RenderOptions::default()
+    };
+    let text = render(&v, &start, None, &options).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let russia = doc
         .descendants()
-        .find(|n| n.attribute("class") == Some("legend-neutral"))
+        .find(|n| n.attribute("class") == Some("legend-power") && n.attribute("data-power") == Some("Russia"))
         .unwrap();
-    assert_eq!(neutral.attribute("data-centres"), Some("12"));
+    assert_eq!(russia.attribute("data-centres"), Some("4"));
+    // Without the panel the map has the whole picture.
+    let plain = draw(&v, &start, None);
+    assert!(!plain.contains("legend-power"));
 
     // After a change of hands the counts follow the position, not the variant.
     let s = position(
@@ -123,10 +199,8 @@ fn the_legend_counts_each_powers_centres_and_units() {
             ("England", "lvp"),
         ]),
     );
-    let text = draw(&v, &s, None);
-    let doc = roxmltree::Document::parse(&text).unwrap();
-    assert_eq!(legend(&doc, "England"), (4, 2));
-    assert_eq!(legend(&doc, "France"), (0, 0));
+    assert_eq!(counts(&v, &s, "England"), (4, 2));
+    assert_eq!(counts(&v, &s, "France"), (0, 0));
 }
 
 #[test]
@@ -270,7 +344,7 @@ fn several_units_in_one_space_stand_side_by_side_with_a_count() {
         .map(|g| {
             let c = g
                 .descendants()
-                .find(|n| n.tag_name().name() == "circle" && n.attribute("r") == Some("9.5"))
+                .find(|n| n.tag_name().name() == "circle" && n.attribute("r") == Some("10.5"))
                 .unwrap();
             c.attribute("cx").unwrap().parse().unwrap()
         })
@@ -293,8 +367,8 @@ fn units_of_a_power_in_civil_disorder_are_ringed_as_minors() {
         let after = chancery_engine::dp::civil_disorder(&v, &s, italy);
         let italian = after.units.iter().filter(|u| u.power == italy).count();
         assert!(italian > 0);
-        // Each Italian army on the map, and Italy's marker in the legend.
-        assert_eq!(rings(&after), rings(&s) + italian + 1);
+        // Each Italian army on the map is ringed now.
+        assert_eq!(rings(&after), rings(&s) + italian);
     }
 }
 
@@ -309,17 +383,13 @@ fn minor_powers_and_factions_are_recognisable() {
             .count();
         let text = draw(&v, &s, None);
         let doc = roxmltree::Document::parse(&text).unwrap();
-        // The map rings each minor unit; the legend rings each listed minor power.
-        let listed = doc
-            .descendants()
-            .filter(|n| n.attribute("class") == Some("legend-power"))
-            .filter(|n| {
-                let p = v.find_power(n.attribute("data-power").unwrap()).unwrap();
-                v.power(p).kind == chancery_engine::variant::PowerKind::Minor
-            })
-            .count();
+        // The map rings each minor unit, and the legend's marker of each minor power
+        // is ringed the same way.
         assert!(minor_units > 0);
-        assert_eq!(count(&doc, &["minor-ring"]), minor_units + listed, "map and legend");
+        assert_eq!(count(&doc, &["minor-ring"]), minor_units);
+        let l = legend(&v, &s);
+        let minors = l.groups.iter().find(|g| g.heading == "Minor powers").unwrap();
+        assert!(minors.powers.iter().all(|p| p.marker.contains("minor-ring")));
     }
     if let Some(v) = variant_file("1936.var") {
         let faction = (0..v.powers.len())
@@ -351,7 +421,7 @@ fn every_variant_file_draws_as_well_formed_svg() {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let v = variant_file(&name).unwrap();
         let s = GameState::initial(&v);
-        let g = MapGeometry::new(&v).unwrap();
+        let g = geometry(&v);
         for labels in [Labels::Abbreviations, Labels::Names, Labels::None] {
             let options = RenderOptions {
                 labels,
@@ -385,28 +455,28 @@ fn a_position_that_does_not_fit_the_variant_is_an_error_not_a_panic() {
     let mut s = GameState::initial(&v);
     s.owners.pop();
     assert!(matches!(
-        render_svg(&v, &s, None, &RenderOptions::default()),
+        render(&v, &s, None, &RenderOptions::default()),
         Err(RenderError::BadPosition(_))
     ));
     let mut s = GameState::initial(&v);
     s.units[0].location = Location::province(9999);
-    let err = render_svg(&v, &s, None, &RenderOptions::default()).unwrap_err();
+    let err = render(&v, &s, None, &RenderOptions::default()).unwrap_err();
     assert!(err.to_string().contains("9999"), "{err}");
     let mut s = GameState::initial(&v);
     s.units[0].power = 200;
-    assert!(render_svg(&v, &s, None, &RenderOptions::default()).is_err());
+    assert!(render(&v, &s, None, &RenderOptions::default()).is_err());
 }
 
 #[test]
 fn a_geometry_is_reused_only_for_its_own_variant() {
     let v = standard();
-    let g = MapGeometry::new(&v).unwrap();
+    let g = geometry(&v);
     let s = GameState::initial(&v);
     let once = render_with(&g, &v, &s, None, &RenderOptions::default()).unwrap();
     assert_eq!(
         once,
-        render_svg(&v, &s, None, &RenderOptions::default()).unwrap(),
-        "the layout is deterministic"
+        render(&v, &s, None, &RenderOptions::default()).unwrap(),
+        "the drawing is deterministic"
     );
     if let Some(other) = variant_file("1936.var") {
         let err = render_with(&g, &other, &GameState::initial(&other), None, &RenderOptions::default());
@@ -429,5 +499,5 @@ fn an_army_aboard_a_fleet_rides_on_it_and_counts_as_a_unit() {
     let doc = roxmltree::Document::parse(&text).unwrap();
     assert_eq!(count(&doc, &["unit", "carried"]), 1);
     assert_eq!(count(&doc, &["unit"]), 2);
-    assert_eq!(legend(&doc, "England").1, 2);
+    assert_eq!(counts(&v, &s, "England").1, 2);
 }
