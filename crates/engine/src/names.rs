@@ -73,11 +73,25 @@ fn is_empty_word(w: &str) -> bool {
 /// Orders a stored (normalised) word against a typed one, folding the typed word's
 /// case and skipping its dots and apostrophes.
 fn compare_word(stored: &str, typed: &str) -> Ordering {
-    let typed = typed
-        .bytes()
-        .filter(|&b| b != b'.' && b != b'\'')
-        .map(|b| b.to_ascii_lowercase());
-    stored.bytes().cmp(typed)
+    // A plain loop: this runs about ten times per name the parser looks up.
+    let stored = stored.as_bytes();
+    let mut i = 0;
+    for &b in typed.as_bytes() {
+        if b == b'.' || b == b'\'' {
+            continue;
+        }
+        let b = b.to_ascii_lowercase();
+        match stored.get(i) {
+            None => return Ordering::Less,
+            Some(&c) if c != b => return c.cmp(&b),
+            Some(_) => i += 1,
+        }
+    }
+    if i < stored.len() {
+        Ordering::Greater
+    } else {
+        Ordering::Equal
+    }
 }
 
 #[cfg(test)]
