@@ -154,9 +154,16 @@ pub fn map_json(v: &Variant) -> serde_json::Value {
     })
 }
 
-pub fn map(name: &str, as_json: bool) -> Result<ExitCode, String> {
+pub fn map(name: &str, as_json: bool, geojson: bool) -> Result<ExitCode, String> {
     let v = load(name)?;
-    if as_json {
+    if geojson {
+        // The committed shapes, or shaped now from the anchors.
+        let shapes = match shapes_text(name, None)? {
+            Some(text) => chancery_geo::Shapes::from_geojson(&v, &text)?,
+            None => chancery_geo::shape(&v, &chancery_geo::Options::default()).map_err(|e| e.to_string())?,
+        };
+        print!("{}", shapes.to_geojson(&v));
+    } else if as_json {
         println!(
             "{}",
             serde_json::to_string_pretty(&map_json(&v)).map_err(|e| e.to_string())?
@@ -179,7 +186,22 @@ pub fn map(name: &str, as_json: bool) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn lint(name: &str) -> Result<ExitCode, String> {
+/// The shapes to check or print for a variant: a given file, else the committed shapes
+/// of a built-in variant, else `NAME.shapes.geojson` beside a `.var` file.
+pub fn shapes_text(name: &str, shapes: Option<&str>) -> Result<Option<String>, String> {
+    if let Some(path) = shapes {
+        return std::fs::read_to_string(path)
+            .map(Some)
+            .map_err(|e| format!("{path}: {e}"));
+    }
+    if let Some(text) = chancery_geo::builtin_shapes(name) {
+        return Ok(Some(text.to_string()));
+    }
+    let beside = name.strip_suffix(".var").map(|stem| format!("{stem}.shapes.geojson"));
+    Ok(beside.and_then(|path| std::fs::read_to_string(path).ok()))
+}
+
+pub fn lint(name: &str, shapes: Option<&str>) -> Result<ExitCode, String> {
     let v = match load(name) {
         Ok(v) => v,
         Err(e) => {
@@ -209,8 +231,25 @@ pub fn lint(name: &str) -> Result<ExitCode, String> {
     for (power, units, centres) in &c.units {
         println!("  {power}: {units} units, {centres} centres");
     }
-    let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
+    let mut errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
     let warnings = findings.len() - errors;
+    match shapes_text(name, shapes)? {
+        Some(text) => match chancery_geo::Shapes::from_geojson(&v, &text) {
+            Ok(shapes) => {
+                let report = chancery_geo::check(&v, &shapes);
+                println!("drawing: {}", report.to_string().trim_end().replace('\n', "\n  "));
+                for e in report.errors() {
+                    println!("error: drawing: {e}");
+                }
+                errors += report.errors().len();
+            }
+            Err(e) => {
+                println!("error: shapes: {e}");
+                errors += 1;
+            }
+        },
+        None => println!("drawing: no shapes to check"),
+    }
     println!("{errors} errors, {warnings} warnings");
     Ok(if errors == 0 {
         ExitCode::SUCCESS

@@ -43,13 +43,22 @@ enum Command {
         /// A built-in variant name or a path to a .var file.
         variant: String,
         /// Print the graph as JSON.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "geojson")]
         json: bool,
+        /// Print the spaces' shapes on real geography as an RFC 7946 GeoJSON
+        /// FeatureCollection.
+        #[arg(long)]
+        geojson: bool,
     },
-    /// Check a variant file and print its counts; exits non-zero on errors.
+    /// Check a variant file and print its counts, and check its drawing (the committed
+    /// shapes, NAME.shapes.geojson beside a .var file, or --shapes) against its graph;
+    /// exits non-zero on errors.
     Lint {
         /// A built-in variant name or a path to a .var file.
         variant: String,
+        /// A shapes file (GeoJSON) to check instead.
+        #[arg(long)]
+        shapes: Option<String>,
     },
     /// Shape a variant's spaces on the real geography (Natural Earth) and write them as
     /// GeoJSON, the form of variants/NAME.shapes.geojson; prints how the drawing checks.
@@ -60,7 +69,7 @@ enum Command {
         #[arg(short, long)]
         output: String,
         /// Side of a grid cell in km: smaller is finer and slower.
-        #[arg(long, default_value_t = 5.0)]
+        #[arg(long, default_value_t = 4.0)]
         cell_km: f64,
     },
     /// Run the club server: games, deadlines, press and GM tools over HTTP.
@@ -129,8 +138,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Serve { listen, database } => serve::run(listen, database),
         Command::Cases { files, verbose, known } => commands::cases(&files, verbose, known.as_deref()),
-        Command::Map { variant, json } => commands::map(&variant, json),
-        Command::Lint { variant } => commands::lint(&variant),
+        Command::Map { variant, json, geojson } => commands::map(&variant, json, geojson),
+        Command::Lint { variant, shapes } => commands::lint(&variant, shapes.as_deref()),
         Command::Shape {
             variant,
             output,

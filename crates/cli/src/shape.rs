@@ -22,5 +22,8 @@ pub fn run(variant: &str, output: &str, cell_km: f64) -> Result<ExitCode, String
     let report = chancery_geo::check(&v, &shapes);
     eprintln!("{}: shaped in {:.2} s", v.id, elapsed.as_secs_f64());
     eprint!("{report}");
+    for e in report.errors() {
+        eprintln!("  {e}");
+    }
     Ok(ExitCode::SUCCESS)
 }

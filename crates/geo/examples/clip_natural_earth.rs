@@ -7,7 +7,7 @@
 //! Natural Earth's land keeps its lakes as land (the Caspian aside, which is a hole in
 //! it); the lakes a variant plays on are cut out of it from `ne_10m_lakes`.
 
-use geo::{BooleanOps, Contains, Coord, LineString, MultiPolygon, Point, Polygon, Rect, Simplify};
+use geo::{BooleanOps, Contains, Coord, LineString, MultiPolygon, Point, Polygon, Rect, SimplifyVwPreserve};
 
 /// A point inside each lake a built-in variant plays on (longitude, latitude).
 const PLAYED_LAKES: &[(&str, f64, f64)] = &[("Lake Ladoga", 31.5, 60.8)];
@@ -18,9 +18,10 @@ const WEST: f64 = -35.0;
 const EAST: f64 = 80.0;
 const SOUTH: f64 = 0.0;
 const NORTH: f64 = 80.0;
-/// Douglas–Peucker tolerance in degrees (about 500 m): invisible at any size a board is
-/// drawn, and it keeps the file around a few megabytes.
-const SIMPLIFY: f64 = 0.005;
+/// Visvalingam–Whyatt tolerance in square degrees (a triangle of about 500 m a side):
+/// invisible at any size a board is drawn, and it keeps the file around a megabyte. The
+/// topology-preserving form, so that no ring crosses itself or its neighbours.
+const SIMPLIFY: f64 = 0.00002;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -40,7 +41,7 @@ fn main() {
         let clipped = MultiPolygon(vec![polygon])
             .intersection(&MultiPolygon(vec![frame.clone()]))
             .difference(&lakes);
-        for p in clipped.simplify(SIMPLIFY).0 {
+        for p in clipped.simplify_vw_preserve(SIMPLIFY).0 {
             if geo::Area::unsigned_area(&p) > 1e-4 || p.exterior().0.len() >= 4 {
                 out.push(round(p));
             }

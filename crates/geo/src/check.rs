@@ -78,11 +78,7 @@ impl std::fmt::Display for DrawingReport {
             self.off_land.len(),
             self.least_on_land * 100.0,
             self.sea_on_land.len()
-        )?;
-        for e in self.errors() {
-            writeln!(f, "  {e}")?;
-        }
-        Ok(())
+        )
     }
 }
 
@@ -138,11 +134,15 @@ fn shared_lengths(shapes: &Shapes) -> HashMap<(ProvinceId, ProvinceId), f64> {
 
 /// Share of a shape's area that lies on Natural Earth's land.
 fn share_on_land(geometry: &MultiPolygon<f64>) -> f64 {
-    let total = geometry.unsigned_area();
+    let Some(b) = geometry.bounding_rect() else { return 0.0 };
+    // Both areas through the same boolean operations, so a ring that touches itself is
+    // read the same way in each.
+    let total = geometry
+        .intersection(&MultiPolygon(vec![b.to_polygon()]))
+        .unsigned_area();
     if total <= 0.0 {
         return 0.0;
     }
-    let Some(b) = geometry.bounding_rect() else { return 0.0 };
     let near: Vec<Polygon<f64>> = land::land()
         .0
         .iter()

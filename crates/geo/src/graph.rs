@@ -7,7 +7,9 @@ use chancery_engine::{ProvinceId, Variant};
 
 pub struct Graph {
     pairs: HashSet<(ProvinceId, ProvinceId)>,
-    impassable: Vec<bool>,
+    /// `may_touch` for every pair, row by row: the generator asks it millions of times.
+    touch: Vec<bool>,
+    count: usize,
 }
 
 impl Graph {
@@ -32,23 +34,28 @@ impl Graph {
                 }
             }
         }
-        let impassable = variant
+        let impassable: Vec<bool> = variant
             .provinces
             .iter()
             .map(|p| p.terrain == Terrain::Impassable)
             .collect();
-        Graph { pairs, impassable }
-    }
-
-    /// Whether the graph has a border between the two spaces.
-    pub fn adjacent(&self, a: ProvinceId, b: ProvinceId) -> bool {
-        self.pairs.contains(&(a.min(b), a.max(b)))
+        let count = variant.provinces.len();
+        let mut touch = vec![false; count * count];
+        for a in 0..count {
+            for b in 0..count {
+                touch[a * count + b] = a == b
+                    || impassable[a]
+                    || impassable[b]
+                    || pairs.contains(&(a.min(b) as ProvinceId, a.max(b) as ProvinceId));
+            }
+        }
+        Graph { pairs, touch, count }
     }
 
     /// Whether the two spaces' shapes may share an edge: a border of the graph, or an
     /// impassable space, which borders nothing but is drawn among the others.
     pub fn may_touch(&self, a: ProvinceId, b: ProvinceId) -> bool {
-        a == b || self.impassable[a as usize] || self.impassable[b as usize] || self.adjacent(a, b)
+        self.touch[a as usize * self.count + b as usize]
     }
 
     /// Every border, each once, in order.

@@ -29,9 +29,11 @@ const MARGIN_LAT: f64 = 2.0;
 const MARGIN_LON: f64 = 3.0;
 /// How far a land space may grow beyond its nearest seed, as a multiple of the distance
 /// from its anchor to the nearest other land anchor, and the bounds of that range (km).
-const RANGE_FACTOR: f64 = 1.5;
+const RANGE_FACTOR: f64 = 3.0;
 const RANGE_MIN_KM: f64 = 150.0;
-const RANGE_MAX_KM: f64 = 800.0;
+const RANGE_MAX_KM: f64 = 1500.0;
+/// Rounds of corridor seeding for borders the growth leaves undrawn.
+const CORRIDOR_ROUNDS: usize = 6;
 /// An island that no space reached joins the nearest coast space within this distance,
 /// if the seas around it let it.
 const ISLAND_REACH_KM: f64 = 60.0;
@@ -145,7 +147,9 @@ pub fn make_grid(frame: Frame, cell_km: f64) -> Grid {
 /// ring). geo-rasterize would do this but pins geo 0.18; the scan is a few lines.
 fn rasterise_land(grid: &mut Grid, frame: Frame) {
     let mut crossings: Vec<Vec<f64>> = vec![Vec::new(); grid.h];
-    let pad = 2.0;
+    // The grid is a rectangle in the plane, so its corners reach well beyond the frame's
+    // longitudes and latitudes.
+    let pad = 15.0;
     for polygon in &land::land().0 {
         let Some(b) = geo::BoundingRect::bounding_rect(polygon) else {
             continue;
@@ -250,8 +254,7 @@ pub fn shape(variant: &Variant, options: &Options) -> Result<Shapes, ShapeError>
     let frame = frame_of(variant)?;
     let grid = make_grid(frame, options.cell_km);
     let graph = Graph::new(variant);
-    let mut labels = grow(variant, &grid, &graph);
-    attach_islands(variant, &grid, &graph, &mut labels);
+    let labels = grow_with_corridors(variant, &grid, &graph);
     let traced = trace::trace(&grid, &labels, variant.provinces.len());
     let spaces = traced
         .spaces
@@ -323,7 +326,171 @@ fn ranges(variant: &Variant, grid: &Grid) -> Vec<u32> {
         .collect()
 }
 
-fn grow(variant: &Variant, grid: &Grid, graph: &Graph) -> Vec<u16> {
+/// Grows the spaces, then, for each border of the graph that the growth left without a
+/// shared edge (straits aside), seeds a corridor of cells between the two spaces' nearest
+/// cells and grows again; keeps the round with the fewest borders missing.
+fn grow_with_corridors(variant: &Variant, grid: &Grid, graph: &Graph) -> Vec<u16> {
+    let mut extra: Vec<(usize, ProvinceId)> = Vec::new();
+    let mut best: Option<(usize, Vec<u16>)> = None;
+    let mut tried = std::collections::HashSet::new();
+    for _round in 0..CORRIDOR_ROUNDS {
+        let mut labels = grow(variant, grid, graph, &extra);
+        attach_islands(variant, grid, graph, &mut labels);
+        let missing: Vec<(ProvinceId, ProvinceId, usize, usize)> = missing_borders(variant, grid, graph, &labels)
+            .into_iter()
+            .filter(|&(a, b, _, _)| !is_strait(variant, a, b))
+            .collect();
+        if best.as_ref().is_none_or(|(m, _)| missing.len() < *m) {
+            best = Some((missing.len(), labels.clone()));
+        }
+        let mut added = false;
+        for (a, b, ca, cb) in missing {
+            if !tried.insert((a, b, ca, cb)) {
+                continue;
+            }
+            added |= corridor(variant, grid, a, b, ca, cb, &mut extra);
+        }
+        if !added {
+            break;
+        }
+    }
+    best.map(|(_, l)| l).unwrap_or_default()
+}
+
+fn is_strait(variant: &Variant, a: ProvinceId, b: ProvinceId) -> bool {
+    variant
+        .straits
+        .iter()
+        .any(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b))
+}
+
+/// Seeds the cells of a path joined by sides from `ca` (in `a`) to `cb` (in `b`): the
+/// first half to `a`, the rest to `b`, each cell only to a space of its kind.
+fn corridor(
+    variant: &Variant,
+    grid: &Grid,
+    a: ProvinceId,
+    b: ProvinceId,
+    ca: usize,
+    cb: usize,
+    extra: &mut Vec<(usize, ProvinceId)>,
+) -> bool {
+    let (mut i, mut j) = ((ca % grid.w) as i64, (ca / grid.w) as i64);
+    let (ti, tj) = ((cb % grid.w) as i64, (cb / grid.w) as i64);
+    let mut path = vec![ca];
+    let (di, dj) = ((ti - i).signum(), (tj - j).signum());
+    let (span_i, span_j) = ((ti - i).abs().max(1), (tj - j).abs().max(1));
+    let (si, sj) = (i, j);
+    while (i, j) != (ti, tj) {
+        // Step along the axis that is further behind its share of the way.
+        let done_i = (i - si).abs() as f64 / span_i as f64;
+        let done_j = (j - sj).abs() as f64 / span_j as f64;
+        if i != ti && (j == tj || done_i <= done_j) {
+            i += di;
+        } else {
+            j += dj;
+        }
+        path.push(j as usize * grid.w + i as usize);
+    }
+    let land_a = is_land_space(variant.provinces[a as usize].terrain);
+    let land_b = is_land_space(variant.provinces[b as usize].terrain);
+    let half = path.len() / 2;
+    let mut added = false;
+    for (k, &c) in path.iter().enumerate() {
+        let first = if k < half {
+            (a, land_a, b, land_b)
+        } else {
+            (b, land_b, a, land_a)
+        };
+        let owner = if grid.land[c] == first.1 {
+            first.0
+        } else if grid.land[c] == first.3 {
+            first.2
+        } else {
+            continue;
+        };
+        extra.push((c, owner));
+        added = true;
+    }
+    added
+}
+
+/// Borders of the graph whose spaces share no side of a cell, each with the closest pair
+/// of cells of the two.
+fn missing_borders(
+    variant: &Variant,
+    grid: &Grid,
+    graph: &Graph,
+    labels: &[u16],
+) -> Vec<(ProvinceId, ProvinceId, usize, usize)> {
+    let count = variant.provinces.len();
+    let mut touching = std::collections::HashSet::new();
+    let mut rim: Vec<Vec<usize>> = vec![Vec::new(); count];
+    for c in 0..labels.len() {
+        let l = labels[c];
+        if l as usize >= count {
+            continue;
+        }
+        let mut on_rim = false;
+        for s in sides(grid, c) {
+            let m = labels[s];
+            if m != l {
+                on_rim = true;
+                if (m as usize) < count {
+                    touching.insert((l.min(m), l.max(m)));
+                }
+            }
+        }
+        if on_rim {
+            rim[l as usize].push(c);
+        }
+    }
+    let xy = |c: usize| ((c % grid.w) as i64, (c / grid.w) as i64);
+    // Each rim sorted by column, for a sweep that looks only at nearby columns.
+    for r in rim.iter_mut() {
+        r.sort_by_key(|&c| (xy(c).0, c));
+    }
+    let mut out = Vec::new();
+    for (a, b) in graph.borders() {
+        if touching.contains(&(a, b)) {
+            continue;
+        }
+        let rb = &rim[b as usize];
+        let mut best: Option<(i64, usize, usize)> = None;
+        for &ca in &rim[a as usize] {
+            let (xa, ya) = xy(ca);
+            let start = rb.partition_point(|&c| xy(c).0 < xa);
+            let consider = |cb: usize, best: &mut Option<(i64, usize, usize)>| -> bool {
+                let (xb, yb) = xy(cb);
+                let dx2 = (xa - xb) * (xa - xb);
+                if best.is_some_and(|(bd, _, _)| dx2 > bd) {
+                    return false;
+                }
+                let d = dx2 + (ya - yb) * (ya - yb);
+                if best.is_none_or(|(bd, _, _)| d < bd) {
+                    *best = Some((d, ca, cb));
+                }
+                true
+            };
+            for &cb in &rb[start..] {
+                if !consider(cb, &mut best) {
+                    break;
+                }
+            }
+            for &cb in rb[..start].iter().rev() {
+                if !consider(cb, &mut best) {
+                    break;
+                }
+            }
+        }
+        if let Some((_, ca, cb)) = best {
+            out.push((a, b, ca, cb));
+        }
+    }
+    out
+}
+
+fn grow(variant: &Variant, grid: &Grid, graph: &Graph, extra: &[(usize, ProvinceId)]) -> Vec<u16> {
     let n = grid.w * grid.h;
     let mut labels: Vec<u16> = grid
         .land
@@ -332,7 +499,7 @@ fn grow(variant: &Variant, grid: &Grid, graph: &Graph) -> Vec<u16> {
         .collect();
     let range = ranges(variant, grid);
     let mut heap: BinaryHeap<Reverse<(u32, u32, u16)>> = BinaryHeap::new();
-    for (c, p) in seeds(variant, grid) {
+    for (c, p) in seeds(variant, grid).into_iter().chain(extra.iter().copied()) {
         heap.push(Reverse((0, c as u32, p)));
     }
     let mut done = vec![false; n];
@@ -466,54 +633,17 @@ fn attach_islands(variant: &Variant, grid: &Grid, graph: &Graph, labels: &mut [u
 /// A crossing for each border of the graph whose spaces share no side of a cell: a line
 /// between the closest cells of the two.
 fn crossings(variant: &Variant, grid: &Grid, graph: &Graph, labels: &[u16]) -> Vec<Crossing> {
-    let count = variant.provinces.len();
-    let mut touching = std::collections::HashSet::new();
-    let mut rim: Vec<Vec<usize>> = vec![Vec::new(); count];
-    for c in 0..labels.len() {
-        let l = labels[c];
-        if l as usize >= count {
-            continue;
-        }
-        let mut on_rim = false;
-        for s in sides(grid, c) {
-            let m = labels[s];
-            if m != l {
-                on_rim = true;
-                if (m as usize) < count {
-                    touching.insert((l.min(m), l.max(m)));
-                }
-            }
-        }
-        if on_rim {
-            rim[l as usize].push(c);
-        }
-    }
     let centre = |c: usize| ((c % grid.w) as f64 + 0.5, (c / grid.w) as f64 + 0.5);
-    let mut out = Vec::new();
-    for (a, b) in graph.borders() {
-        if touching.contains(&(a, b)) {
-            continue;
-        }
-        let mut best: Option<(f64, usize, usize)> = None;
-        for &ca in &rim[a as usize] {
-            let (xa, ya) = centre(ca);
-            for &cb in &rim[b as usize] {
-                let (xb, yb) = centre(cb);
-                let d = (xa - xb).powi(2) + (ya - yb).powi(2);
-                if best.is_none_or(|(bd, _, _)| d < bd) {
-                    best = Some((d, ca, cb));
-                }
-            }
-        }
-        if let Some((_, ca, cb)) = best {
+    missing_borders(variant, grid, graph, labels)
+        .into_iter()
+        .map(|(a, b, ca, cb)| {
             let (xa, ya) = centre(ca);
             let (xb, yb) = centre(cb);
-            out.push(Crossing {
+            Crossing {
                 a,
                 b,
                 line: LineString(vec![grid.to_lon_lat(xa, ya), grid.to_lon_lat(xb, yb)]),
-            });
-        }
-    }
-    out
+            }
+        })
+        .collect()
 }

@@ -3,7 +3,8 @@
 
 use std::sync::OnceLock;
 
-use geo::MultiPolygon;
+use geo::orient::Direction;
+use geo::{MultiPolygon, Orient};
 
 const LAND_GEOJSON: &str = include_str!("../../../geodata/land.geojson");
 
@@ -32,6 +33,7 @@ pub fn land() -> &'static MultiPolygon<f64> {
                 _ => {}
             }
         }
-        MultiPolygon(polygons)
+        // Shapefiles wind the other way from GeoJSON; the boolean operations want one.
+        MultiPolygon(polygons).orient(Direction::Default)
     })
 }

@@ -90,7 +90,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { cell_km: 5.0 }
+        Options { cell_km: 4.0 }
     }
 }
 

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use geo::{ChaikinSmoothing, Contains, Coord, LineString, MultiPolygon, Polygon, Simplify};
+use geo::{ChaikinSmoothing, Contains, Coord, Densify, Euclidean, LineString, MultiPolygon, Polygon, Simplify};
 
 use crate::grid::{Grid, OUTSIDE_LAND, OUTSIDE_WATER};
 
@@ -15,6 +15,8 @@ use crate::grid::{Grid, OUTSIDE_LAND, OUTSIDE_WATER};
 const BEYOND: u16 = u16::MAX - 2;
 /// Douglas–Peucker tolerance after smoothing, in cells.
 const SIMPLIFY_CELLS: f64 = 0.35;
+/// Longest segment, in cells, before the return to longitude and latitude.
+const DENSIFY_CELLS: f64 = 6.0;
 
 pub struct Traced {
     /// Indexed by space.
@@ -292,5 +294,8 @@ fn smooth_arc(vertices: &[u32], grid: &Grid, point: &impl Fn(u32) -> (f64, f64),
     } else {
         simplified
     };
-    simplified.0.iter().map(|c| grid.to_lon_lat(c.x, c.y)).collect()
+    // A straight run in the plane is not straight in longitude and latitude: points every
+    // few cells keep a long edge (the frame's, a sea's) where the grid put it.
+    let dense = Euclidean.densify(&simplified, DENSIFY_CELLS);
+    dense.0.iter().map(|c| grid.to_lon_lat(c.x, c.y)).collect()
 }
