@@ -77,7 +77,8 @@ enum Command {
         /// Address and port to listen on.
         #[arg(long, default_value = "127.0.0.1:8080")]
         listen: String,
-        /// `postgres://…` for PostgreSQL, or an SQLite file (created on first start).
+        /// `postgres://…` for PostgreSQL; for SQLite a path or a `sqlite:` URL
+        /// (`sqlite:///abs/club.db`, `sqlite:club.db`); the file is created on first start.
         #[arg(long, default_value = "chancery.db")]
         database: String,
     },

@@ -90,16 +90,39 @@ impl WriteLane {
 
 pub type Tx = Transaction<'static, Any>;
 
-/// `postgres://…` and `sqlite:…` URLs are taken as they are; anything else is a path to
-/// an SQLite file, created when missing.
+/// `postgres://…` URLs are taken as they are. An SQLite database may be named by a
+/// `sqlite:` URL in any of the forms sqlx reads (`sqlite:///abs/p.db`,
+/// `sqlite://rel.db`, `sqlite:rel.db`, with `?` options) or by a plain path; either way
+/// the file is created when missing (`mode=rwc`), as the help promises, unless the URL
+/// chooses its own `mode`.
 pub fn normalise_url(url: &str) -> (String, Backend) {
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        (url.to_string(), Backend::Postgres)
-    } else if url.starts_with("sqlite:") {
-        (url.to_string(), Backend::Sqlite)
-    } else {
-        (format!("sqlite://{url}?mode=rwc"), Backend::Sqlite)
+        return (url.to_string(), Backend::Postgres);
     }
+    let url = if url.starts_with("sqlite:") {
+        url.to_string()
+    } else {
+        // A path may hold characters a URL gives a meaning to.
+        let mut escaped = String::with_capacity(url.len());
+        for c in url.chars() {
+            match c {
+                '%' => escaped.push_str("%25"),
+                '?' => escaped.push_str("%3F"),
+                '#' => escaped.push_str("%23"),
+                c => escaped.push(c),
+            }
+        }
+        format!("sqlite://{escaped}")
+    };
+    let chooses_mode = url
+        .split_once('?')
+        .is_some_and(|(_, query)| query.split('&').any(|p| p.starts_with("mode=")));
+    let url = match (chooses_mode, url.contains('?')) {
+        (true, _) => url,
+        (false, true) => format!("{url}&mode=rwc"),
+        (false, false) => format!("{url}?mode=rwc"),
+    };
+    (url, Backend::Sqlite)
 }
 
 impl Db {
@@ -315,8 +338,19 @@ mod tests {
     }
 
     #[test]
-    fn paths_become_sqlite_urls() {
+    fn paths_and_sqlite_urls_create_the_file() {
         assert_eq!(normalise_url("club.db").0, "sqlite://club.db?mode=rwc");
+        assert_eq!(
+            normalise_url("/tmp/a?b#c%d.db").0,
+            "sqlite:///tmp/a%3Fb%23c%25d.db?mode=rwc"
+        );
+        assert_eq!(normalise_url("sqlite:///srv/p.db").0, "sqlite:///srv/p.db?mode=rwc");
+        assert_eq!(normalise_url("sqlite:rel.db").0, "sqlite:rel.db?mode=rwc");
+        assert_eq!(
+            normalise_url("sqlite://p.db?cache=private").0,
+            "sqlite://p.db?cache=private&mode=rwc"
+        );
+        assert_eq!(normalise_url("sqlite://p.db?mode=ro").0, "sqlite://p.db?mode=ro");
         assert_eq!(normalise_url("postgres://u@h/d").1, Backend::Postgres);
     }
 }

@@ -72,7 +72,16 @@ impl Server {
     }
 
     pub fn start_with(db: &str, args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chancery-server"))
+        Server::start_in(None, db, args)
+    }
+
+    /// Starts a server whose working folder is `dir` (for relative database paths).
+    pub fn start_in(dir: Option<&std::path::Path>, db: &str, args: &[&str]) -> Server {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_chancery-server"));
+        if let Some(dir) = dir {
+            command.current_dir(dir);
+        }
+        let mut child = command
             .args(["--listen", "127.0.0.1:0", "--database", db])
             .args(args)
             .stdout(Stdio::null())
