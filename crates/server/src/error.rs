@@ -1,10 +1,17 @@
 //! Errors as JSON: `{"error": "...", ...details}` with the status code that fits.
+//! Here too the extractors every handler reads its request with, [`Body`],
+//! [`OptionalBody`], [`Params`] and [`Path`]: each checks every string of the request
+//! with [`crate::input`] (422 naming the field) and refuses as JSON.
 
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{FromRequest, Request};
+use axum::extract::{FromRequest, FromRequestParts, RawPathParams, Request};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
+
+use crate::input::{check_json, check_text, is_json_type, Refusal};
 
 /// The body of every error answer (some add details beside `error`).
 #[derive(serde::Serialize, utoipa::ToSchema)]
@@ -87,64 +94,120 @@ impl From<sqlx::Error> for ApiError {
     }
 }
 
-/// `axum::Json` whose refusals (bad JSON, wrong content type, too large) are JSON too.
+impl From<Refusal> for ApiError {
+    fn from(r: Refusal) -> Self {
+        ApiError::unprocessable(format!("`{}`: {}", r.field, r.why)).with(json!({ "field": r.field }))
+    }
+}
+
+/// Reads a checked JSON value as `T`; a mismatch is 422, as axum's `Json` answers it.
+fn typed<T: DeserializeOwned>(value: Value) -> Result<T, ApiError> {
+    check_json(&value)?;
+    serde_json::from_value(value).map_err(|e| ApiError::unprocessable(format!("request body: {e}")))
+}
+
+/// A JSON request body, every string checked. Bad JSON, a wrong content type or too
+/// large a body are refused as JSON too.
 pub struct Body<T>(pub T);
 
 impl<S, T> FromRequest<S> for Body<T>
 where
-    axum::Json<T>: FromRequest<S, Rejection = JsonRejection>,
+    T: DeserializeOwned,
     S: Send + Sync,
 {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match axum::Json::<T>::from_request(req, state).await {
-            Ok(axum::Json(v)) => Ok(Body(v)),
+        match axum::Json::<Value>::from_request(req, state).await {
+            Ok(axum::Json(v)) => Ok(Body(typed(v)?)),
             Err(rejection) => Err(ApiError::new(rejection.status(), rejection.body_text())),
         }
     }
 }
 
-/// `axum::extract::Query` whose refusals are JSON too.
+/// An optional JSON body: none (or only blanks) means the defaults; otherwise it must be
+/// JSON, with the JSON content type, and is checked as [`Body`] is.
+pub struct OptionalBody<T>(pub T);
+
+impl<S, T> FromRequest<S> for OptionalBody<T>
+where
+    T: DeserializeOwned + Default,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let json = req
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(is_json_type);
+        let bytes = axum::body::Bytes::from_request(req, state)
+            .await
+            .map_err(|r| ApiError::new(r.status(), r.body_text()))?;
+        if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+            return Ok(OptionalBody(T::default()));
+        }
+        if !json {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "a request body must be JSON, sent as `Content-Type: application/json`",
+            ));
+        }
+        let value: Value =
+            serde_json::from_slice(&bytes).map_err(|e| ApiError::bad_request(format!("request body: {e}")))?;
+        Ok(OptionalBody(typed(value)?))
+    }
+}
+
+/// The query string, every name and value checked, read as `T`.
 pub struct Params<T>(pub T);
 
-impl<S, T> axum::extract::FromRequestParts<S> for Params<T>
+impl<S, T> FromRequestParts<S> for Params<T>
 where
-    T: serde::de::DeserializeOwned,
+    T: DeserializeOwned,
     S: Send + Sync,
 {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut axum::http::request::Parts, state: &S) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let reject = |r: axum::extract::rejection::QueryRejection| ApiError::new(r.status(), r.body_text());
+        let axum::extract::Query(pairs) =
+            axum::extract::Query::<Vec<(String, String)>>::from_request_parts(parts, state)
+                .await
+                .map_err(reject)?;
+        for (name, value) in &pairs {
+            check_text(&format!("query `{name}` name"), name, false)?;
+            check_text(name, value, false)?;
+        }
         match axum::extract::Query::<T>::from_request_parts(parts, state).await {
             Ok(axum::extract::Query(v)) => Ok(Params(v)),
-            Err(rejection) => Err(ApiError::new(rejection.status(), rejection.body_text())),
+            Err(rejection) => Err(reject(rejection)),
         }
     }
 }
 
-/// `axum::extract::Path` whose refusals (a game id that is not a number) are JSON too.
+/// The path's parameters, each checked, read as `T` (a game id that is not a number is
+/// refused as JSON too).
 pub struct Path<T>(pub T);
 
-impl<S, T> axum::extract::FromRequestParts<S> for Path<T>
+impl<S, T> FromRequestParts<S> for Path<T>
 where
-    T: serde::de::DeserializeOwned + Send,
+    T: DeserializeOwned + Send,
     S: Send + Sync,
 {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut axum::http::request::Parts, state: &S) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let raw = RawPathParams::from_request_parts(parts, state)
+            .await
+            .map_err(|r| ApiError::new(r.status(), r.body_text()))?;
+        for (name, value) in &raw {
+            check_text(name, value, false)?;
+        }
         match axum::extract::Path::<T>::from_request_parts(parts, state).await {
             Ok(axum::extract::Path(v)) => Ok(Path(v)),
             Err(rejection) => Err(ApiError::new(rejection.status(), rejection.body_text())),
         }
     }
-}
-
-/// An optional JSON body: empty means the defaults.
-pub fn optional_body<T: serde::de::DeserializeOwned + Default>(bytes: &[u8]) -> ApiResult<T> {
-    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
-        return Ok(T::default());
-    }
-    serde_json::from_slice(bytes).map_err(|e| ApiError::unprocessable(format!("request body: {e}")))
 }

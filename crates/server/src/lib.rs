@@ -9,7 +9,8 @@
 //! - [`api`] (JSON, with the OpenAPI document derived from it in [`openapi`]) and the
 //!   pages (askama templates): two thin faces over the services.
 //! - [`model`]: the typed values the layers share ([`model::GameStatus`]);
-//!   [`limits`]: every limit on input.
+//!   [`limits`]: every limit on input; [`input`]: the check every string from a client
+//!   passes, run by the extractors of [`error`] that every handler reads its request with.
 //!
 //! Not yet moved to the layers (each keeps its handlers, rules and SQL together):
 //!
@@ -29,6 +30,7 @@ pub mod demo;
 pub mod error;
 pub mod gm;
 pub mod history;
+pub mod input;
 pub mod limits;
 pub mod model;
 pub mod openapi;

@@ -27,6 +27,11 @@ pub const MAX_MINUTES: i64 = 60 * 24 * 60;
 pub const LOGIN_FAILURES: i64 = 5;
 pub const LOGIN_WINDOW_MS: i64 = 15 * 60 * 1000;
 
+/// Characters in any one-line string a client sends (names, orders, settings), and in a
+/// many-line one (a press message, a variant file) before its own limit applies.
+pub const MAX_LINE_CHARS: usize = 1_000;
+pub const MAX_TEXT_CHARS: usize = UPLOAD_LIMIT;
+
 /// A token bucket per client: `rate` requests a second, bursts up to twice that.
 pub struct RateLimiter {
     rate: f64,

@@ -16,7 +16,7 @@ use sqlx::Row;
 use crate::auth::Account;
 use crate::clock::iso_utc;
 use crate::db::Tx;
-use crate::error::{ApiError, ApiResult, Body, Params, Path};
+use crate::error::{ApiError, ApiResult, Body, OptionalBody, Params, Path};
 use crate::model::GameStatus;
 use crate::services::games::{self, acting_power, role_of, Role};
 use crate::services::processing::{adjudicate_current, disorder_powers, has_choice};
@@ -314,9 +314,8 @@ pub async fn mark_ready(
     State(app): State<App>,
     account: Account,
     Path(id): Path<i64>,
-    body: axum::body::Bytes,
+    OptionalBody(w): OptionalBody<Which>,
 ) -> ApiResult<Json<Value>> {
-    let w: Which = crate::error::optional_body(&body)?;
     let (mut tx, game, _, power) =
         games::lock_acting(&app, &account, id, w.power.as_deref(), |g, _, _| match g.status {
             GameStatus::Active => Ok(()),

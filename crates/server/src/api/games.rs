@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::{Account, Viewer};
-use crate::error::{optional_body, ApiResult, Body, ErrorBody, Params, Path};
+use crate::error::{ApiResult, Body, ErrorBody, OptionalBody, Params, Path};
 use crate::services::games::create::{self, NewGame};
 use crate::services::games::seats::{self, JoinRequest, Joined, Left, Observing};
 use crate::services::games::view::GameView;
@@ -101,9 +101,8 @@ pub async fn join(
     State(app): State<App>,
     account: Account,
     Path(id): Path<i64>,
-    body: axum::body::Bytes,
+    OptionalBody(request): OptionalBody<JoinRequest>,
 ) -> ApiResult<Json<Joined>> {
-    let request: JoinRequest = optional_body(&body)?;
     Ok(Json(seats::join(&app, &account, id, request).await?))
 }
 
