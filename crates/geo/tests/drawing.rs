@@ -18,15 +18,21 @@ fn report(name: &str) -> DrawingReport {
     check(&variant, &shapes)
 }
 
+/// The variants whose drawings meet every check of issue 11 (the others' remaining
+/// errors are listed in their MAPNOTES).
+const CLEAN: &[&str] = &["standard", "original-1958"];
+
 #[test]
-fn standard_is_drawn_exactly_as_its_graph() {
-    let r = report("standard");
-    assert_eq!(r.drawn, r.borders, "borders not drawn: {:?}", r.missing);
-    assert!(r.foreign.is_empty(), "{:?}", r.foreign);
-    assert!(r.anchors_outside.is_empty(), "{:?}", r.anchors_outside);
-    assert!(r.off_land.is_empty(), "{:?}", r.off_land);
-    assert!(r.sea_on_land.is_empty(), "{:?}", r.sea_on_land);
-    assert!(r.errors().is_empty());
+fn clean_variants_are_drawn_exactly_as_their_graphs() {
+    for name in CLEAN {
+        let r = report(name);
+        assert_eq!(r.drawn, r.borders, "{name}: borders not drawn: {:?}", r.missing);
+        assert!(r.foreign.is_empty(), "{name}: {:?}", r.foreign);
+        assert!(r.anchors_outside.is_empty(), "{name}: {:?}", r.anchors_outside);
+        assert!(r.off_land.is_empty(), "{name}: {:?}", r.off_land);
+        assert!(r.sea_on_land.is_empty(), "{name}: {:?}", r.sea_on_land);
+        assert!(r.errors().is_empty(), "{name}");
+    }
 }
 
 #[test]
@@ -132,7 +138,8 @@ const CITIES: &[(&str, &[City])] = &[
             ("nap", "Naples", 40.852, 14.268),
             ("vie", "Vienna", 48.208, 16.373),
             ("bud", "Budapest", 47.498, 19.04),
-            ("con", "Istanbul", 41.01, 28.96),
+            // Sarayburnu, the tip of the old city, is water at this grid's 4 km cells: Fatih instead.
+            ("con", "Istanbul (Fatih)", 41.015, 28.93),
             ("ank", "Ankara", 39.93, 32.86),
             ("mos", "Moscow", 55.756, 37.617),
             ("war", "Warsaw", 52.23, 21.01),
@@ -143,7 +150,7 @@ const CITIES: &[(&str, &[City])] = &[
 
 /// The variants whose anchors have been tuned so far; the others' misplaced cities are
 /// printed (run with --nocapture) until theirs are.
-const TUNED: &[&str] = &["standard"];
+const TUNED: &[&str] = &["standard", "original-1958"];
 
 #[test]
 fn real_cities_lie_in_the_spaces_named_for_them() {
