@@ -16,6 +16,9 @@
   var hint = document.getElementById("map-hint");
   var checkTimer = null;
   var checkSeq = 0;
+  // Orders, bids and the ready mark name the phase this page shows (`seq`); the server
+  // refuses them with 409 and the current phase once the game has moved on.
+  var phaseParam = "&seq=" + game.seq;
 
   function renderOrders(orders) {
     if (!list) return;
@@ -43,8 +46,9 @@
   function submitOrder(text) {
     checkSeq++;
     C.say(message, "Sending " + text + "…", false);
-    return C.api("POST", base + "/orders", { orders: [text] }).then(function (res) {
+    return C.api("POST", base + "/orders", { orders: [text], seq: game.seq }).then(function (res) {
       if (!res.ok) {
+        movedOn(res);
         C.say(message, C.errorText(res), true);
         return false;
       }
@@ -89,7 +93,8 @@
     list.addEventListener("click", function (e) {
       var b = e.target.closest(".remove-order");
       if (!b) return;
-      C.api("DELETE", base + "/orders?unit=" + encodeURIComponent(b.getAttribute("data-unit"))).then(function (res) {
+      C.api("DELETE", base + "/orders?unit=" + encodeURIComponent(b.getAttribute("data-unit")) + phaseParam).then(function (res) {
+        movedOn(res);
         if (!res.ok) C.say(message, C.errorText(res), true);
         else {
           renderOrders(res.data.orders || []);
@@ -148,8 +153,9 @@
         order: bidOrder.value.trim()
       };
       C.say(bidMessage, "Sending…", false);
-      C.api("POST", base + "/bids", { bids: [bid] }).then(function (res) {
+      C.api("POST", base + "/bids", { bids: [bid], seq: game.seq }).then(function (res) {
         if (!res.ok) {
+          movedOn(res);
           C.say(bidMessage, C.errorText(res), true);
           return;
         }
@@ -161,7 +167,8 @@
     bidList.addEventListener("click", function (e) {
       var b = e.target.closest(".remove-bid");
       if (!b) return;
-      C.api("DELETE", base + "/bids?unit=" + encodeURIComponent(b.getAttribute("data-unit"))).then(function (res) {
+      C.api("DELETE", base + "/bids?unit=" + encodeURIComponent(b.getAttribute("data-unit")) + phaseParam).then(function (res) {
+        movedOn(res);
         if (!res.ok) C.say(bidMessage, C.errorText(res), true);
         else {
           renderBids(res.data.bids || []);
@@ -173,14 +180,22 @@
 
   // ---- Toggles: the ready mark and the draw vote. POST sets, DELETE takes back; an
   // answer that ends the phase or the game reloads the page to show it.
-  function toggle(id, path, labels, ended) {
+  // `forPhase`: the request names the phase the page shows (the ready mark), so that a
+  // click after the deadline is refused rather than counted for the next phase.
+  function toggle(id, path, labels, ended, forPhase) {
     var button = document.getElementById(id);
     if (!button) return;
     var out = document.getElementById(id + "-message");
     button.addEventListener("click", function () {
       var on = button.getAttribute("aria-pressed") !== "true";
-      C.api(on ? "POST" : "DELETE", base + path).then(function (res) {
+      var request = !forPhase
+        ? C.api(on ? "POST" : "DELETE", base + path)
+        : on
+          ? C.api("POST", base + path, { seq: game.seq })
+          : C.api("DELETE", base + path + "?seq=" + game.seq);
+      request.then(function (res) {
         if (!res.ok) {
+          movedOn(res);
           C.say(out, C.errorText(res), true);
           return;
         }
@@ -201,7 +216,7 @@
     set: "Marked ready.", unset: "No longer ready."
   }, function (d) {
     return d.processed && "Everyone is ready: the phase has been processed.";
-  });
+  }, true);
   toggle("draw-vote", "/draw-vote", {
     on: "Voted for a draw ✓ (click to take back)", off: "Vote for a draw",
     set: "Your vote is in.", unset: "Vote taken back."
@@ -398,20 +413,29 @@
 
   // ---- A page left open learns when the game moves on (a deadline, the GM, the last
   // ready mark) and offers to reload rather than keep showing an old board.
+  function showStale(phaseName) {
+    var stale = document.getElementById("stale");
+    if (!stale || !stale.hidden) return;
+    stale.hidden = false;
+    stale.textContent = "The game has moved on to " + phaseName + ". ";
+    var a = document.createElement("a");
+    a.href = window.location.pathname;
+    a.textContent = "Show the new board";
+    stale.appendChild(a);
+  }
+  // A change refused because it named a phase that is over: offer the new board at once.
+  function movedOn(res) {
+    if (res.status === 409 && res.data && typeof res.data.seq === "number" && res.data.seq !== game.seq) {
+      showStale(res.data.phase);
+    }
+  }
   function watch() {
     if (game.status !== "active" && game.status !== "paused") return;
     window.setInterval(function () {
       if (document.hidden) return;
       C.api("GET", base).then(function (res) {
         if (!res.ok || res.data.seq === game.seq) return;
-        var stale = document.getElementById("stale");
-        if (!stale || !stale.hidden) return;
-        stale.hidden = false;
-        stale.textContent = "The game has moved on to " + res.data.phase_name + ". ";
-        var a = document.createElement("a");
-        a.href = window.location.pathname;
-        a.textContent = "Show the new board";
-        stale.appendChild(a);
+        showStale(res.data.phase_name);
       });
     }, 20000);
   }

@@ -206,7 +206,9 @@ async fn drive(seat: Seat, until: Instant, pace: Option<(usize, f64)>) -> (Sampl
                 c.call(
                     reqwest::Method::POST,
                     &format!("/api/games/{id}/orders"),
-                    Some(json!({"orders": orders, "replace": true})),
+                    // The games keep their first phase for the run (the default deadlines
+                    // are days away), so the orders are for phase 0.
+                    Some(json!({"orders": orders, "replace": true, "seq": 0})),
                 )
                 .await
             }

@@ -21,7 +21,7 @@ use sqlx::{Any, Executor, Row};
 use crate::auth::Account;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, Body, Params, Path};
-use crate::services::games::{self, acting_power, role_of, Role};
+use crate::services::games::{self, acting_power, role_of, PhaseRef, Role};
 use crate::store::bids::BidRow;
 use crate::store::games::Game;
 use crate::App;
@@ -59,6 +59,11 @@ pub struct Bids {
     /// Clear the power's bids for this phase first.
     #[serde(default)]
     pub replace: bool,
+    /// The phase the bids are for: its number, or its code (one is required).
+    #[serde(default)]
+    pub seq: Option<i64>,
+    #[serde(default)]
+    pub phase: Option<String>,
 }
 
 fn space(v: &Variant, p: chancery_engine::ProvinceId) -> &str {
@@ -155,12 +160,14 @@ async fn lock_for_bids(
     account: &Account,
     id: i64,
     requested: Option<&str>,
+    named: &PhaseRef,
 ) -> ApiResult<(Tx, Game, std::sync::Arc<Variant>, String)> {
     let now = app.clock.now_ms();
     games::lock_acting(app, account, id, requested, |game, role, v| {
         if !has_dp(v) {
             return Err(ApiError::unprocessable(NO_DP));
         }
+        games::at_phase(game, &game.state(v)?, named)?;
         crate::orders::open_for_orders(game, role, now)
     })
     .await
@@ -178,7 +185,11 @@ pub async fn submit(
     if b.bids.len() > MAX_BIDS {
         return Err(ApiError::unprocessable(format!("at most {MAX_BIDS} bids at once")));
     }
-    let (mut tx, game, v, power) = lock_for_bids(&app, &account, id, b.power.as_deref()).await?;
+    let named = PhaseRef {
+        seq: b.seq,
+        phase: b.phase.clone(),
+    };
+    let (mut tx, game, v, power) = lock_for_bids(&app, &account, id, b.power.as_deref(), &named).await?;
     let power_id = v
         .find_power(&power)
         .ok_or_else(|| ApiError::unprocessable("unknown power"))?;
@@ -257,6 +268,11 @@ pub struct Which {
     /// One unit's bid to remove (its space).
     #[serde(default)]
     pub unit: Option<String>,
+    /// When removing bids, the phase they are for: its number or code.
+    #[serde(default)]
+    pub seq: Option<i64>,
+    #[serde(default)]
+    pub phase: Option<String>,
 }
 
 /// Removes one bid of the power's this phase (`unit`), or all of them. Fewer bids never
@@ -267,7 +283,17 @@ pub async fn clear(
     Path(id): Path<i64>,
     Params(w): Params<Which>,
 ) -> ApiResult<Json<Value>> {
-    let (mut tx, game, v, power) = lock_for_bids(&app, &account, id, w.power.as_deref()).await?;
+    let (mut tx, game, v, power) = lock_for_bids(
+        &app,
+        &account,
+        id,
+        w.power.as_deref(),
+        &PhaseRef {
+            seq: w.seq,
+            phase: w.phase.clone(),
+        },
+    )
+    .await?;
     let state = game.state(&v)?;
     match &w.unit {
         Some(unit) => {

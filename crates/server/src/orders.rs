@@ -18,7 +18,7 @@ use crate::clock::iso_utc;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, Body, OptionalBody, Params, Path};
 use crate::model::GameStatus;
-use crate::services::games::{self, acting_power, role_of, Role};
+use crate::services::games::{self, acting_power, at_phase, role_of, PhaseRef, Role};
 use crate::services::processing::{adjudicate_current, disorder_powers, has_choice};
 use crate::store::games::Game;
 use crate::App;
@@ -36,6 +36,11 @@ pub struct Submission {
     /// Clear the power's orders for this phase first.
     #[serde(default)]
     pub replace: bool,
+    /// The phase the orders are for: its number, or its code (one is required).
+    #[serde(default)]
+    pub seq: Option<i64>,
+    #[serde(default)]
+    pub phase: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -46,6 +51,20 @@ pub struct Which {
     /// One unit's order to clear (its province).
     #[serde(default)]
     pub unit: Option<String>,
+    /// The phase a change is for (clearing orders, a ready mark): its number or code.
+    #[serde(default)]
+    pub seq: Option<i64>,
+    #[serde(default)]
+    pub phase: Option<String>,
+}
+
+impl Which {
+    fn named(&self) -> PhaseRef {
+        PhaseRef {
+            seq: self.seq,
+            phase: self.phase.clone(),
+        }
+    }
 }
 
 /// Whether `role` may still change the phase's orders or bids: the game is running and,
@@ -105,7 +124,12 @@ pub async fn submit(
 
 async fn store(app: App, account: Account, id: i64, s: Submission) -> ApiResult<Value> {
     let now = app.clock.now_ms();
-    let (mut tx, game, v, power) = games::lock_acting(&app, &account, id, s.power.as_deref(), |g, r, _| {
+    let named = PhaseRef {
+        seq: s.seq,
+        phase: s.phase.clone(),
+    };
+    let (mut tx, game, v, power) = games::lock_acting(&app, &account, id, s.power.as_deref(), |g, r, v| {
+        at_phase(g, &g.state(v)?, &named)?;
         open_for_orders(g, r, now)
     })
     .await?;
@@ -250,7 +274,8 @@ pub async fn clear(
     Params(w): Params<Which>,
 ) -> ApiResult<Json<Value>> {
     let now = app.clock.now_ms();
-    let (mut tx, game, v, power) = games::lock_acting(&app, &account, id, w.power.as_deref(), |g, r, _| {
+    let (mut tx, game, v, power) = games::lock_acting(&app, &account, id, w.power.as_deref(), |g, r, v| {
+        at_phase(g, &g.state(v)?, &w.named())?;
         open_for_orders(g, r, now)
     })
     .await?;
@@ -316,12 +341,14 @@ pub async fn mark_ready(
     Path(id): Path<i64>,
     OptionalBody(w): OptionalBody<Which>,
 ) -> ApiResult<Json<Value>> {
-    let (mut tx, game, _, power) =
-        games::lock_acting(&app, &account, id, w.power.as_deref(), |g, _, _| match g.status {
+    let (mut tx, game, _, power) = games::lock_acting(&app, &account, id, w.power.as_deref(), |g, _, v| {
+        at_phase(g, &g.state(v)?, &w.named())?;
+        match g.status {
             GameStatus::Active => Ok(()),
             _ => Err(ApiError::conflict("the game is not running")),
-        })
-        .await?;
+        }
+    })
+    .await?;
     sqlx::query("INSERT INTO ready (game_id, seq, power) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
         .bind(id)
         .bind(game.seq)
@@ -347,7 +374,10 @@ pub async fn unmark_ready(
     Path(id): Path<i64>,
     Params(w): Params<Which>,
 ) -> ApiResult<Json<Value>> {
-    let (mut tx, game, _, power) = games::lock_acting(&app, &account, id, w.power.as_deref(), |_, _, _| Ok(())).await?;
+    let (mut tx, game, _, power) = games::lock_acting(&app, &account, id, w.power.as_deref(), |g, _, v| {
+        at_phase(g, &g.state(v)?, &w.named())
+    })
+    .await?;
     sqlx::query("DELETE FROM ready WHERE game_id = $1 AND seq = $2 AND power = $3")
         .bind(id)
         .bind(game.seq)

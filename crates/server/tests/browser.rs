@@ -812,18 +812,18 @@ async fn a_retreat_a_removal_and_a_build_are_clicked() {
         .post(&format!("/api/games/{id}/join"), json!({"power": "Italy"}))
         .await;
     gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
-    let orders = |list: &[&str]| json!({"orders": list});
+    let orders = |seq: i64, list: &[&str]| json!({"orders": list, "seq": seq});
     austria
         .post(
             &format!("/api/games/{id}/orders"),
-            orders(&["A vie - tyr", "F tri - adr"]),
+            orders(0, &["A vie - tyr", "F tri - adr"]),
         )
         .await;
     gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
     austria
         .post(
             &format!("/api/games/{id}/orders"),
-            orders(&["A tyr - ven", "F adr S A tyr - ven"]),
+            orders(1, &["A tyr - ven", "F adr S A tyr - ven"]),
         )
         .await;
     gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;

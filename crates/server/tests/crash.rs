@@ -104,7 +104,7 @@ async fn submitter(api: Api, power: String, id: i64, ledger: Arc<Mutex<Ledger>>)
             .try_call(
                 "POST",
                 &format!("/api/games/{id}/orders"),
-                Some(json!({"orders": orders})),
+                Some(json!({"orders": orders, "seq": seq})),
             )
             .await
         {

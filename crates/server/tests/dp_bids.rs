@@ -17,8 +17,8 @@ async fn page(who: &Api, path: &str) -> (u16, String) {
     (resp.status().as_u16(), resp.text().await.expect("page text"))
 }
 
-fn bid(unit: &str, dp: i64, order: &str) -> Value {
-    json!({"bids": [{"unit": unit, "dp": dp, "order": order}]})
+fn bid(seq: i64, unit: &str, dp: i64, order: &str) -> Value {
+    json!({"bids": [{"unit": unit, "dp": dp, "order": order}], "seq": seq})
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -37,7 +37,10 @@ async fn the_higher_total_buys_the_minor_units_order_and_the_bidders_stay_secret
         // Rule 4: Germany's 2 DPs against Britain's 1 on the Dutch fleet; neither is a
         // patron of the Netherlands, so no client bonus changes the totals.
         let mine = germany
-            .post(&format!("/api/games/{id}/bids"), bid("Netherlands", 2, "F net - sns"))
+            .post(
+                &format!("/api/games/{id}/bids"),
+                bid(0, "Netherlands", 2, "F net - sns"),
+            )
             .await;
         assert_eq!(mine["bids"][0]["dp"], 2, "{mine}");
         assert_eq!(
@@ -47,16 +50,19 @@ async fn the_higher_total_buys_the_minor_units_order_and_the_bidders_stay_secret
         britain
             .post(
                 &format!("/api/games/{id}/bids"),
-                bid("Netherlands", 1, "F Netherlands - ENG"),
+                bid(0, "Netherlands", 1, "F Netherlands - ENG"),
             )
             .await;
         // France bids on Belgium, then attacks it: rule 3 makes the bid void at
         // adjudication, and the GM's report says so.
         france
-            .post(&format!("/api/games/{id}/bids"), bid("Belgium", 1, "A Belgium H"))
+            .post(&format!("/api/games/{id}/bids"), bid(0, "Belgium", 1, "A Belgium H"))
             .await;
         france
-            .post(&format!("/api/games/{id}/orders"), json!({"orders": ["A par - bel"]}))
+            .post(
+                &format!("/api/games/{id}/orders"),
+                json!({"orders": ["A par - bel"], "seq": 0}),
+            )
             .await;
 
         // Only the bidder and the GM read a power's bids before the phase either.
@@ -175,7 +181,7 @@ async fn bids_past_the_budget_or_on_an_attacked_minor_are_refused() {
                     {"unit": "Netherlands", "dp": 2, "order": "F net H"},
                     {"unit": "Belgium", "dp": 1, "order": "A bel H"},
                     {"unit": "Denmark", "dp": 1, "order": "F den H"},
-                ]})),
+                ], "seq": 0})),
             )
             .await;
         assert_eq!(status, 422, "{err}");
@@ -189,39 +195,42 @@ async fn bids_past_the_budget_or_on_an_attacked_minor_are_refused() {
 
         // Bids add up across requests: 3 DPs stored, one more is past the budget.
         germany
-            .post(&format!("/api/games/{id}/bids"), bid("Netherlands", 2, "F net H"))
+            .post(&format!("/api/games/{id}/bids"), bid(0, "Netherlands", 2, "F net H"))
             .await;
         germany
-            .post(&format!("/api/games/{id}/bids"), bid("Belgium", 1, "A bel H"))
+            .post(&format!("/api/games/{id}/bids"), bid(0, "Belgium", 1, "A bel H"))
             .await;
         let (status, err) = germany
             .call(
                 "POST",
                 &format!("/api/games/{id}/bids"),
-                Some(bid("Denmark", 1, "F den H")),
+                Some(bid(0, "Denmark", 1, "F den H")),
             )
             .await;
         assert_eq!(status, 422, "{err}");
         assert!(err["error"].as_str().unwrap().contains("budget of 3 DPs"), "{err}");
         // A removed bid frees its DPs.
         let left = germany
-            .call("DELETE", &format!("/api/games/{id}/bids?unit=bel"), None)
+            .call("DELETE", &format!("/api/games/{id}/bids?unit=bel&seq=0"), None)
             .await;
         assert_eq!(left.0, 200, "{}", left.1);
         assert_eq!(left.1["bids"].as_array().unwrap().len(), 1);
         germany
-            .post(&format!("/api/games/{id}/bids"), bid("Denmark", 1, "F den H"))
+            .post(&format!("/api/games/{id}/bids"), bid(0, "Denmark", 1, "F den H"))
             .await;
 
         // Rule 3: no bid on a minor the power's own orders attack.
         germany
-            .post(&format!("/api/games/{id}/orders"), json!({"orders": ["F ham - den"]}))
+            .post(
+                &format!("/api/games/{id}/orders"),
+                json!({"orders": ["F ham - den"], "seq": 0}),
+            )
             .await;
         let (status, err) = germany
             .call(
                 "POST",
                 &format!("/api/games/{id}/bids"),
-                Some(bid("Denmark", 1, "F den - sns")),
+                Some(bid(0, "Denmark", 1, "F den - sns")),
             )
             .await;
         assert_eq!(status, 422, "{err}");
@@ -235,7 +244,7 @@ async fn bids_past_the_budget_or_on_an_attacked_minor_are_refused() {
             .call(
                 "POST",
                 &format!("/api/games/{id}/bids"),
-                Some(bid("Belgium", 1, "A bel - ")),
+                Some(bid(0, "Belgium", 1, "A bel - ")),
             )
             .await;
         assert_eq!(status, 422, "{err}");
@@ -244,7 +253,7 @@ async fn bids_past_the_budget_or_on_an_attacked_minor_are_refused() {
             .call(
                 "POST",
                 &format!("/api/games/{id}/bids"),
-                Some(bid("Paris", 1, "A par H")),
+                Some(bid(0, "Paris", 1, "A par H")),
             )
             .await;
         assert_eq!(status, 422, "{err}");
@@ -265,7 +274,10 @@ async fn civil_disorder_turns_a_great_power_into_independent_minors() {
         let france = player(&players, "France");
         let germany = player(&players, "Germany");
         france
-            .post(&format!("/api/games/{id}/orders"), json!({"orders": ["A par - bur"]}))
+            .post(
+                &format!("/api/games/{id}/orders"),
+                json!({"orders": ["A par - bur"], "seq": 0}),
+            )
             .await;
 
         // Rule 11 urges the GM to find a replacement first: `permanent: false` only ends
@@ -315,7 +327,7 @@ async fn civil_disorder_turns_a_great_power_into_independent_minors() {
             .call(
                 "POST",
                 &format!("/api/games/{id}/orders"),
-                Some(json!({"orders": ["A par H"]})),
+                Some(json!({"orders": ["A par H"], "seq": 0})),
             )
             .await;
         assert_eq!(status, 403);
@@ -329,7 +341,7 @@ async fn civil_disorder_turns_a_great_power_into_independent_minors() {
             .await;
         assert_eq!(status, 409, "{body}");
         assert!(body["error"].as_str().unwrap().contains("rule 11"), "{body}");
-        let mut french_bid = bid("Belgium", 1, "A bel H");
+        let mut french_bid = bid(0, "Belgium", 1, "A bel H");
         french_bid["power"] = json!("France");
         let (status, body) = gm
             .call("POST", &format!("/api/games/{id}/bids"), Some(french_bid))
@@ -346,7 +358,7 @@ async fn civil_disorder_turns_a_great_power_into_independent_minors() {
 
         // Germany buys the Parisian army's order like any minor's (rule 4): a sortie.
         germany
-            .post(&format!("/api/games/{id}/bids"), bid("Paris", 1, "A par - bur"))
+            .post(&format!("/api/games/{id}/bids"), bid(0, "Paris", 1, "A par - bur"))
             .await;
         gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
         let phase = server.visitor().get(&format!("/api/games/{id}/phases/0")).await;
@@ -383,7 +395,10 @@ async fn civil_disorder_turns_a_great_power_into_independent_minors() {
         assert_eq!(germany_view["civil_disorder"], false, "{germany_view}");
         assert!(germany_view["units"].as_u64().unwrap() > 0);
         germany
-            .post(&format!("/api/games/{id}/orders"), json!({"orders": ["A ber H"]}))
+            .post(
+                &format!("/api/games/{id}/orders"),
+                json!({"orders": ["A ber H"], "seq": 0}),
+            )
             .await;
         let heir = server.register("cd-heir").await;
         let (status, _) = heir
@@ -400,7 +415,10 @@ async fn civil_disorder_turns_a_great_power_into_independent_minors() {
         // faction's order already given goes too.
         let italy = player(&players, "Italy");
         italy
-            .post(&format!("/api/games/{id}/orders"), json!({"orders": ["A brg H"]}))
+            .post(
+                &format!("/api/games/{id}/orders"),
+                json!({"orders": ["A brg H"], "seq": 0}),
+            )
             .await;
         gm.post(&format!("/api/games/{id}/gm/civil-disorder"), json!({"power": "Italy"}))
             .await;

@@ -308,7 +308,7 @@ fn has_minors(v: &Variant) -> bool {
 /// Submits `power`'s bids, within the budget the API states for it; returns them.
 async fn bid(
     v: &Variant,
-    path: &str,
+    (path, seq): (&str, i64),
     api: &Api,
     power: PowerId,
     state: &GameState,
@@ -330,7 +330,7 @@ async fn bid(
         })
         .collect();
     let (status, out) = api
-        .call("POST", path, Some(json!({"bids": body, "replace": true})))
+        .call("POST", path, Some(json!({"bids": body, "replace": true, "seq": seq})))
         .await;
     assert_eq!(status, 200, "bids {body:?}: {out}");
     assert_eq!(out["bids"].as_array().unwrap().len(), bids.len(), "{out}");
@@ -378,7 +378,7 @@ impl Game<'_> {
                     .call(
                         "POST",
                         &self.path("/orders"),
-                        Some(json!({"orders": texts, "replace": true})),
+                        Some(json!({"orders": texts, "replace": true, "seq": seq})),
                     )
                     .await;
                 assert_eq!(status, 200, "{code} {name} {texts:?}: {body}");
@@ -392,7 +392,16 @@ impl Game<'_> {
             }
             let bidder = v.powers[power as usize].kind == PowerKind::Great;
             if state.phase.kind == PhaseKind::Movement && bidder && has_minors(v) {
-                let bids = bid(v, &self.path("/bids"), api, power, &state, &orders, &mut self.rng).await;
+                let bids = bid(
+                    v,
+                    (&self.path("/bids"), seq),
+                    api,
+                    power,
+                    &state,
+                    &orders,
+                    &mut self.rng,
+                )
+                .await;
                 self.tally.bids += bids.len();
                 placed.extend(bids.iter().map(|b| PlacedBid {
                     bidder: name.clone(),
@@ -415,7 +424,7 @@ impl Game<'_> {
         } else {
             let last = must_act.len() - 1;
             for (i, api) in must_act.iter().enumerate() {
-                let r = api.post(&self.path("/ready"), json!({})).await;
+                let r = api.post(&self.path("/ready"), json!({"seq": seq})).await;
                 assert_eq!(r["processed"], i == last, "only the last ready player ends {code}: {r}");
             }
         }

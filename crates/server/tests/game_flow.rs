@@ -59,7 +59,10 @@ async fn orders_deadlines_ready_marks_and_rollback() {
 
         // Good orders are stored in canonical notation.
         let out = england
-            .post(&path, json!({"orders": ["F lon - nth", "a LVP-yor", "F edi - nwg"]}))
+            .post(
+                &path,
+                json!({"orders": ["F lon - nth", "a LVP-yor", "F edi - nwg"], "phase": "S1901M"}),
+            )
             .await;
         let texts: Vec<&str> = out["orders"]
             .as_array()
@@ -75,14 +78,22 @@ async fn orders_deadlines_ready_marks_and_rollback() {
 
         // A bad order comes back with the engine's own message, and nothing is stored.
         let (status, err) = england
-            .call("POST", &path, Some(json!({"orders": ["F lon - eng", "A lvp - mun"]})))
+            .call(
+                "POST",
+                &path,
+                Some(json!({"orders": ["F lon - eng", "A lvp - mun"], "phase": "S1901M"})),
+            )
             .await;
         assert_eq!(status, 422);
         assert_eq!(err["error"], engine_message("England", "A lvp - mun"));
         assert_eq!(err["refused"][0]["order"], "A lvp - mun");
         // Rulebook: a power orders only its own units.
         let (status, err) = france
-            .call("POST", &path, Some(json!({"orders": ["F lon - eng"]})))
+            .call(
+                "POST",
+                &path,
+                Some(json!({"orders": ["F lon - eng"], "phase": "S1901M"})),
+            )
             .await;
         assert_eq!(status, 422);
         assert_eq!(err["error"], engine_message("France", "F lon - eng"));
@@ -94,8 +105,12 @@ async fn orders_deadlines_ready_marks_and_rollback() {
         );
 
         // A new order for a unit replaces its old one; one unit's order can be cleared.
-        england.post(&path, json!({"orders": ["F lon - eng"]})).await;
-        let (status, _) = england.call("DELETE", &format!("{path}?unit=edi"), None).await;
+        england
+            .post(&path, json!({"orders": ["F lon - eng"], "phase": "S1901M"}))
+            .await;
+        let (status, _) = england
+            .call("DELETE", &format!("{path}?unit=edi&phase=S1901M"), None)
+            .await;
         assert_eq!(status, 200);
         let now = england.get(&path).await;
         let texts: Vec<&str> = now["orders"]
@@ -132,7 +147,9 @@ async fn orders_deadlines_ready_marks_and_rollback() {
 
         // The deadline passes: the phase is processed; nobody was dislodged, so the
         // spring retreat phase is skipped.
-        france.post(&path, json!({"orders": ["A par - pic"]})).await;
+        france
+            .post(&path, json!({"orders": ["A par - pic"], "phase": "S1901M"}))
+            .await;
         // Either this call or the background scheduler processes the phase (whichever
         // claims it first); the call returns only once the due work is done.
         server.advance(61 * 60_000).await;
@@ -174,7 +191,8 @@ async fn orders_deadlines_ready_marks_and_rollback() {
 
         // Early processing: when every power with a choice is ready, no need to wait.
         for (_, p) in &players {
-            p.post(&format!("/api/games/{id}/ready"), json!({})).await;
+            p.post(&format!("/api/games/{id}/ready"), json!({"phase": "F1901M"}))
+                .await;
         }
         let game = gm.get(&format!("/api/games/{id}")).await;
         assert_eq!(game["seq"], 2, "all ready processed the phase: {game}");
@@ -205,7 +223,9 @@ async fn orders_deadlines_ready_marks_and_rollback() {
         // An order changed after a rollback: rolling forward publishes the result of the
         // orders as they stand now, never the stale one.
         gm.post(&format!("/api/games/{id}/gm/rollback"), json!({})).await;
-        england.post(&path, json!({"orders": ["F eng - bre"]})).await;
+        england
+            .post(&path, json!({"orders": ["F eng - bre"], "phase": "F1901M"}))
+            .await;
         let forward = gm.post(&format!("/api/games/{id}/gm/rollforward"), json!({})).await;
         assert_eq!(forward["readjudicated"], true);
         let f1901 = gm.get(&format!("/api/games/{id}/phases/1")).await;
@@ -213,7 +233,9 @@ async fn orders_deadlines_ready_marks_and_rollback() {
         assert_eq!(f1901["how"], "gm: rolled forward with changed orders");
         // Roll back again and process anew: the phase's fresh result replaces the old.
         gm.post(&format!("/api/games/{id}/gm/rollback"), json!({})).await;
-        england.post(&path, json!({"orders": ["F eng H"]})).await;
+        england
+            .post(&path, json!({"orders": ["F eng H"], "phase": "F1901M"}))
+            .await;
         gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
         let f1901 = gm.get(&format!("/api/games/{id}/phases/1")).await;
         assert_eq!(result_for(&f1901, "F eng")["order"], "F eng H");
@@ -279,7 +301,7 @@ async fn faction_units_are_ordered_by_their_patrons_player() {
             unit["location"].as_str().unwrap()
         );
         let out = player(&players, patron)
-            .post(&format!("/api/games/{id}/orders"), json!({"orders": [order]}))
+            .post(&format!("/api/games/{id}/orders"), json!({"orders": [order], "seq": 0}))
             .await;
         assert_eq!(
             out["orders"].as_array().unwrap().len(),
@@ -292,7 +314,7 @@ async fn faction_units_are_ordered_by_their_patrons_player() {
             .call(
                 "POST",
                 &format!("/api/games/{id}/orders"),
-                Some(json!({"orders": [order]})),
+                Some(json!({"orders": [order], "seq": 0})),
             )
             .await;
         assert_eq!(status, 422, "{} may not order {name}'s unit", other.0);
@@ -430,7 +452,9 @@ async fn orders_close_at_the_deadline() {
         let (id, players) = full_game(&server, &gm, "standard", json!({}), "late").await;
         let england = player(&players, "England");
         let orders = format!("/api/games/{id}/orders");
-        england.post(&orders, json!({"orders": ["F lon - nth"]})).await;
+        england
+            .post(&orders, json!({"orders": ["F lon - nth"], "phase": "S1901M"}))
+            .await;
         let game = gm.get(&format!("/api/games/{id}")).await;
         let now = server.visitor().get("/api/test/clock").await["now_ms"]
             .as_i64()
@@ -443,15 +467,22 @@ async fn orders_close_at_the_deadline() {
         assert_eq!(status, 200);
 
         let (status, body) = england
-            .call("POST", &orders, Some(json!({"orders": ["F lon - eng"]})))
+            .call(
+                "POST",
+                &orders,
+                Some(json!({"orders": ["F lon - eng"], "phase": "S1901M"})),
+            )
             .await;
         assert_eq!(status, 409, "{body}");
         assert!(body["error"].as_str().unwrap().contains("deadline passed"), "{body}");
-        let (status, _) = england.call("DELETE", &orders, None).await;
+        let (status, _) = england.call("DELETE", &format!("{orders}?seq=0"), None).await;
         assert_eq!(status, 409, "clearing is a change too");
         // The GM corrects Germany's orders before processing.
-        gm.post(&orders, json!({"orders": ["A ber - kie"], "power": "Germany"}))
-            .await;
+        gm.post(
+            &orders,
+            json!({"orders": ["A ber - kie"], "power": "Germany", "phase": "S1901M"}),
+        )
+        .await;
 
         gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
         let phase = server.visitor().get(&format!("/api/games/{id}/phases/0")).await;
@@ -681,7 +712,10 @@ async fn the_gm_hands_the_game_to_another_gm() {
         let heir = server.register("new-gm").await;
         heir.post(&format!("/api/games/{id}/observe"), json!({})).await;
         player(&players, "England")
-            .post(&format!("/api/games/{id}/orders"), json!({"orders": ["F lon - nth"]}))
+            .post(
+                &format!("/api/games/{id}/orders"),
+                json!({"orders": ["F lon - nth"], "phase": "S1901M"}),
+            )
             .await;
         let done = gm.post(&transfer, json!({"account": "new-gm"})).await;
         assert_eq!(done["gm"], "new-gm", "{done}");

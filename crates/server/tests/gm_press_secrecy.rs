@@ -34,7 +34,9 @@ async fn gm_replaces_declares_disorder_pauses_and_ends() {
         let france = player(&players, "France");
 
         // Replacement: a new account takes England; the old one loses access.
-        england.post(&orders, json!({"orders": ["F lon - eng"]})).await;
+        england
+            .post(&orders, json!({"orders": ["F lon - eng"], "phase": "S1901M"}))
+            .await;
         let newcomer = server.register("newcomer").await;
         gm.post(
             &format!("/api/games/{id}/gm/replace"),
@@ -58,7 +60,9 @@ async fn gm_replaces_declares_disorder_pauses_and_ends() {
         assert_eq!(eng["player"], "newcomer");
 
         // Civil disorder: France's orders are ignored and its player can no longer order.
-        france.post(&orders, json!({"orders": ["A par - bur"]})).await;
+        france
+            .post(&orders, json!({"orders": ["A par - bur"], "phase": "S1901M"}))
+            .await;
         // Rule 11's permanent disorder belongs to the DP variants, not to Standard.
         let (status, _) = gm
             .call(
@@ -76,7 +80,11 @@ async fn gm_replaces_declares_disorder_pauses_and_ends() {
             .await;
         assert_eq!(declared["permanent"], false);
         let (status, err) = france
-            .call("POST", &orders, Some(json!({"orders": ["A mar - spa"]})))
+            .call(
+                "POST",
+                &orders,
+                Some(json!({"orders": ["A mar - spa"], "phase": "S1901M"})),
+            )
             .await;
         assert!(status == 403 || status == 409, "{status} {err}");
 
@@ -154,7 +162,11 @@ async fn gm_replaces_declares_disorder_pauses_and_ends() {
         let press = server.visitor().get(&format!("/api/games/{id}/press")).await;
         assert!(press["messages"][0]["body"].as_str().unwrap().contains("draw"));
         let (status, _) = newcomer
-            .call("POST", &orders, Some(json!({"orders": ["F eng - bre"]})))
+            .call(
+                "POST",
+                &orders,
+                Some(json!({"orders": ["F eng - bre"], "phase": "S1901M"})),
+            )
             .await;
         assert_eq!(status, 409, "no orders after the end");
         // History stays readable after the end.
@@ -255,7 +267,10 @@ async fn press_rules_grey_press_and_anonymity() {
         // Every documented GET endpoint, as another player, an observer and a visitor:
         // never England's unprocessed orders, never another player's account name.
         england
-            .post(&format!("/api/games/{id}/orders"), json!({"orders": ["F lon - nth"]}))
+            .post(
+                &format!("/api/games/{id}/orders"),
+                json!({"orders": ["F lon - nth"], "phase": "S1901M"}),
+            )
             .await;
         let docs = server.visitor().get("/api/docs").await;
         let paths: Vec<String> = docs["paths"]
@@ -400,7 +415,7 @@ async fn bids_are_refused_without_dp_and_secret_with_minors() {
         let server = Server::start(&target.url);
         let gm = server.register("bid-gm").await;
         let (id, players) = full_game(&server, &gm, "standard", json!({}), "bid").await;
-        let bid = json!({"bids": [{"dp": 1, "order": "A par H"}]});
+        let bid = json!({"bids": [{"dp": 1, "order": "A par H"}], "seq": 0});
         let (status, err) = players[0]
             .1
             .call("POST", &format!("/api/games/{id}/bids"), Some(bid))
@@ -445,7 +460,7 @@ async fn bids_are_refused_without_dp_and_secret_with_minors() {
             .call(
                 "POST",
                 &format!("/api/games/{id}/bids"),
-                Some(json!({"bids": [{"dp": 1, "order": order}]})),
+                Some(json!({"bids": [{"dp": 1, "order": order}], "seq": 0})),
             )
             .await;
         assert_eq!(status, 200, "{body}");

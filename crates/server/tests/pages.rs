@@ -145,7 +145,7 @@ async fn the_order_check_gives_the_engines_reading_or_message() {
         .call(
             "POST",
             &format!("/api/games/{id}/orders"),
-            Some(json!({"orders": ["F lon - hol"]})),
+            Some(json!({"orders": ["F lon - hol"], "seq": 0})),
         )
         .await;
     assert_eq!(status, 422);
@@ -175,12 +175,15 @@ async fn no_page_shows_another_powers_orders_bids_or_player() {
     let germany = player(&players, "Germany");
     let france = player(&players, "France");
     germany
-        .post(&format!("/api/games/{id}/orders"), json!({"orders": ["F ham - den"]}))
+        .post(
+            &format!("/api/games/{id}/orders"),
+            json!({"orders": ["F ham - den"], "seq": 0}),
+        )
         .await;
     germany
         .post(
             &format!("/api/games/{id}/bids"),
-            json!({"bids": [{"unit": "Netherlands", "dp": 2, "order": "F net - sns"}]}),
+            json!({"bids": [{"unit": "Netherlands", "dp": 2, "order": "F net - sns"}], "seq": 0}),
         )
         .await;
     let observer = server.register("hush-observer").await;
@@ -229,7 +232,10 @@ async fn the_map_is_served_as_an_svg_image() {
     let gm = server.register("gm-image").await;
     let (id, players) = full_game(&server, &gm, "standard", json!({}), "image").await;
     player(&players, "England")
-        .post(&format!("/api/games/{id}/orders"), json!({"orders": ["F lon - nth"]}))
+        .post(
+            &format!("/api/games/{id}/orders"),
+            json!({"orders": ["F lon - nth"], "seq": 0}),
+        )
         .await;
     let visitor = server.visitor();
     let image = |path: String| {
@@ -292,17 +298,23 @@ async fn my_games_say_whose_turn_it_is() {
     };
     assert_eq!(turn(&lobby(england.token.clone()).await), "orders due");
     england
-        .post(&format!("/api/games/{id}/orders"), json!({"orders": ["F lon - nth"]}))
+        .post(
+            &format!("/api/games/{id}/orders"),
+            json!({"orders": ["F lon - nth"], "seq": 0}),
+        )
         .await;
     assert_eq!(turn(&lobby(england.token.clone()).await), "orders given");
-    england.post(&format!("/api/games/{id}/ready"), json!({})).await;
+    england.post(&format!("/api/games/{id}/ready"), json!({"seq": 0})).await;
     assert_eq!(turn(&lobby(england.token.clone()).await), "ready");
     assert_eq!(turn(&lobby(gm.token.clone()).await), "GM");
     // England takes Norway in the Fall and builds in the Winter; Italy, with as many
     // units as centres, has no adjustment to make.
     gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
     england
-        .post(&format!("/api/games/{id}/orders"), json!({"orders": ["F nth - nwy"]}))
+        .post(
+            &format!("/api/games/{id}/orders"),
+            json!({"orders": ["F nth - nwy"], "seq": 1}),
+        )
         .await;
     gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
     let game = gm.get(&format!("/api/games/{id}")).await;
@@ -330,7 +342,10 @@ async fn the_game_feed_carries_results_and_public_press_only() {
     england.post(&press, json!({"body": "hello to all & sundry"})).await;
     gm.post(&press, json!({"body": "Deadlines are firm."})).await;
     england
-        .post(&format!("/api/games/{id}/orders"), json!({"orders": ["F lon - nth"]}))
+        .post(
+            &format!("/api/games/{id}/orders"),
+            json!({"orders": ["F lon - nth"], "seq": 0}),
+        )
         .await;
     gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
 

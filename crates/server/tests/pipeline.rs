@@ -76,7 +76,7 @@ async fn the_server_judges_a_rule_8_phase_as_the_entry_point_does() {
         for (power, list) in request["orders"].as_object().unwrap() {
             gm.post(
                 &format!("/api/games/{id}/orders"),
-                json!({"power": power, "orders": list}),
+                json!({"power": power, "orders": list, "seq": 0}),
             )
             .await;
         }
@@ -90,8 +90,11 @@ async fn the_server_judges_a_rule_8_phase_as_the_entry_point_does() {
                     json!({"dp": dp.parse::<i64>().unwrap(), "order": order})
                 })
                 .collect();
-            gm.post(&format!("/api/games/{id}/bids"), json!({"power": power, "bids": list}))
-                .await;
+            gm.post(
+                &format!("/api/games/{id}/bids"),
+                json!({"power": power, "bids": list, "seq": 0}),
+            )
+            .await;
         }
         gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
 

@@ -29,12 +29,15 @@ async fn two_phases(server: &Server, prefix: &str) -> (i64, Api) {
         ("Russia", "A war - gal"),
     ] {
         player(&players, power)
-            .post(&format!("/api/games/{id}/orders"), json!({"orders": [order]}))
+            .post(&format!("/api/games/{id}/orders"), json!({"orders": [order], "seq": 0}))
             .await;
     }
     gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
     player(&players, "England")
-        .post(&format!("/api/games/{id}/orders"), json!({"orders": ["F nth - nwy"]}))
+        .post(
+            &format!("/api/games/{id}/orders"),
+            json!({"orders": ["F nth - nwy"], "seq": 1}),
+        )
         .await;
     gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
     (id, gm)

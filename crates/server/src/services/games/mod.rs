@@ -79,6 +79,50 @@ pub async fn lock_acting(
     Ok((tx, game, v, power))
 }
 
+/// The phase a change to orders, bids or a ready mark is meant for, as the request
+/// names it: its number (`seq`, which the game's view gives) or its code (`phase`, such
+/// as `F1901M`). Required (issue 14, finding 10): a ready mark or an order sent just
+/// after a deadline must not land on the next phase, where it would mean something its
+/// sender never said.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PhaseRef {
+    pub seq: Option<i64>,
+    pub phase: Option<String>,
+}
+
+/// Refuses a change named for another phase than the game's current one: 409 with the
+/// current phase's number and code, so that a client can show the new board; 422 when
+/// the request names no phase.
+pub fn at_phase(game: &Game, state: &GameState, named: &PhaseRef) -> ApiResult<()> {
+    let code = state.phase.code();
+    let current = serde_json::json!({"seq": game.seq, "phase": code});
+    if named.seq.is_none() && named.phase.is_none() {
+        return Err(ApiError::unprocessable(format!(
+            "say which phase this is for: `seq` (now {}) or `phase` (now {code})",
+            game.seq
+        ))
+        .with(current));
+    }
+    let seq_ok = named.seq.is_none_or(|s| s == game.seq);
+    let code_ok = named
+        .phase
+        .as_deref()
+        .is_none_or(|p| p.trim().eq_ignore_ascii_case(&code));
+    if seq_ok && code_ok {
+        return Ok(());
+    }
+    let asked = match (&named.seq, &named.phase) {
+        (Some(s), Some(p)) => format!("phase {p} (number {s})"),
+        (Some(s), None) => format!("phase number {s}"),
+        (None, p) => format!("phase {}", p.as_deref().unwrap_or_default()),
+    };
+    Err(ApiError::conflict(format!(
+        "this was sent for {asked}, but the game is at {code} (number {}); nothing was changed",
+        game.seq
+    ))
+    .with(current))
+}
+
 impl Game {
     pub fn variant(&self, app: &App) -> ApiResult<Arc<Variant>> {
         app.variants
