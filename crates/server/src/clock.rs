@@ -8,7 +8,8 @@ use std::sync::Arc;
 pub fn system_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
+        .ok()
+        .and_then(|d| i64::try_from(d.as_millis()).ok())
         .unwrap_or(0)
 }
 
@@ -35,18 +36,24 @@ impl Clock {
     }
 
     pub fn now_ms(&self) -> i64 {
-        system_ms() + self.offset_ms.load(Ordering::SeqCst)
+        system_ms().saturating_add(self.offset_ms.load(Ordering::SeqCst))
     }
 
-    /// Moves the clock forward; refused on a production clock and for going backwards.
+    /// Moves the clock forward; refused on a production clock, for going backwards, and
+    /// past a century ahead (so that every deadline computed from it stays in range).
     pub fn advance(&self, ms: i64) -> Result<i64, &'static str> {
+        const CENTURY_MS: i64 = 100 * 366 * 24 * 60 * 60 * 1000;
         if !self.adjustable {
             return Err("this server's clock is not adjustable");
         }
         if ms < 0 {
             return Err("the clock only moves forward");
         }
-        self.offset_ms.fetch_add(ms, Ordering::SeqCst);
+        self.offset_ms
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |o| {
+                o.checked_add(ms).filter(|&n| n <= CENTURY_MS)
+            })
+            .map_err(|_| "the test clock moves at most a century ahead")?;
         Ok(self.now_ms())
     }
 }

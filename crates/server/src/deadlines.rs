@@ -31,14 +31,15 @@ pub fn parse_zone(zone: &str) -> Result<Tz, String> {
         .map_err(|_| format!("`{zone}` is not a time zone name like Europe/Berlin or UTC"))
 }
 
-/// The deadline for a phase opening at `now_ms` with at least `minutes` to play.
-pub fn next(now_ms: i64, minutes: i64, at: Option<TimeOfDay>) -> i64 {
-    let earliest = now_ms + minutes * 60_000;
+/// The deadline for a phase opening at `now_ms` with at least `minutes` to play; None
+/// when it falls outside the times an `i64` of milliseconds holds.
+pub fn next(now_ms: i64, minutes: i64, at: Option<TimeOfDay>) -> Option<i64> {
+    let earliest = minutes.checked_mul(60_000).and_then(|m| now_ms.checked_add(m))?;
     let Some(at) = at else {
-        return earliest;
+        return Some(earliest);
     };
     let Some(start) = Utc.timestamp_millis_opt(earliest).single() else {
-        return earliest;
+        return Some(earliest);
     };
     let mut day = start.with_timezone(&at.zone).date_naive();
     // Within three days there is always a day on which the time exists (a daylight-saving
@@ -52,7 +53,7 @@ pub fn next(now_ms: i64, minutes: i64, at: Option<TimeOfDay>) -> i64 {
         };
         if let Some(t) = candidate {
             if t.timestamp_millis() >= earliest {
-                return t.timestamp_millis();
+                return Some(t.timestamp_millis());
             }
         }
         match day.succ_opt() {
@@ -60,7 +61,7 @@ pub fn next(now_ms: i64, minutes: i64, at: Option<TimeOfDay>) -> i64 {
             None => break,
         }
     }
-    earliest
+    Some(earliest)
 }
 
 /// A moment in a zone, with its offset: `2026-11-30T20:00:00+01:00`.
@@ -80,7 +81,7 @@ mod tests {
 
     #[test]
     fn length_alone_without_a_time_of_day() {
-        assert_eq!(next(1_000, 60, None), 1_000 + 3_600_000);
+        assert_eq!(next(1_000, 60, None), Some(1_000 + 3_600_000));
     }
 
     #[test]
@@ -88,11 +89,17 @@ mod tests {
         let at = parse("20:00", "Europe/Berlin").unwrap();
         // Opened 2026-01-10 12:00 UTC with 24 h to play: earliest 2026-01-11 12:00 UTC,
         // so 20:00 Berlin (UTC+1 in winter) that day, 19:00 UTC.
-        assert_eq!(next(ms(2026, 1, 10, 12, 0), 24 * 60, Some(at)), ms(2026, 1, 11, 19, 0));
+        assert_eq!(
+            next(ms(2026, 1, 10, 12, 0), 24 * 60, Some(at)),
+            Some(ms(2026, 1, 11, 19, 0))
+        );
         // In summer Berlin is UTC+2.
-        assert_eq!(next(ms(2026, 7, 10, 12, 0), 24 * 60, Some(at)), ms(2026, 7, 11, 18, 0));
+        assert_eq!(
+            next(ms(2026, 7, 10, 12, 0), 24 * 60, Some(at)),
+            Some(ms(2026, 7, 11, 18, 0))
+        );
         // Past 20:00 local already: the next day.
-        assert_eq!(next(ms(2026, 1, 10, 20, 0), 0, Some(at)), ms(2026, 1, 11, 19, 0));
+        assert_eq!(next(ms(2026, 1, 10, 20, 0), 0, Some(at)), Some(ms(2026, 1, 11, 19, 0)));
     }
 
     #[test]
@@ -100,7 +107,15 @@ mod tests {
         // 2026-03-29: Berlin jumps from 02:00 to 03:00, so 02:30 does not exist that day.
         let at = parse("02:30", "Europe/Berlin").unwrap();
         let opened = ms(2026, 3, 28, 23, 0); // 00:00 Berlin on the 29th
-        assert_eq!(next(opened, 0, Some(at)), ms(2026, 3, 30, 0, 30));
+        assert_eq!(next(opened, 0, Some(at)), Some(ms(2026, 3, 30, 0, 30)));
+    }
+
+    #[test]
+    fn a_deadline_out_of_range_is_none_not_a_wrapped_number() {
+        assert_eq!(next(i64::MAX - 10, 1, None), None);
+        assert_eq!(next(0, i64::MAX / 1000, None), None);
+        let at = parse("20:00", "UTC").unwrap();
+        assert_eq!(next(i64::MAX - 10, 1, Some(at)), None);
     }
 
     #[test]

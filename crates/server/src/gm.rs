@@ -14,6 +14,7 @@ use crate::auth::Account;
 use crate::clock::iso_utc;
 use crate::db::{new_id, Tx};
 use crate::error::{ApiError, ApiResult, Body, Path};
+use crate::limits::{future_moment, MAX_AHEAD_MS, MAX_MINUTES};
 use crate::model::GameStatus;
 use crate::services::games::seats::{self, seat_player};
 use crate::services::games::{self, settings, view};
@@ -79,14 +80,23 @@ pub async fn extend(
         return Err(ApiError::conflict("only a running game has a deadline to move"));
     }
     let now = app.clock.now_ms();
+    // Checked sums, and a deadline after now and within a year (issue 14, finding 9): a
+    // huge `deadline_ms` once wrapped a later `minutes` round to a past deadline.
     let deadline = match (e.minutes, e.deadline_ms) {
-        (Some(m), None) if (1..=crate::limits::MAX_MINUTES).contains(&m) => {
-            game.deadline_ms.unwrap_or(now).max(now) + m * 60_000
+        (Some(m), None) if (1..=MAX_MINUTES).contains(&m) => game
+            .deadline_ms
+            .unwrap_or(now)
+            .max(now)
+            .checked_add(m * 60_000)
+            .ok_or_else(|| ApiError::unprocessable("the deadline cannot be moved that far"))?,
+        (None, Some(d)) => d,
+        _ => {
+            return Err(ApiError::unprocessable(format!(
+                "give `minutes` (1 to {MAX_MINUTES}) or `deadline_ms`"
+            )))
         }
-        (None, Some(d)) if d > now => d,
-        (None, Some(_)) => return Err(ApiError::unprocessable("the new deadline is in the past")),
-        _ => return Err(ApiError::unprocessable("give `minutes` (1 to 86400) or `deadline_ms`")),
     };
+    let deadline = future_moment(now, deadline, "the new deadline").map_err(ApiError::unprocessable)?;
     sqlx::query("UPDATE games SET deadline_ms = $2 WHERE id = $1")
         .bind(id)
         .bind(deadline)
@@ -105,7 +115,12 @@ pub async fn pause(State(app): State<App>, account: Account, Path(id): Path<i64>
     if game.status != GameStatus::Active {
         return Err(ApiError::conflict("only a running game can be paused"));
     }
-    let left = (game.deadline_ms.unwrap_or(0) - app.clock.now_ms()).max(60_000);
+    // At least a minute is left to play on resuming, at most what a deadline may be.
+    let left = game
+        .deadline_ms
+        .unwrap_or(0)
+        .saturating_sub(app.clock.now_ms())
+        .clamp(60_000, MAX_AHEAD_MS);
     sqlx::query("UPDATE games SET status = 'paused', paused_left_ms = $2, deadline_ms = NULL WHERE id = $1")
         .bind(id)
         .bind(left)
@@ -122,7 +137,12 @@ pub async fn resume(State(app): State<App>, account: Account, Path(id): Path<i64
     if game.status != GameStatus::Paused {
         return Err(ApiError::conflict("the game is not paused"));
     }
-    let deadline = app.clock.now_ms() + game.paused_left_ms.unwrap_or(60_000);
+    let left = game.paused_left_ms.unwrap_or(60_000).clamp(60_000, MAX_AHEAD_MS);
+    let deadline = app
+        .clock
+        .now_ms()
+        .checked_add(left)
+        .ok_or_else(|| ApiError::unprocessable("the clock is out of range"))?;
     sqlx::query("UPDATE games SET status = 'active', paused_left_ms = NULL, deadline_ms = $2 WHERE id = $1")
         .bind(id)
         .bind(deadline)

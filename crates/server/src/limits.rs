@@ -23,6 +23,26 @@ pub const PASSWORD_CHARS: std::ops::RangeInclusive<usize> = 8..=256;
 /// The longest phase length, and the furthest a GM may move a deadline at once, in minutes.
 pub const MAX_MINUTES: i64 = 60 * 24 * 60;
 
+/// How far ahead a deadline or a start time may be set: a year (366 days). Every moment
+/// a request gives must fall after now and within this, so that no sum of times
+/// computed from it can overflow (issue 14, finding 9).
+pub const MAX_AHEAD_MS: i64 = 366 * 24 * 60 * 60 * 1000;
+
+/// Checks a moment a request gives (`what`, for the message): after `now` and within
+/// [`MAX_AHEAD_MS`] of it.
+pub fn future_moment(now: i64, ms: i64, what: &str) -> Result<i64, String> {
+    if ms <= now {
+        return Err(format!("{what} is not in the future ({})", crate::clock::iso_utc(ms)));
+    }
+    match now.checked_add(MAX_AHEAD_MS) {
+        Some(limit) if ms <= limit => Ok(ms),
+        _ => Err(format!(
+            "{what} is more than a year away; give a moment before {}",
+            crate::clock::iso_utc(now.saturating_add(MAX_AHEAD_MS))
+        )),
+    }
+}
+
 /// Failed logins allowed per (account name, address) within the window.
 pub const LOGIN_FAILURES: i64 = 5;
 pub const LOGIN_WINDOW_MS: i64 = 15 * 60 * 1000;

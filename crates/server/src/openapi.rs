@@ -100,7 +100,7 @@ pub const LEGACY: &[Op] = &[
     op("get", "/api/games/{id}/phases/{seq}/map.svg", Anyone, "A processed phase as an SVG image: the position before it with every order and its result drawn, or with `?after=true` the position after it.", None),
     op("post", "/api/games/{id}/gm/start", Gm, "Start a forming game now.", None),
     op("post", "/api/games/{id}/gm/process", Gm, "Process the current phase now.", None),
-    op("post", "/api/games/{id}/gm/extend", Gm, "Move the deadline: by `minutes`, or to `deadline_ms`.", Some(r#"{"minutes":1440}"#)),
+    op("post", "/api/games/{id}/gm/extend", Gm, "Move the deadline: by `minutes` (1 to 86400), or to `deadline_ms`; the new deadline must be after now and within a year (422 otherwise).", Some(r#"{"minutes":1440}"#)),
     op("post", "/api/games/{id}/gm/pause", Gm, "Pause the deadline.", None),
     op("post", "/api/games/{id}/gm/resume", Gm, "Resume a paused game with the time it had left.", None),
     op("post", "/api/games/{id}/gm/rollback", Gm, "Take back the last processed phase.", None),

@@ -114,7 +114,14 @@ pub async fn start_session(db: &Db, account: Account) -> ApiResult<Session> {
         hex::encode(bytes)
     };
     let now = system_ms();
-    store::sessions::insert(&db.write, &token_hash(&token), account.id, now, now + SESSION_MS).await?;
+    store::sessions::insert(
+        &db.write,
+        &token_hash(&token),
+        account.id,
+        now,
+        now.saturating_add(SESSION_MS),
+    )
+    .await?;
     Ok(Session { account, token })
 }
 
@@ -209,13 +216,18 @@ async fn not_throttled(app: &App, name: &str, ip: IpAddr) -> ApiResult<()> {
         &app.db.read,
         &name.to_lowercase(),
         &ip.to_string(),
-        now - LOGIN_WINDOW_MS,
+        now.saturating_sub(LOGIN_WINDOW_MS),
     )
     .await?;
     if n < LOGIN_FAILURES {
         return Ok(());
     }
-    let wait = ((oldest.unwrap_or(now) + LOGIN_WINDOW_MS - now) / 1000).max(1) as u64;
+    let wait = (oldest
+        .unwrap_or(now)
+        .saturating_add(LOGIN_WINDOW_MS)
+        .saturating_sub(now)
+        / 1000)
+        .max(1) as u64;
     Err(ApiError::new(
         StatusCode::TOO_MANY_REQUESTS,
         format!("too many failed logins for `{name}`; try again in {wait} s"),
@@ -230,7 +242,7 @@ async fn login_failed(app: &App, name: &str, ip: IpAddr) -> ApiResult<()> {
     app.db
         .writing(async move {
             let mut tx = pool.begin().await?;
-            store::logins::forget_before(&mut *tx, now - LOGIN_WINDOW_MS).await?;
+            store::logins::forget_before(&mut *tx, now.saturating_sub(LOGIN_WINDOW_MS)).await?;
             store::logins::insert(&mut *tx, &name, &address, now).await?;
             tx.commit().await?;
             Ok(())

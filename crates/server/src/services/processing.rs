@@ -239,7 +239,7 @@ async fn advance_to(app: &App, tx: &mut Tx, game: &Game, result: &AdjudicationJs
         None => (
             GameStatus::Active,
             None,
-            Some(game.deadline_from(app.clock.now_ms(), next.phase.kind)),
+            Some(game.deadline_from(app.clock.now_ms(), next.phase.kind)?),
         ),
     };
     store::games::advance(
@@ -278,7 +278,7 @@ pub async fn rollback(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> 
     let v = game.variant(app)?;
     let state: StateJson = serde_json::from_str(&row.state_json).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let kind = state_from_json(&v, &state).map_err(ApiError::bad_request)?.phase.kind;
-    let deadline = game.deadline_from(app.clock.now_ms(), kind);
+    let deadline = game.deadline_from(app.clock.now_ms(), kind)?;
     store::games::return_to(&mut **tx, game.id, seq, &row.state_json, deadline).await?;
     log_event(tx, app, game.id, seq, &row.phase, "rolled_back", "").await?;
     Ok(row.phase)

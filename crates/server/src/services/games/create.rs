@@ -61,6 +61,9 @@ pub async fn create(app: &App, account: &Account, g: NewGame) -> ApiResult<Game>
             "a game's name has 1 to {MAX_GAME_NAME_CHARS} characters"
         )));
     }
+    if let Some(at) = g.start_at_ms {
+        crate::limits::future_moment(app.clock.now_ms(), at, "`start_at_ms`").map_err(ApiError::unprocessable)?;
+    }
     let (variant_name, variant_text, v) = match (&g.variant, &g.variant_file) {
         (Some(_), Some(_)) => return Err(ApiError::unprocessable("give `variant` or `variant_file`, not both")),
         (None, Some(f)) => {

@@ -137,13 +137,19 @@ impl Game {
             .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("stored position: {e}")))
     }
 
-    /// The deadline of a phase of this kind opening at `now_ms`.
-    pub fn deadline_from(&self, now_ms: i64, kind: PhaseKind) -> i64 {
+    /// The deadline of a phase of this kind opening at `now_ms`. The schedule's lengths
+    /// are bounded when set, so only a row written by hand can make it out of range.
+    pub fn deadline_from(&self, now_ms: i64, kind: PhaseKind) -> ApiResult<i64> {
         let at = match (&self.deadline_time, &self.time_zone) {
             (Some(t), Some(z)) => crate::deadlines::parse(t, z).ok(),
             _ => None,
         };
-        crate::deadlines::next(now_ms, self.minutes_for(kind), at)
+        crate::deadlines::next(now_ms, self.minutes_for(kind), at).ok_or_else(|| {
+            ApiError::unprocessable(format!(
+                "the game's deadline schedule ({} minutes) gives no deadline in range",
+                self.minutes_for(kind)
+            ))
+        })
     }
 
     /// Whether the game keeps its players' accounts from everyone but the GM now.

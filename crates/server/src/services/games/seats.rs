@@ -113,7 +113,7 @@ pub async fn seat_player(
 pub async fn start(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<()> {
     let v = game.variant(app)?;
     let state = game.state(&v)?;
-    let deadline = game.deadline_from(app.clock.now_ms(), state.phase.kind);
+    let deadline = game.deadline_from(app.clock.now_ms(), state.phase.kind)?;
     store::games::start(&mut **tx, game.id, deadline).await?;
     super::log_event(tx, app, game.id, game.seq, &state.phase.code(), "started", "").await?;
     Ok(())
