@@ -18,12 +18,12 @@ pub(crate) fn parse_carried(v: &Variant, item: &CaseUnit, dislodged: bool) -> Re
     };
     let army_text = &item.text[..at];
     let fleet_text = item.text[at + " aboard ".len()..].trim();
-    let army = crate::run::parse_unit_text(v, army_text, item.line)?;
+    let army = crate::unit_lines::parse_unit_text(v, army_text, item.line)?;
     if army.kind != UnitKind::Army {
         return Err(format!("line {}: only an army goes aboard a fleet", item.line));
     }
     let fleet = if fleet_text.contains(':') {
-        crate::run::parse_unit_text(v, fleet_text, item.line)?
+        crate::unit_lines::parse_unit_text(v, fleet_text, item.line)?
     } else {
         let (_, order) = parse_order_line(v, fleet_text).map_err(|e| format!("line {}: {e}", item.line))?;
         if order.kind != OrderKind::Hold || order.unit.kind != Some(UnitKind::Fleet) {
@@ -55,7 +55,7 @@ pub(crate) fn split(v: &Variant, items: &[CaseUnit], dislodged: bool) -> Result<
     for item in items {
         match parse_carried(v, item, dislodged)? {
             Some(c) => carried.push(c),
-            None => units.push(crate::run::parse_unit_text(v, &item.text, item.line)?),
+            None => units.push(crate::unit_lines::parse_unit_text(v, &item.text, item.line)?),
         }
     }
     Ok((units, carried))
@@ -80,5 +80,5 @@ fn same(e: &Carried, a: &Carried) -> bool {
 
 /// Compares expected and actual carried armies, as `run::compare` does for units.
 pub(crate) fn compare(v: &Variant, what: &str, expected: &[Carried], actual: &[Carried], out: &mut Vec<String>) {
-    crate::run::compare_with(what, expected, actual, same, |c| describe(v, c), out);
+    crate::unit_lines::compare_with(what, expected, actual, same, |c| describe(v, c), out);
 }

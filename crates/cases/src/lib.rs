@@ -8,6 +8,7 @@
 mod carried;
 mod format;
 mod run;
+mod unit_lines;
 
 pub use format::{parse_cases, Case, CaseError, CaseUnit, PriorResult};
 pub use run::{case_setup, judge_case, run_case, CaseReport};

@@ -73,7 +73,12 @@ impl Judge {
         let out = match state.phase.kind {
             PhaseKind::Movement => self.movement(v, state, orders),
             PhaseKind::Retreat => self.retreats(v, state, orders),
-            PhaseKind::Adjustment => adjust::adjustments(v, state, orders),
+            PhaseKind::Adjustment => {
+                let mut out = self.recycle(state);
+                adjust::adjustments(v, state, orders, &mut out.results, &mut out.refused, &mut out.next);
+                out.winner = advance(v, &mut out.next);
+                out
+            }
         };
         self.out.insert(out)
     }

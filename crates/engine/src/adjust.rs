@@ -5,7 +5,6 @@
 
 use std::collections::VecDeque;
 
-use crate::adjudicate::{advance, Adjudication};
 use crate::order::{Order, OrderError, OrderKind, UnitRef};
 use crate::outcome::{OrderResult, Outcome};
 use crate::state::{Carried, GameState, Unit};
@@ -15,12 +14,6 @@ use crate::variant::{Location, PowerId, PowerKind, ProvinceId, Terrain, UnitKind
 /// Centres minus units: positive means builds, negative removals.
 pub fn surplus(state: &GameState, power: PowerId) -> i64 {
     state.centre_count(power) as i64 - state.unit_count(power) as i64
-}
-
-/// Whether a `rule build-restriction POWER SPACE` line forbids `power` to build in `p`
-/// although it is a home centre (1936: France in Lebanon, Italy in Libya).
-pub fn build_restricted(v: &Variant, power: PowerId, p: ProvinceId) -> bool {
-    v.rules.build_restrictions.contains(&(power, p))
 }
 
 /// Spaces where `power` could build now: its home centres and extra build sites that it
@@ -41,7 +34,7 @@ fn free_home_centres<'a>(
         (v.is_home_of(p, power) || v.build_sites.contains(&(power, p)))
             && state.owners[p as usize] == Some(power)
             && !state.units.iter().any(|u| u.location.province == p)
-            && !build_restricted(v, power, p)
+            && !v.build_restricted(power, p)
     })
 }
 
@@ -99,11 +92,21 @@ fn minor_rebuild_iter<'a>(v: &'a Variant, state: &'a GameState) -> impl Iterator
     })
 }
 
-pub fn adjustments(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudication {
-    let mut results = Vec::new();
-    let mut refused = Vec::new();
-    let mut units = state.units.clone();
-    let mut carried = state.carried.clone();
+/// Judges a Winter: `next` comes in as the position after it will be read, emptied of
+/// units (the judge's buffers), and leaves as the position after the adjustments, still
+/// in the adjustment phase; the judge then advances it. While the orders are read it is
+/// the position they are checked against, so each build sees the ones before it.
+pub fn adjustments(
+    v: &Variant,
+    state: &GameState,
+    orders: &[Order],
+    results: &mut Vec<OrderResult>,
+    refused: &mut Vec<(Order, OrderError)>,
+    next: &mut GameState,
+) {
+    next.phase = state.phase;
+    next.units.clone_from(&state.units);
+    next.carried.clone_from(&state.carried);
     for power in 0..v.powers.len() as PowerId {
         // Minor powers and powers in civil disorder have no player to order anything:
         // their units come back by the rebuild below, so any order in their name is
@@ -137,19 +140,14 @@ pub fn adjustments(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudica
                     ));
                     continue;
                 }
-                let check_state = GameState {
-                    units: units.clone(),
-                    carried: carried.clone(),
-                    ..state.clone()
-                };
-                match validate(v, &check_state, order) {
+                match validate(v, next, order) {
                     Ok(o) => {
                         left -= 1;
                         let unit = adjustment_unit(&o);
                         let outcome = if o.kind == OrderKind::Waive {
                             Outcome::Waived
                         } else {
-                            units.push(unit);
+                            next.units.push(unit);
                             Outcome::Built
                         };
                         results.push(OrderResult {
@@ -168,12 +166,7 @@ pub fn adjustments(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudica
             // Builds not ordered are waived (DATC 4.D.7). Each gets the entry an explicit
             // waive gets, so the result accounts for every build the power could have
             // made; builds it had no free site for were never its to waive.
-            let now = GameState {
-                units: units.clone(),
-                carried: carried.clone(),
-                ..state.clone()
-            };
-            let unused = (left as usize).min(build_sites(v, &now, power).len());
+            let unused = (left as usize).min(build_sites(v, next, power).len());
             for _ in 0..unused {
                 let o = Order {
                     power,
@@ -209,19 +202,14 @@ pub fn adjustments(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudica
                     refused.push((*order, OrderError::Other("no more removals are due".into())));
                     continue;
                 }
-                let check_state = GameState {
-                    units: units.clone(),
-                    carried: carried.clone(),
-                    ..state.clone()
-                };
-                match validate(v, &check_state, order) {
+                match validate(v, next, order) {
                     Ok(o) => {
-                        let idx = units.iter().position(|u| {
+                        let idx = next.units.iter().position(|u| {
                             u.location.province == o.unit.location.province && Some(u.kind) == o.unit.kind
                         });
                         let removed = match idx {
-                            Some(idx) => remove_unit(v, &mut units, &mut carried, idx),
-                            None => remove_passenger(&mut carried, &o).into_iter().collect(),
+                            Some(idx) => remove_unit(v, &mut next.units, &mut next.carried, idx),
+                            None => remove_passenger(&mut next.carried, &o).into_iter().collect(),
                         };
                         for unit in removed {
                             left = (left - 1).max(0);
@@ -240,10 +228,10 @@ pub fn adjustments(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudica
                 }
             }
             while left > 0 {
-                let Some(idx) = disorder_removal(v, state, &units, power) else {
+                let Some(idx) = disorder_removal(v, state, &next.units, power) else {
                     break;
                 };
-                let removed = remove_unit(v, &mut units, &mut carried, idx);
+                let removed = remove_unit(v, &mut next.units, &mut next.carried, idx);
                 left -= removed.len() as i64;
                 let unit = removed[0];
                 results.push(OrderResult {
@@ -272,12 +260,8 @@ pub fn adjustments(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudica
             }
         }
     }
-    let after_orders = GameState {
-        units: units.clone(),
-        ..state.clone()
-    };
-    for unit in minor_rebuilds(v, &after_orders) {
-        units.push(unit);
+    for unit in minor_rebuilds(v, next) {
+        next.units.push(unit);
         // Given as a build in the minor's own name, so the result reads like any other
         // build (the minor has no player who ordered it).
         let build = Order {
@@ -298,24 +282,7 @@ pub fn adjustments(v: &Variant, state: &GameState, orders: &[Order]) -> Adjudica
             removed: false,
         });
     }
-    let mut next = GameState {
-        phase: state.phase.next(),
-        units,
-        owners: state.owners.clone(),
-        dislodged: Vec::new(),
-        standoffs: Vec::new(),
-        carried,
-        capitals: state.capitals.clone(),
-        disordered: state.disordered.clone(),
-    };
-    let winner = advance(v, &mut next);
-    Adjudication {
-        phase: state.phase,
-        results,
-        refused,
-        next,
-        winner,
-    }
+    next.phase = state.phase.next();
 }
 
 /// The unit a build or waive stands for in the result. A waive names no unit, so it

@@ -23,6 +23,7 @@ pub mod order;
 pub mod outcome;
 pub mod parse;
 pub mod phase;
+pub mod reach;
 pub mod rules;
 pub mod stacking;
 pub mod state;

@@ -3,25 +3,9 @@
 //! possible). A refused order is void: the unit holds, or disbands in a retreat.
 
 use crate::order::{Order, OrderError, OrderKind, UnitRef};
+use crate::reach::{destination, loc_name, name};
 use crate::state::{GameState, PhaseKind, Unit};
-use crate::variant::{Location, PowerId, PowerKind, ProvinceId, Terrain, UnitKind, Variant};
-
-fn name(v: &Variant, p: ProvinceId) -> String {
-    v.province(p).name.clone()
-}
-
-fn loc_name(v: &Variant, l: Location) -> String {
-    match v.coast_name(l) {
-        Some(c) => format!("{} ({c})", v.province(l.province).name),
-        None => v.province(l.province).name.clone(),
-    }
-}
-
-/// Whether `power` may give orders to a unit of `owner`: its own units and those of a
-/// faction it plays.
-pub fn controls(v: &Variant, power: PowerId, owner: PowerId) -> bool {
-    power == owner || v.power(owner).player == Some(power)
-}
+use crate::variant::{Location, PowerKind, ProvinceId, Terrain, UnitKind, Variant};
 
 /// Validates and normalises one order for the current phase. To check many orders of
 /// one position, index it once with a `Validator` instead.
@@ -72,82 +56,13 @@ fn pick_own_unit(
         Some(k) if first.kind != k => others.find(|u| u.kind == k).unwrap_or(first),
         _ => first,
     };
-    if !controls(v, order.power, unit.power) {
+    if !v.controls(order.power, unit.power) {
         return Err(OrderError::NotYourUnit {
             location: name(v, p),
             owner: v.power(unit.power).name.clone(),
         });
     }
     Ok(unit)
-}
-
-/// Where a unit of `kind` at `from` would arrive when ordered to `to`, or why not.
-pub fn destination(v: &Variant, kind: UnitKind, from: Location, to: Location) -> Result<Location, OrderError> {
-    let tp = v.province(to.province);
-    if to.province == from.province {
-        return Err(OrderError::MoveToSelf {
-            location: name(v, from.province),
-        });
-    }
-    match kind {
-        UnitKind::Army => {
-            if !v.army_can_stand(to.province) {
-                return Err(OrderError::ArmyToSea {
-                    to: name(v, to.province),
-                });
-            }
-            Ok(Location::province(to.province))
-        }
-        UnitKind::Fleet => {
-            if tp.terrain == Terrain::Land || tp.terrain == Terrain::Impassable {
-                return Err(OrderError::FleetToLand {
-                    to: name(v, to.province),
-                });
-            }
-            let mut reachable = v
-                .fleet_neighbours(from)
-                .iter()
-                .copied()
-                .filter(|l| l.province == to.province);
-            let Some(first) = reachable.next() else {
-                return Err(OrderError::NotAdjacent {
-                    from: loc_name(v, from),
-                    to: name(v, to.province),
-                    kind: "fleets",
-                });
-            };
-            let more = reachable.next().is_some();
-            if tp.coasts.is_empty() {
-                return Ok(Location::province(to.province));
-            }
-            if to.coast != 0 {
-                if v.can_move(UnitKind::Fleet, from, to) {
-                    return Ok(to);
-                }
-                return Err(OrderError::CoastUnreachable {
-                    from: loc_name(v, from),
-                    to: loc_name(v, to),
-                });
-            }
-            if !more {
-                // DATC 6.B.2: the only reachable coast is meant.
-                return Ok(first);
-            }
-            let reachable: Vec<Location> = v
-                .fleet_neighbours(from)
-                .iter()
-                .copied()
-                .filter(|l| l.province == to.province)
-                .collect();
-            Err(OrderError::CoastNeeded {
-                to: tp.name.clone(),
-                coasts: reachable
-                    .iter()
-                    .filter_map(|l| v.coast_name(*l).map(str::to_string))
-                    .collect(),
-            })
-        }
-    }
 }
 
 const NONE: u16 = u16::MAX;
@@ -677,7 +592,7 @@ fn validate_retreat(v: &Variant, state: &GameState, order: &Order) -> Result<Ord
         return Err(OrderError::NoUnit { location: name(v, p) });
     };
     let unit = state.dislodged[index].unit;
-    if !controls(v, order.power, unit.power) {
+    if !v.controls(order.power, unit.power) {
         return Err(OrderError::NotYourUnit {
             location: name(v, p),
             owner: v.power(unit.power).name.clone(),
@@ -712,11 +627,14 @@ fn validate_retreat(v: &Variant, state: &GameState, order: &Order) -> Result<Ord
 }
 
 fn validate_adjustment(v: &Variant, state: &GameState, order: &Order) -> Result<Order, OrderError> {
+    let mut order = *order;
     if crate::validate_stacks::active(v) {
-        if let Some(checked) = crate::validate_stacks::check_adjustment(v, state, order) {
+        order = crate::validate_stacks::winter_order(&order);
+        if let Some(checked) = crate::validate_stacks::check_adjustment(v, state, &order) {
             return checked;
         }
     }
+    let order = &order;
     match order.kind {
         OrderKind::Waive => Ok(*order),
         OrderKind::Remove | OrderKind::Disband => {
@@ -741,7 +659,7 @@ fn validate_adjustment(v: &Variant, state: &GameState, order: &Order) -> Result<
                     location: prov.name.clone(),
                 });
             }
-            if crate::adjust::build_restricted(v, power, p) {
+            if v.build_restricted(power, p) {
                 return Err(OrderError::Other(format!(
                     "{} may never build in {} (a rule of this variant)",
                     v.power(power).name,

@@ -3,10 +3,10 @@
 //! `Ok(None)` when the ordinary checks should go on.
 
 use crate::order::{Order, OrderError, OrderKind, UnitRef};
+use crate::reach::destination;
 use crate::rules::Rule;
 use crate::stacking::{arrival, build_site, Arrival};
 use crate::state::{GameState, Unit};
-use crate::validate::{controls, destination};
 use crate::variant::{Location, Terrain, UnitKind, Variant};
 
 fn name(v: &Variant, p: u16) -> String {
@@ -125,12 +125,11 @@ fn check_board(
     })
 }
 
-/// Adjustment-phase checks: builds under the stacking rules (armies in the capital,
-/// fleets in a naval base, several per space), `A lon B` read as a build, and the
-/// removal of an army aboard a fleet. None when the ordinary checks apply.
+/// Adjustment-phase checks of an order as `winter_order` reads it: builds under the
+/// stacking rules (armies in the capital, fleets in a naval base, several per space)
+/// and the removal of an army aboard a fleet. None when the ordinary checks apply.
 pub(crate) fn check_adjustment(v: &Variant, state: &GameState, order: &Order) -> Option<Result<Order, OrderError>> {
     match order.kind {
-        OrderKind::Board { to: None, .. } => Some(crate::validate::validate(v, state, &winter_order(order))),
         OrderKind::Build { kind } if v.rule_on(Rule::Stacking) => Some(check_build(v, state, order, kind)),
         OrderKind::Remove | OrderKind::Disband if order.unit.kind == Some(UnitKind::Army) => {
             let p = order.unit.location.province;
@@ -144,7 +143,7 @@ pub(crate) fn check_adjustment(v: &Variant, state: &GameState, order: &Order) ->
                 .find(|c| c.fleet.location.province == p && !c.carrier_dislodged);
             match passenger {
                 Some(c) if !army_here => {
-                    if !controls(v, order.power, c.army) {
+                    if !v.controls(order.power, c.army) {
                         return Some(Err(OrderError::NotYourUnit {
                             location: name(v, p),
                             owner: v.power(c.army).name.clone(),

@@ -199,6 +199,12 @@ impl Variant {
     pub fn rule_on(&self, rule: Rule) -> bool {
         self.rules.on(rule)
     }
+
+    /// Whether a `rule build-restriction POWER SPACE` line forbids `power` to build in
+    /// `p` although it is a home centre (1936: France in Lebanon, Italy in Libya).
+    pub fn build_restricted(&self, power: PowerId, p: ProvinceId) -> bool {
+        self.rules.build_restrictions.contains(&(power, p))
+    }
 }
 
 /// "Losing `centre` costs `power` nothing while it owns one of `while_owning`."
@@ -394,6 +400,12 @@ impl Variant {
 
     pub fn is_home_of(&self, p: ProvinceId, power: PowerId) -> bool {
         self.province(p).homes.contains(&power)
+    }
+
+    /// Whether `power` may give orders to a unit of `owner`: its own units and those of
+    /// a faction it plays.
+    pub fn controls(&self, power: PowerId, owner: PowerId) -> bool {
+        power == owner || self.power(owner).player == Some(power)
     }
 
     pub fn great_powers(&self) -> impl Iterator<Item = PowerId> + '_ {

@@ -17,7 +17,7 @@ use geo::{Coord, LineString};
 
 use crate::graph::Graph;
 use crate::projection::Projection;
-use crate::{land, trace, Crossing, Frame, Options, ShapeError, Shapes, SpaceShape};
+use crate::{land, Crossing, Frame, Options, ShapeError};
 
 /// Land that belongs to no space.
 pub const OUTSIDE_LAND: u16 = u16::MAX - 1;
@@ -247,7 +247,17 @@ fn nearest_of_kind(grid: &Grid, c: usize, want_land: bool, max_cells: usize) -> 
     None
 }
 
-pub fn shape(variant: &Variant, options: &Options) -> Result<Shapes, ShapeError> {
+/// Each cell of the variant's grid labelled with its space (or `OUTSIDE_LAND`,
+/// `OUTSIDE_WATER`), and the crossings over water the graph asks for: everything of
+/// the shapes but their outlines, which `trace` draws from the labels.
+pub struct Labelled {
+    pub frame: Frame,
+    pub grid: Grid,
+    pub labels: Vec<u16>,
+    pub crossings: Vec<Crossing>,
+}
+
+pub fn label(variant: &Variant, options: &Options) -> Result<Labelled, ShapeError> {
     if !(options.cell_km.is_finite() && options.cell_km >= 0.5) {
         return Err(ShapeError::BadOptions(format!("cell size {} km", options.cell_km)));
     }
@@ -255,23 +265,12 @@ pub fn shape(variant: &Variant, options: &Options) -> Result<Shapes, ShapeError>
     let grid = make_grid(frame, options.cell_km);
     let graph = Graph::new(variant);
     let labels = grow_with_corridors(variant, &grid, &graph);
-    let traced = trace::trace(&grid, &labels, variant.provinces.len());
-    let spaces = traced
-        .spaces
-        .into_iter()
-        .enumerate()
-        .filter(|(_, g)| !g.0.is_empty())
-        .map(|(p, geometry)| SpaceShape {
-            province: p as ProvinceId,
-            geometry,
-        })
-        .collect();
     let crossings = crossings(variant, &grid, &graph, &labels);
-    Ok(Shapes {
+    Ok(Labelled {
         frame,
-        spaces,
+        grid,
+        labels,
         crossings,
-        outside: traced.outside,
     })
 }
 

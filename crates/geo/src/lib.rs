@@ -120,7 +120,24 @@ impl std::error::Error for ShapeError {}
 /// Shapes the variant's spaces on the committed geography. Deterministic: the same
 /// variant and options give the same shapes.
 pub fn shape(variant: &Variant, options: &Options) -> Result<Shapes, ShapeError> {
-    grid::shape(variant, options)
+    let labelled = grid::label(variant, options)?;
+    let traced = trace::trace(&labelled.grid, &labelled.labels, variant.provinces.len());
+    let spaces = traced
+        .spaces
+        .into_iter()
+        .enumerate()
+        .filter(|(_, g)| !g.0.is_empty())
+        .map(|(p, geometry)| SpaceShape {
+            province: p as ProvinceId,
+            geometry,
+        })
+        .collect();
+    Ok(Shapes {
+        frame: labelled.frame,
+        spaces,
+        crossings: labelled.crossings,
+        outside: traced.outside,
+    })
 }
 
 /// The committed shapes of a built-in variant (`variants/NAME.shapes.geojson`).

@@ -8,7 +8,7 @@ use chancery_engine::variant::Terrain;
 use chancery_engine::GameState;
 
 use crate::labels::display_abbr;
-use crate::render::{Labels, RenderOptions, Scene};
+use crate::scene::{Labels, RenderOptions, Scene};
 use crate::style::{self, escape, CENTRE_R};
 
 pub(crate) fn draw(out: &mut String, s: &Scene, state: &GameState, options: &RenderOptions) {

@@ -12,7 +12,7 @@ use chancery_engine::outcome::OrderResult;
 use chancery_engine::{Adjudication, Location, Order, OrderKind, Outcome, Unit};
 
 use crate::geom::Pt;
-use crate::render::Scene;
+use crate::scene::Scene;
 use crate::style::UNIT_R;
 use crate::style::{self, escape};
 use crate::units::Placement;

@@ -6,39 +6,9 @@ use std::fmt::{self, Write};
 use chancery_engine::{Adjudication, GameState, Location, Order, OrderKind, Unit, Variant};
 
 use crate::geometry::MapGeometry;
+use crate::scene::{RenderOptions, Scene};
 use crate::style::{self, escape, PowerStyle};
 use crate::{board, legend, orders, units};
-
-/// What is written in each space.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Labels {
-    /// The space's abbreviation (`Bud`, `NTH`).
-    #[default]
-    Abbreviations,
-    /// The full name (`Budapest`).
-    Names,
-    None,
-}
-
-#[derive(Clone, Debug)]
-pub struct RenderOptions {
-    pub labels: Labels,
-    /// The legend drawn as a panel beside the map, for a standalone picture. Pages
-    /// leave it off and show [`crate::legend()`] as HTML, so the map has the width.
-    pub legend: bool,
-    /// The variant's title and the phase above the map.
-    pub title: bool,
-}
-
-impl Default for RenderOptions {
-    fn default() -> Self {
-        RenderOptions {
-            labels: Labels::Abbreviations,
-            legend: false,
-            title: true,
-        }
-    }
-}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RenderError {
@@ -130,14 +100,7 @@ pub fn render_with(
     Ok(out)
 }
 
-pub(crate) const TITLE_HEIGHT: f64 = 36.0;
-
-/// What every layer needs to know.
-pub(crate) struct Scene<'a> {
-    pub v: &'a Variant,
-    pub g: &'a MapGeometry,
-    pub styles: &'a [PowerStyle],
-}
+const TITLE_HEIGHT: f64 = 36.0;
 
 /// The shared definitions: stripes for each faction (its colour and its player's),
 /// hatching for impassable spaces, and the classes the layers use.

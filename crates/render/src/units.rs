@@ -9,7 +9,7 @@ use chancery_engine::variant::PowerKind;
 use chancery_engine::{Adjudication, GameState, Outcome, Unit, UnitKind};
 
 use crate::geom::Pt;
-use crate::render::Scene;
+use crate::scene::Scene;
 use crate::style::{self, escape, UNIT_R};
 
 const STACK_STEP: f64 = 17.0;

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use chancery_engine::adjust::{build_sites, surplus};
 use chancery_engine::dp::{self, Bid};
 use chancery_engine::json::{state_from_json, StateJson};
-use chancery_engine::validate::{controls, retreat_options, validate};
+use chancery_engine::validate::{retreat_options, validate};
 use chancery_engine::variant::PowerKind;
 use chancery_engine::{GameState, Location, Order, OrderKind, PhaseKind, PowerId, UnitKind, UnitRef, Variant};
 use common::{full_game, Api, Server};
@@ -86,7 +86,7 @@ fn steps(v: &Variant, kind: UnitKind, at: Location) -> Vec<Location> {
 /// as many supports as the power's other units can give, so that dislodgements happen.
 fn movement_orders(v: &Variant, state: &GameState, power: PowerId, rng: &mut StdRng) -> Vec<Order> {
     let mut mine: Vec<usize> = (0..state.units.len())
-        .filter(|&i| controls(v, power, state.units[i].power))
+        .filter(|&i| v.controls(power, state.units[i].power))
         .collect();
     mine.shuffle(rng);
     let mut orders: BTreeMap<usize, Order> = BTreeMap::new();
@@ -122,7 +122,7 @@ fn movement_orders(v: &Variant, state: &GameState, power: PowerId, rng: &mut Std
             OrderKind::Move { to, .. } => to.province,
             _ => unreachable!(),
         };
-        let occupied = |o: &Order| state.unit_at(target(o)).is_some_and(|t| !controls(v, power, t.power));
+        let occupied = |o: &Order| state.unit_at(target(o)).is_some_and(|t| !v.controls(power, t.power));
         let owned = |o: &Order| state.owners[target(o) as usize].is_some_and(|w| w != power);
         let pick = moves
             .iter()
@@ -227,7 +227,7 @@ fn choose_bids(
 fn retreat_orders(v: &Variant, state: &GameState, power: PowerId, rng: &mut StdRng) -> Vec<Order> {
     let mut out = Vec::new();
     for (i, d) in state.dislodged.iter().enumerate() {
-        if !controls(v, power, d.unit.power) {
+        if !v.controls(power, d.unit.power) {
             continue;
         }
         let me = unit_ref(d.unit.kind, d.unit.location);
@@ -295,8 +295,8 @@ fn adjustment_orders(
 /// Whether `power` must act this phase; mirrors the server's wait-for-ready rule.
 fn has_choice(v: &Variant, state: &GameState, power: PowerId) -> bool {
     match state.phase.kind {
-        PhaseKind::Movement => state.units.iter().any(|u| controls(v, power, u.power)),
-        PhaseKind::Retreat => state.dislodged.iter().any(|d| controls(v, power, d.unit.power)),
+        PhaseKind::Movement => state.units.iter().any(|u| v.controls(power, u.power)),
+        PhaseKind::Retreat => state.dislodged.iter().any(|d| v.controls(power, d.unit.power)),
         PhaseKind::Adjustment => state.centre_count(power) != state.unit_count(power),
     }
 }

@@ -4,9 +4,10 @@
 
 use std::fmt;
 
+use crate::dp::bid::Bid;
 use crate::dp::budget::budget;
+use crate::dp::minors::{minor_key, with_disordered};
 use crate::dp::params::DpRules;
-use crate::dp::{minor_key, with_disordered, Bid};
 use crate::order::{Order, OrderKind};
 use crate::state::{GameState, PhaseKind, Unit};
 use crate::validate::validate;

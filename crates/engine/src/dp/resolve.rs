@@ -5,9 +5,10 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use crate::dp::bid::Bid;
 use crate::dp::bids::{barred_message, barred_minors, bid_problem, Limits};
+use crate::dp::minors::{minor_key, minor_units, patrons_of};
 use crate::dp::params::DpRules;
-use crate::dp::{minor_key, minor_units, patrons_of, Bid};
 use crate::order::{Order, OrderKind, UnitRef};
 use crate::state::{GameState, Phase, Unit};
 use crate::variant::{Location, PowerId, ProvinceId, Variant};

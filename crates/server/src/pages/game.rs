@@ -8,7 +8,7 @@ use axum::extract::State;
 use axum::response::IntoResponse;
 use axum::Json;
 use chancery_engine::parse::parse_order;
-use chancery_engine::validate::{controls, validate};
+use chancery_engine::validate::validate;
 use chancery_engine::variant::PowerKind;
 use chancery_engine::{GameState, PhaseKind, Variant};
 use serde::Deserialize;
@@ -322,7 +322,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
     };
     let controlled: Vec<String> = match my_power.as_deref().and_then(|p| v.find_power(p)) {
         Some(me) => (0..v.powers.len())
-            .filter(|o| controls(&v, me, *o as chancery_engine::PowerId))
+            .filter(|o| v.controls(me, *o as chancery_engine::PowerId))
             .map(|o| v.powers[o].name.clone())
             .collect(),
         None => Vec::new(),

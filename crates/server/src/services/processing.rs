@@ -14,7 +14,6 @@ use chancery_engine::dp::Bid;
 use chancery_engine::json::{adjudication_json, state_from_json, AdjudicationJson, StateJson};
 use chancery_engine::parse::{parse_order, parse_order_line};
 use chancery_engine::phase::judge_phase;
-use chancery_engine::validate::controls;
 use chancery_engine::variant::PowerKind;
 use chancery_engine::{GameState, Order, PhaseKind, Variant};
 
@@ -50,8 +49,8 @@ pub fn has_choice(v: &Variant, state: &GameState, power: &str) -> bool {
         return false;
     };
     match state.phase.kind {
-        PhaseKind::Movement => state.units.iter().any(|u| controls(v, p, u.power)),
-        PhaseKind::Retreat => state.dislodged.iter().any(|d| controls(v, p, d.unit.power)),
+        PhaseKind::Movement => state.units.iter().any(|u| v.controls(p, u.power)),
+        PhaseKind::Retreat => state.dislodged.iter().any(|d| v.controls(p, d.unit.power)),
         PhaseKind::Adjustment => state.centre_count(p) != state.unit_count(p),
     }
 }
