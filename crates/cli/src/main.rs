@@ -81,6 +81,11 @@ enum Command {
         /// (`sqlite:///abs/club.db`, `sqlite:club.db`); the file is created on first start.
         #[arg(long, default_value = "chancery.db")]
         database: String,
+        /// The address browsers reach the server at, when a proxy serves it
+        /// (`https://club.example`): accepted as the origin of the pages' requests, and
+        /// with `https://` the session cookie is marked `Secure`.
+        #[arg(long)]
+        public_url: Option<String>,
     },
     /// Draw a variant's map to SVG or PNG (by the file name): the starting position,
     /// a saved position, one phase's orders with their results, or a test case.
@@ -137,7 +142,11 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Serve { listen, database } => serve::run(listen, database),
+        Command::Serve {
+            listen,
+            database,
+            public_url,
+        } => serve::run(listen, database, public_url),
         Command::Cases { files, verbose, known } => commands::cases(&files, verbose, known.as_deref()),
         Command::Map { variant, json, geojson } => commands::map(&variant, json, geojson),
         Command::Lint { variant, shapes } => commands::lint(&variant, shapes.as_deref()),

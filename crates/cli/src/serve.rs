@@ -2,10 +2,11 @@
 
 use std::process::ExitCode;
 
-pub fn run(listen: String, database: String) -> Result<ExitCode, String> {
+pub fn run(listen: String, database: String, public_url: Option<String>) -> Result<ExitCode, String> {
     let options = chancery_server::ServeOptions {
         listen,
         database,
+        public_url,
         ..Default::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -5,10 +5,10 @@
 
   function api(method, url, body) {
     var init = { method: method, credentials: "same-origin", headers: {} };
-    if (body !== undefined) {
-      init.headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
-    }
+    // The server takes a request that changes something, sent with the session
+    // cookie, only as JSON (a page of another site cannot send that without asking).
+    if (method !== "GET") init.headers["Content-Type"] = "application/json";
+    if (body !== undefined) init.body = JSON.stringify(body);
     return fetch(url, init).then(function (r) {
       return r
         .json()

@@ -1,4 +1,5 @@
-// Loaded first, before any other script: collects script errors and failed loads, shows
+// Loaded first, before any other script: collects script errors, failed loads and
+// what the content security policy blocked, shows
 // them in the page's alert box (a silent failure looks like a dead button), and keeps
 // them in window.chanceryErrors, which the browser tests check after every step.
 (function () {
@@ -27,6 +28,11 @@
     },
     true
   );
+  // Anything the Content-Security-Policy blocks is a bug of ours (the pages run no
+  // inline script): the browser tests see it here.
+  document.addEventListener("securitypolicyviolation", function (e) {
+    record("blocked by the content security policy: " + e.violatedDirective + " " + (e.blockedURI || "inline"));
+  });
   window.addEventListener("unhandledrejection", function (e) {
     var r = e.reason;
     record("unhandled: " + ((r && r.message) || r));

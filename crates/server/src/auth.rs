@@ -33,17 +33,19 @@ pub fn request_token(headers: &HeaderMap) -> Option<String> {
         .find_map(|kv| kv.trim().strip_prefix(&format!("{COOKIE_NAME}=")).map(str::to_string))
 }
 
-/// The `Set-Cookie` value that gives a browser the session (`None`: ends it).
-pub fn session_cookie(token: Option<&str>) -> HeaderValue {
-    match token {
-        Some(token) => HeaderValue::from_str(&format!(
-            "{COOKIE_NAME}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age={}",
+/// The `Set-Cookie` value that gives a browser the session (`None`: ends it); `secure`
+/// when the server is reached over HTTPS, so the browser never sends it in clear.
+pub fn session_cookie(token: Option<&str>, secure: bool) -> HeaderValue {
+    let secure = if secure { "; Secure" } else { "" };
+    let value = match token {
+        Some(token) => format!(
+            "{COOKIE_NAME}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age={}{secure}",
             SESSION_MS / 1000
-        ))
-        // A token is hex, always a valid header value.
-        .unwrap_or(HeaderValue::from_static("")),
-        None => HeaderValue::from_static("chancery_session=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0"),
-    }
+        ),
+        None => format!("{COOKIE_NAME}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0{secure}"),
+    };
+    // A token is hex, always a valid header value.
+    HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static(""))
 }
 
 impl FromRequestParts<App> for Viewer {

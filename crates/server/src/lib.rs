@@ -24,11 +24,13 @@ pub mod api;
 pub mod auth;
 pub mod bids;
 pub mod clock;
+pub mod csrf;
 pub mod db;
 pub mod deadlines;
 pub mod demo;
 pub mod error;
 pub mod gm;
+pub mod headers;
 pub mod history;
 pub mod input;
 pub mod limits;
@@ -63,6 +65,10 @@ pub struct ServeOptions {
     pub rate_per_second: u32,
     /// Create the demo club when the database has no accounts.
     pub demo: bool,
+    /// The address browsers reach the server at, when it differs from `listen` (behind a
+    /// proxy): its origin is accepted on cookie requests, and `https://` makes the session
+    /// cookie `Secure`.
+    pub public_url: Option<String>,
 }
 
 impl Default for ServeOptions {
@@ -74,6 +80,7 @@ impl Default for ServeOptions {
             tick_ms: 1000,
             rate_per_second: 200,
             demo: true,
+            public_url: None,
         }
     }
 }
@@ -88,6 +95,10 @@ pub struct AppState {
     pub server_id: String,
     /// Wakes the scheduler early (a ready mark completed, a GM changed a deadline).
     pub wake: tokio::sync::Notify,
+    /// `scheme://host[:port]` of `--public-url`, accepted as a cookie request's `Origin`.
+    pub public_origin: Option<String>,
+    /// Served over HTTPS (`--public-url https://…`): the session cookie is `Secure`.
+    pub secure_cookie: bool,
 }
 
 pub type App = Arc<AppState>;
@@ -96,6 +107,7 @@ pub type App = Arc<AppState>;
 /// serves until the process is stopped.
 pub async fn serve(opts: ServeOptions) -> Result<(), String> {
     let started = std::time::Instant::now();
+    let public_origin = opts.public_url.as_deref().map(csrf::public_origin).transpose()?;
     let db = Db::open(&opts.database).await?;
     let clock = if opts.test_clock {
         eprintln!("chancery-server: WARNING: --test-clock is on; anyone can move this server's clock");
@@ -110,6 +122,8 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
         rate: limits::RateLimiter::new(opts.rate_per_second),
         server_id: format!("{}-{}", std::process::id(), db::new_id() % 100_000),
         wake: tokio::sync::Notify::new(),
+        secure_cookie: public_origin.as_deref().is_some_and(|o| o.starts_with("https://")),
+        public_origin,
     });
     let converted = history::convert_stored_results(&app).await?;
     if converted > 0 {

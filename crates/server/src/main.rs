@@ -22,11 +22,12 @@ fn main() -> ExitCode {
             "--tick-ms" => value("--tick-ms").and_then(|v| {
                 v.parse().map(|n| opts.tick_ms = n).map_err(|_| "--tick-ms needs a number".into())
             }),
+            "--public-url" => value("--public-url").map(|v| opts.public_url = Some(v)),
             "--rate" => value("--rate").and_then(|v| {
                 v.parse().map(|n| opts.rate_per_second = n).map_err(|_| "--rate needs a number".into())
             }),
             other => Err(format!(
-                "unknown argument `{other}`; usage: chancery-server [--listen ADDR:PORT] [--database URL] [--no-demo] [--tick-ms N] [--rate N] [--test-clock]"
+                "unknown argument `{other}`; usage: chancery-server [--listen ADDR:PORT] [--database URL] [--no-demo] [--tick-ms N] [--rate N] [--public-url URL] [--test-clock]"
             )),
         };
         if let Err(e) = parsed {

@@ -1,4 +1,5 @@
-//! The HTTP routes, body limits, the rate limit, and JSON for unknown paths.
+//! The HTTP routes, body limits, the rate limit, the cross-site request check, the
+//! security headers, and JSON for unknown paths.
 
 use std::net::SocketAddr;
 
@@ -63,7 +64,9 @@ pub fn router(app: App, test_clock: bool) -> Router {
     r.fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(middleware::from_fn_with_state(app.clone(), crate::csrf::guard))
         .layer(middleware::from_fn_with_state(app.clone(), rate_limit))
+        .layer(middleware::from_fn(crate::headers::add))
         .with_state(app)
 }
 

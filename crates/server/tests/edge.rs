@@ -260,3 +260,214 @@ fn every_handler_reads_its_request_through_the_checked_extractors() {
     }
     assert!(files > 30);
 }
+
+/// A request sent as a browser sends it: the session as a cookie, with or without an
+/// `Origin`, a content type and a body.
+async fn browser(
+    base: &str,
+    method: &str,
+    path: &str,
+    token: &str,
+    origin: Option<&str>,
+    content_type: Option<&str>,
+    body: &str,
+) -> (u16, reqwest::header::HeaderMap) {
+    let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
+    let mut req = reqwest::Client::new()
+        .request(method, format!("{base}{path}"))
+        .header("cookie", format!("chancery_session={token}"))
+        .body(body.to_string());
+    if let Some(o) = origin {
+        req = req.header("origin", o);
+    }
+    if let Some(t) = content_type {
+        req = req.header("content-type", t);
+    }
+    let resp = req.send().await.unwrap();
+    (resp.status().as_u16(), resp.headers().clone())
+}
+
+/// Issue 14, finding 7: cookie-only POSTs from another site's page changed games
+/// (`gm/process`, `gm/rollback`, `ready`, `join`) and ended sessions (`logout`), and
+/// `join` took a `text/plain` body, which any page can send without asking. Now a
+/// cookie request that changes something needs this server's `Origin` (or `Referer`)
+/// and a JSON content type; a Bearer request needs neither.
+#[tokio::test(flavor = "multi_thread")]
+async fn forged_cross_site_requests_are_refused() {
+    const EVIL: Option<&str> = Some("http://evil.example");
+    const JSON: Option<&str> = Some("application/json");
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let server = Server::start(&target.url);
+        let base = server.base.as_str();
+        let ours = Some(base);
+        let gm = server.register("gamemaster").await;
+        let (id, players) = common::full_game(&server, &gm, "standard", json!({}), "csrf").await;
+        let gm_token = gm.token.clone().unwrap();
+        let france = common::player(&players, "France").token.clone().unwrap();
+        let newcomer = server.register("newcomer").await;
+        let newcomer_token = newcomer.token.clone().unwrap();
+        let spare = gm
+            .post("/api/games", json!({"name": "Spare", "variant": "standard"}))
+            .await["id"]
+            .as_i64()
+            .unwrap();
+
+        let process = format!("/api/games/{id}/gm/process");
+        let rollback = format!("/api/games/{id}/gm/rollback");
+        let ready = format!("/api/games/{id}/ready");
+        let join = format!("/api/games/{spare}/join");
+        for (path, token) in [
+            (&process, &gm_token),
+            (&rollback, &gm_token),
+            (&ready, &france),
+            (&join, &newcomer_token),
+            (&"/api/logout".to_string(), &newcomer_token),
+        ] {
+            let (status, _) = browser(base, "POST", path, token, EVIL, JSON, "{}").await;
+            assert_eq!(status, 403, "POST {path} from another site");
+            // Neither Origin nor Referer: not shown to come from our pages.
+            let (status, _) = browser(base, "POST", path, token, None, JSON, "{}").await;
+            assert_eq!(status, 403, "POST {path} without an origin");
+        }
+        assert_eq!(
+            gm.get(&format!("/api/games/{id}")).await["phase"],
+            "S1901M",
+            "nothing was processed"
+        );
+        assert_eq!(newcomer.get("/api/me").await["name"], "newcomer", "the session lives");
+        let (status, _) = browser(
+            base,
+            "DELETE",
+            &format!("/api/games/{id}/orders"),
+            &france,
+            EVIL,
+            JSON,
+            "",
+        )
+        .await;
+        assert_eq!(status, 403);
+
+        // The JSON content type: a form or a text/plain body is refused, with the cookie
+        // or a token.
+        let power = r#"{"power": "Italy"}"#;
+        let (status, _) = browser(base, "POST", &join, &newcomer_token, ours, Some("text/plain"), power).await;
+        assert_eq!(status, 415, "text/plain join with the cookie");
+        let (status, _) = browser(base, "POST", &join, &newcomer_token, ours, None, "").await;
+        assert_eq!(status, 415, "a cookie request without a content type");
+        let (status, _) = reqwest::Client::new()
+            .post(format!("{base}{join}"))
+            .bearer_auth(&newcomer_token)
+            .header("content-type", "text/plain")
+            .body(power)
+            .send()
+            .await
+            .map(|r| (r.status().as_u16(), ()))
+            .unwrap();
+        assert_eq!(status, 415, "text/plain join with a token");
+
+        // From our own pages it all works; a Referer stands in for a missing Origin.
+        let (status, _) = browser(base, "POST", &join, &newcomer_token, ours, JSON, power).await;
+        assert_eq!(status, 200, "same-origin join");
+        let (status, _) = browser(base, "POST", &process, &gm_token, ours, JSON, "").await;
+        assert_eq!(status, 200, "same-origin gm/process");
+        let (status, _) = reqwest::Client::new()
+            .post(format!("{base}{rollback}"))
+            .header("cookie", format!("chancery_session={gm_token}"))
+            .header("referer", format!("{base}/games/{id}/gm"))
+            .header("content-type", "application/json")
+            .send()
+            .await
+            .map(|r| (r.status().as_u16(), ()))
+            .unwrap();
+        assert_eq!(status, 200, "gm/rollback with a Referer of ours");
+        // A token is not a cookie: no origin asked of it.
+        let (status, _) = gm.call("POST", &process, None).await;
+        assert_eq!(status, 200);
+        let (status, _) = browser(base, "POST", "/api/logout", &newcomer_token, ours, JSON, "").await;
+        assert_eq!(status, 200);
+        let (status, _) = newcomer.call("GET", "/api/me", None).await;
+        assert_eq!(status, 401);
+    }
+}
+
+/// Finding 7: the pages and the API say what a browser may do with them.
+#[tokio::test(flavor = "multi_thread")]
+async fn security_headers_and_a_secure_cookie_over_https() {
+    let target = common::targets().await.remove(0);
+    let server = Server::start(&target.url);
+    server.register("alice").await;
+    let client = reqwest::Client::new();
+    for path in [
+        "/",
+        "/login",
+        "/api/games",
+        "/api/docs",
+        "/assets/common.js",
+        "/no/such/page",
+    ] {
+        let resp = client.get(format!("{}{path}", server.base)).send().await.unwrap();
+        let h = resp.headers();
+        let csp = h["content-security-policy"].to_str().unwrap();
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        assert!(csp.contains("default-src 'none'"), "{path}: {csp}");
+        assert!(!csp.contains("'unsafe-eval'") && !csp.contains("script-src 'unsafe-inline'"));
+        assert_eq!(h["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(h["x-frame-options"], "DENY", "{path}");
+        assert_eq!(h["referrer-policy"], "same-origin", "{path}");
+        if path == "/" {
+            assert!(csp.contains("script-src 'self'"), "{csp}");
+        }
+    }
+    let login = json!({"name": "alice", "password": PASSWORD});
+    let resp = client
+        .post(format!("{}/api/login", server.base))
+        .json(&login)
+        .send()
+        .await
+        .unwrap();
+    let cookie = resp.headers()["set-cookie"].to_str().unwrap();
+    assert!(!cookie.contains("Secure"), "plain HTTP: {cookie}");
+    drop(server);
+
+    // Behind an HTTPS proxy: the cookie is Secure and the public origin is ours.
+    let server = Server::start_with(
+        &target.url,
+        &["--no-demo", "--rate", "100000", "--public-url", "https://club.example/"],
+    );
+    let resp = client
+        .post(format!("{}/api/login", server.base))
+        .json(&login)
+        .send()
+        .await
+        .unwrap();
+    let cookie = resp.headers()["set-cookie"].to_str().unwrap().to_string();
+    assert!(cookie.contains("; Secure"), "{cookie}");
+    let token = resp.json::<Value>().await.unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (status, _) = browser(
+        &server.base,
+        "POST",
+        "/api/logout",
+        &token,
+        Some("https://evil.example"),
+        Some("application/json"),
+        "",
+    )
+    .await;
+    assert_eq!(status, 403);
+    let (status, headers) = browser(
+        &server.base,
+        "POST",
+        "/api/logout",
+        &token,
+        Some("https://club.example"),
+        Some("application/json"),
+        "",
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert!(headers["set-cookie"].to_str().unwrap().contains("Max-Age=0; Secure"));
+}

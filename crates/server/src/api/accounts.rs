@@ -62,7 +62,7 @@ pub struct PasswordChanged {
     pub other_sessions_ended: u64,
 }
 
-fn session_answer(session: Session, status: StatusCode) -> Response {
+fn session_answer(app: &App, session: Session, status: StatusCode) -> Response {
     let mut response = (
         status,
         Json(SessionAnswer {
@@ -74,7 +74,7 @@ fn session_answer(session: Session, status: StatusCode) -> Response {
         .into_response();
     response
         .headers_mut()
-        .insert(SET_COOKIE, session_cookie(Some(&session.token)));
+        .insert(SET_COOKIE, session_cookie(Some(&session.token), app.secure_cookie));
     response
 }
 
@@ -89,7 +89,7 @@ fn session_answer(session: Session, status: StatusCode) -> Response {
 )]
 pub async fn register(State(app): State<App>, Body(c): Body<Credentials>) -> ApiResult<Response> {
     let session = accounts::register(&app.db, &c.name, &c.password).await?;
-    Ok(session_answer(session, StatusCode::CREATED))
+    Ok(session_answer(&app, session, StatusCode::CREATED))
 }
 
 /// Log in; answers with a session (cookie and token).
@@ -109,7 +109,7 @@ pub async fn login(
     Body(c): Body<Credentials>,
 ) -> ApiResult<Response> {
     let session = accounts::login(&app, &c.name, &c.password, addr.ip()).await?;
-    Ok(session_answer(session, StatusCode::OK))
+    Ok(session_answer(&app, session, StatusCode::OK))
 }
 
 /// End this session.
@@ -120,7 +120,9 @@ pub async fn login(
 pub async fn logout(State(app): State<App>, headers: HeaderMap) -> ApiResult<Response> {
     accounts::logout(&app.db, request_token(&headers).as_deref()).await?;
     let mut response = Json(LoggedOut { logged_out: true }).into_response();
-    response.headers_mut().insert(SET_COOKIE, session_cookie(None));
+    response
+        .headers_mut()
+        .insert(SET_COOKIE, session_cookie(None, app.secure_cookie));
     Ok(response)
 }
 
