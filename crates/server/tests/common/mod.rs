@@ -60,6 +60,8 @@ pub async fn fresh_postgres(base: &str) -> String {
 pub struct Server {
     pub child: Child,
     pub base: String,
+    /// Every line the server has written to its log so far.
+    pub log: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl Server {
@@ -90,9 +92,12 @@ impl Server {
             .expect("start chancery-server");
         let stderr = child.stderr.take().expect("stderr");
         let (tx, rx) = mpsc::channel();
+        let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let kept = log.clone();
         // Keeps draining the server's log so that it never blocks on a full pipe.
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                kept.lock().unwrap_or_else(|e| e.into_inner()).push(line.clone());
                 if let Some(rest) = line.split("listening on http://").nth(1) {
                     let addr = rest.split_whitespace().next().unwrap_or_default().to_string();
                     let _ = tx.send(Ok(addr));
@@ -105,7 +110,7 @@ impl Server {
             }
         });
         let deadline = std::time::Instant::now() + Duration::from_secs(60);
-        let mut log = Vec::new();
+        let mut early = Vec::new();
         loop {
             let left = deadline.saturating_duration_since(std::time::Instant::now());
             match rx.recv_timeout(left) {
@@ -113,12 +118,13 @@ impl Server {
                     return Server {
                         child,
                         base: format!("http://{addr}"),
+                        log,
                     }
                 }
-                Ok(Err(line)) => log.push(line),
+                Ok(Err(line)) => early.push(line),
                 Err(_) => {
                     let _ = child.kill();
-                    panic!("the server did not start; its log:\n{}", log.join("\n"));
+                    panic!("the server did not start; its log:\n{}", early.join("\n"));
                 }
             }
         }
