@@ -127,7 +127,10 @@ fn operations(doc: &Value) -> Vec<Operation> {
 
 fn resolve<'a>(schema: &'a Value, doc: &'a Value) -> &'a Value {
     match schema.get("$ref").and_then(Value::as_str) {
-        Some(r) => resolve(&doc["components"]["schemas"][r.trim_start_matches("#/components/schemas/")], doc),
+        Some(r) => resolve(
+            &doc["components"]["schemas"][r.trim_start_matches("#/components/schemas/")],
+            doc,
+        ),
         None => schema,
     }
 }
@@ -144,11 +147,7 @@ fn sample(schema: &Value, doc: &Value, depth: usize) -> Value {
     }
     for key in ["oneOf", "anyOf", "allOf"] {
         if let Some(options) = schema.get(key).and_then(Value::as_array) {
-            if let Some(v) = options
-                .iter()
-                .map(|o| sample(o, doc, depth + 1))
-                .find(|v| !v.is_null())
-            {
+            if let Some(v) = options.iter().map(|o| sample(o, doc, depth + 1)).find(|v| !v.is_null()) {
                 return v;
             }
         }
@@ -227,8 +226,8 @@ fn wrong_type(v: &Value) -> Value {
     }
 }
 
-/// Strings no text field may hold, each with the status that refuses it (`None`: the
-/// server's choice, as long as it is not a 5xx).
+/// Strings no text field may hold (finding 5: one check at the boundary, the same on
+/// both backends), each with the answer that refuses it.
 fn hostile_strings(original: &str) -> Vec<(&'static str, String, Expect)> {
     vec![
         ("NUL", format!("{original}\u{0}x"), Expect::Names422),
@@ -236,8 +235,15 @@ fn hostile_strings(original: &str) -> Vec<(&'static str, String, Expect)> {
         ("escape sequence", format!("{original}\u{1b}[31m"), Expect::Names422),
         ("DEL", format!("{original}\u{7f}"), Expect::Names422),
         ("C1 control", format!("{original}\u{85}"), Expect::Names422),
-        ("RTL override", format!("\u{202e}{original}"), Expect::NoServerError),
-        ("very long", "\u{202e}lorem ipsum ".repeat(LONG / 12), Expect::ClientError),
+        ("RTL override", format!("\u{202e}{original}"), Expect::Names422),
+        (
+            "the noncharacter U+FFFF",
+            format!("{original}\u{ffff}"),
+            Expect::Names422,
+        ),
+        // Longer than any field takes; a many-line field (press) refuses it by its own
+        // limit, which need not name the field.
+        ("very long", "lorem ipsum ".repeat(LONG / 12), Expect::Refused(&[422])),
     ]
 }
 
@@ -253,7 +259,7 @@ fn hostile_params(integer: bool) -> Vec<(&'static str, &'static str, Expect)> {
         ("NUL", "a%00b", control),
         ("NUL alone", "%00", control),
         ("U+0001", "1%01", control),
-        ("RTL override", "%E2%80%AE1", Expect::ClientError),
+        ("RTL override", "%E2%80%AE1", control),
         ("i64::MAX", "9223372036854775807", Expect::ClientError),
         ("past 64 bits", "99999999999999999999999999", Expect::ClientError),
         ("negative", "-1", Expect::ClientError),
@@ -316,10 +322,30 @@ fn cases(op: &Operation, ctx: &Context) -> Vec<Case> {
         }
         let text = serde_json::to_string(&base).unwrap();
         let raw = [
-                        ("malformed JSON", "application/json", text[..text.len() - 1].as_bytes().to_vec(), Expect::Refused(&[400, 422])),
-            ("bytes that are not UTF-8", "application/json", vec![b'{', b'"', 0xff, 0xfe, b'"', b':', b'1', b'}'], Expect::Refused(&[400, 422])),
-            ("JSON sent as text/plain", "text/plain", text.clone().into_bytes(), Expect::Refused(&[415])),
-            ("JSON sent as a form", "application/x-www-form-urlencoded", text.clone().into_bytes(), Expect::Refused(&[415])),
+            (
+                "malformed JSON",
+                "application/json",
+                text.as_bytes()[..text.len() - 1].to_vec(),
+                Expect::Refused(&[400, 422]),
+            ),
+            (
+                "bytes that are not UTF-8",
+                "application/json",
+                vec![b'{', b'"', 0xff, 0xfe, b'"', b':', b'1', b'}'],
+                Expect::Refused(&[400, 422]),
+            ),
+            (
+                "JSON sent as text/plain",
+                "text/plain",
+                text.clone().into_bytes(),
+                Expect::Refused(&[415]),
+            ),
+            (
+                "JSON sent as a form",
+                "application/x-www-form-urlencoded",
+                text.clone().into_bytes(),
+                Expect::Refused(&[415]),
+            ),
         ];
         out.push(Case {
             label: "a body over every limit".to_string(),
@@ -413,7 +439,10 @@ fn field_of(case: &Case) -> Option<String> {
     let label = case.label.as_str();
     if let Some(rest) = label.strip_prefix('/') {
         let pointer = rest.split(' ').next()?;
-        return pointer.split('/').filter(|s| s.parse::<usize>().is_err()).last().map(str::to_string);
+        return pointer
+            .rsplit('/')
+            .find(|s| s.parse::<usize>().is_err())
+            .map(str::to_string);
     }
     let mut words = label.split(' ');
     match words.next() {
@@ -422,7 +451,13 @@ fn field_of(case: &Case) -> Option<String> {
     }
 }
 
-async fn send(client: &reqwest::Client, base: &str, token: Option<&str>, method: &str, case: &Case) -> Result<(u16, String), String> {
+async fn send(
+    client: &reqwest::Client,
+    base: &str,
+    token: Option<&str>,
+    method: &str,
+    case: &Case,
+) -> Result<(u16, String), String> {
     if let Payload::Oversized(bytes) = &case.payload {
         return send_raw(base, token, method, &case.target, bytes).await;
     }
@@ -445,12 +480,22 @@ async fn send(client: &reqwest::Client, base: &str, token: Option<&str>, method:
 
 /// One HTTP/1.1 request on a fresh connection, the body written while the answer is
 /// read, so that an early answer (413 before the body is read) is seen, not a broken pipe.
-async fn send_raw(base: &str, token: Option<&str>, method: &str, target: &str, body: &[u8]) -> Result<(u16, String), String> {
+async fn send_raw(
+    base: &str,
+    token: Option<&str>,
+    method: &str,
+    target: &str,
+    body: &[u8],
+) -> Result<(u16, String), String> {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let addr = base.trim_start_matches("http://");
-    let stream = tokio::net::TcpStream::connect(addr).await.map_err(|e| format!("connect: {e}"))?;
+    let stream = tokio::net::TcpStream::connect(addr)
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
     let (mut read, mut write) = stream.into_split();
-    let auth = token.map(|t| format!("authorization: Bearer {t}\r\n")).unwrap_or_default();
+    let auth = token
+        .map(|t| format!("authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
     let head = format!(
         "{} {target} HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n{auth}connection: close\r\n\r\n",
         method.to_uppercase(),
@@ -478,7 +523,10 @@ async fn send_raw(base: &str, token: Option<&str>, method: &str, target: &str, b
         .and_then(|rest| rest.get(..3))
         .and_then(|s| s.parse().ok())
         .ok_or_else(|| format!("not an HTTP answer: {}", text.chars().take(200).collect::<String>()))?;
-    let body = text.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
     Ok((status, body))
 }
 
@@ -502,10 +550,15 @@ async fn context(server: &Server, n: usize) -> Context {
     let player_name = format!("abuse-player-{n}");
     let player = server.register(&player_name).await;
     let game = gm
-        .post("/api/games", json!({"name": format!("abuse {n}"), "variant": "standard"}))
+        .post(
+            "/api/games",
+            json!({"name": format!("abuse {n}"), "variant": "standard"}),
+        )
         .await;
     let game = game["id"].as_i64().expect("game id");
-    player.post(&format!("/api/games/{game}/join"), json!({"power": "France"})).await;
+    player
+        .post(&format!("/api/games/{game}/join"), json!({"power": "France"}))
+        .await;
     gm.post(&format!("/api/games/{game}/gm/start"), json!({})).await;
     Context {
         anon: server.visitor(),
@@ -637,7 +690,11 @@ async fn every_documented_operation_survives_hostile_input() {
             report.push(format!("{label}: the server panicked:\n{}", panics.join("\n")));
         }
         if !failures.is_empty() {
-            report.push(format!("{label}: {} of {sent} requests failed:\n{}", failures.len(), failures.join("\n")));
+            report.push(format!(
+                "{label}: {} of {sent} requests failed:\n{}",
+                failures.len(),
+                failures.join("\n")
+            ));
         }
         // Every documented operation was attacked: none is left out by a path or method
         // the generator does not know.
@@ -649,7 +706,11 @@ async fn every_documented_operation_survives_hostile_input() {
         if let Err(e) = healthy(&server.base).await {
             report.push(format!("{label}: at the end: {e}"));
         }
-        eprintln!("{label}: {} of {} documented operations attacked, {sent} requests", covered.len(), all.len());
+        eprintln!(
+            "{label}: {} of {} documented operations attacked, {sent} requests",
+            covered.len(),
+            all.len()
+        );
     }
     assert!(report.is_empty(), "{}", report.join("\n\n"));
 }
