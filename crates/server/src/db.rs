@@ -32,6 +32,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (7, "disorder_seat", include_str!("../migrations/0007_disorder_seat.sql")),
     (8, "reveal_at_end", include_str!("../migrations/0008_reveal_at_end.sql")),
     (9, "phase_results", include_str!("../migrations/0009_phase_results.sql")),
+    (10, "set_aside", include_str!("../migrations/0010_set_aside.sql")),
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

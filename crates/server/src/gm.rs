@@ -18,8 +18,10 @@ use crate::limits::{future_moment, MAX_AHEAD_MS, MAX_MINUTES};
 use crate::model::GameStatus;
 use crate::services::games::seats::{self, seat_player};
 use crate::services::games::{self, settings, view};
-use crate::services::processing::{adjudicate_current, log_event, roll_forward};
+use crate::services::processing::{adjudicate_current, log_event, roll_forward, set_aside_text};
+use crate::store;
 use crate::store::games::Game;
+use crate::store::set_aside::{Rows, Why};
 use crate::App;
 
 async fn gm_lock(app: &App, account: &Account, id: i64) -> ApiResult<(Tx, Game)> {
@@ -297,6 +299,7 @@ pub async fn civil_disorder(
         )));
     }
     let mut gone = vec![power.clone()];
+    let mut set_aside_lines = Vec::new();
     if permanent {
         // Rule 8: the power's faction, if it sponsors one, has nobody left to order it.
         let (next, orphaned) = dp::declare_civil_disorder(&v, &state, power_id);
@@ -308,18 +311,13 @@ pub async fn civil_disorder(
             .bind(text)
             .execute(&mut *tx)
             .await?;
-        // The power gives no more orders and buys none: what it had given goes.
-        for table in ["orders", "bids", "ready"] {
-            for name in &gone {
-                sqlx::query(&format!(
-                    "DELETE FROM {table} WHERE game_id = $1 AND seq = $2 AND power = $3"
-                ))
-                .bind(id)
-                .bind(game.seq)
-                .bind(name)
-                .execute(&mut *tx)
-                .await?;
-            }
+        // The power gives no more orders and buys none: what it had given is set aside,
+        // to come back if a rollback passes before the declaration and a roll forward
+        // restores this phase (issue 14, finding 8).
+        for name in &gone {
+            let rows = Rows::Of(game.seq, name);
+            set_aside_lines.extend(store::set_aside::list(&mut tx, id, rows).await?);
+            store::set_aside::set_aside(&mut tx, id, rows, Why::Disorder).await?;
         }
     }
     // The seat the declaration ends is remembered, for a rollback past it to give back.
@@ -340,7 +338,11 @@ pub async fn civil_disorder(
             .iter()
             .map(|f| format!("; rule 8: {f} too"))
             .collect::<String>();
-        format!("{power} (rule 11: its centres became minor powers{factions})")
+        let kept = match set_aside_text(&set_aside_lines) {
+            t if t.is_empty() => t,
+            t => format!("; {t}"),
+        };
+        format!("{power} (rule 11: its centres became minor powers{factions}{kept})")
     } else {
         power.clone()
     };

@@ -22,6 +22,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::model::GameStatus;
 use crate::store::games::Game;
 use crate::store::phases::{PhaseRow, Table};
+use crate::store::set_aside::{Line, Rows, Why};
 use crate::store::{self, bids::BidRow};
 use crate::App;
 
@@ -198,11 +199,16 @@ async fn record(
         judged_json: Some(judged.judged_text.clone()),
     };
     store::phases::insert(&mut **tx, Table::Phases, &row).await?;
-    // A new result for this phase makes any result rolled back from here on stale.
     if restored {
+        // The next phase is again the one the orders and bids set aside by the rollback
+        // were given for: they come back.
         store::phases::delete(&mut **tx, Table::Undone, game.id, game.seq).await?;
+        store::set_aside::restore(tx, game.id, game.seq + 1).await?;
     } else {
+        // A new result for this phase makes any result rolled back from here on stale,
+        // and what was set aside from the later phases was given for another position.
         store::phases::delete_undone_from(&mut **tx, game.id, game.seq).await?;
+        store::set_aside::forget_from(tx, game.id, game.seq + 1).await?;
     }
     advance_to(app, tx, game, &judged.result).await
 }
@@ -269,6 +275,11 @@ pub async fn rollback(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> 
     store::phases::insert(&mut **tx, Table::Undone, &row).await?;
     store::phases::delete(&mut **tx, Table::Phases, game.id, seq).await?;
     store::orders::clear_ready(&mut **tx, game.id, seq).await?;
+    // The phase the game leaves goes with its orders, bids and ready marks (issue 14,
+    // finding 8): set aside, to come back if a roll forward restores the same result,
+    // and listed in the GM's log.
+    let left = store::set_aside::list(tx, game.id, Rows::After(seq)).await?;
+    store::set_aside::set_aside(tx, game.id, Rows::After(seq), Why::Rollback).await?;
     // Civil disorder declared after the phase returned to was processed is not in its
     // position (for rule 11, the power's units are back), so it is undone as well, and
     // the player whose seat it ended has it back, unless the GM has seated someone since.
@@ -279,8 +290,27 @@ pub async fn rollback(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> 
     let kind = state_from_json(&v, &state).map_err(ApiError::bad_request)?.phase.kind;
     let deadline = game.deadline_from(app.clock.now_ms(), kind)?;
     store::games::return_to(&mut **tx, game.id, seq, &row.state_json, deadline).await?;
-    log_event(tx, app, game.id, seq, &row.phase, "rolled_back", "").await?;
+    log_event(tx, app, game.id, seq, &row.phase, "rolled_back", &set_aside_text(&left)).await?;
     Ok(row.phase)
+}
+
+/// What was set aside, for the GM's log: `set aside: England F nth - nwg, ready; …`.
+pub fn set_aside_text(lines: &[Line]) -> String {
+    let mut by_power: Vec<(&str, Vec<&str>)> = Vec::new();
+    for l in lines {
+        match by_power.iter_mut().find(|(p, _)| *p == l.power) {
+            Some((_, list)) => list.push(&l.what),
+            None => by_power.push((&l.power, vec![&l.what])),
+        }
+    }
+    if by_power.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = by_power
+        .iter()
+        .map(|(p, list)| format!("{p} {}", list.join(", ")))
+        .collect();
+    format!("set aside: {}", parts.join("; "))
 }
 
 /// Undoes a rollback: the phase is adjudicated again from the orders and bids stored

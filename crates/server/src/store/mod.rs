@@ -12,7 +12,8 @@
 //! - [`votes`]: draw votes.
 //! - [`players`]: the player records, read from `members` joined with `games`.
 //! - [`phases`]: processed phases and rolled-back results; [`orders`]: orders and ready
-//!   marks; [`bids`]: DP bids; [`disorder`]: civil-disorder declarations.
+//!   marks; [`bids`]: DP bids; [`disorder`]: civil-disorder declarations; [`set_aside`]:
+//!   the orders and bids a rollback or a declaration took off a phase, kept.
 
 pub mod accounts;
 pub mod bids;
@@ -25,6 +26,7 @@ pub mod orders;
 pub mod phases;
 pub mod players;
 pub mod sessions;
+pub mod set_aside;
 pub mod votes;
 
 use sqlx::any::AnyRow;
