@@ -105,23 +105,19 @@ fn hold(power: PowerId, u: &Unit) -> Order {
 pub fn dp_opening() -> DpPhase {
     let v = load("1648");
     let state = GameState::initial(&v);
-    let rules = dp::dp_rules(&v).expect("1648's DP rules read");
     let mut claimed = Vec::new();
 
     let orders: Vec<Order> = state
         .units
         .iter()
-        .filter(|u| !dp::takes_bids(&v, u.power, &[]))
+        .filter(|u| !state.acts_as_minor(&v, u.power))
         .map(|u| free_move(&v, &state, u.power, u, &mut claimed).unwrap_or_else(|| hold(u.power, u)))
         .collect();
 
-    let mut left: Vec<(PowerId, u32)> = v
-        .great_powers()
-        .map(|p| (p, dp::budget(&v, &state, &rules, p).total))
-        .collect();
+    let mut left: Vec<(PowerId, u32)> = v.great_powers().map(|p| (p, dp::budget(&v, &state, p).total)).collect();
     let mut bids = Vec::new();
     let mut next = 0;
-    let minors: Vec<Unit> = dp::minor_units(&v, &state, &[]).copied().collect();
+    let minors: Vec<Unit> = dp::minor_units(&v, &state).copied().collect();
     for u in &minors {
         let patrons = dp::patrons_of(&v, u);
         // A patron with DPs left backs its client; otherwise the powers take turns, so
@@ -151,7 +147,7 @@ pub fn dp_opening() -> DpPhase {
     }
 
     for p in v.great_powers() {
-        if let Err(e) = dp::check_bids(&v, &state, &rules, &[], p, &orders, &bids) {
+        if let Err(e) = dp::check_bids(&v, &state, p, &orders, &bids) {
             panic!("the workload's bids are refused: {e}");
         }
     }
@@ -230,7 +226,7 @@ fn main() {
         };
         let m = interleaved(1, 2001, &mut [&mut dp_run, &mut plain_run]);
         let (with_dp, plain) = (m[0], m[1]);
-        let minors = dp::minor_units(&dp_phase.variant, &dp_phase.state, &[]).count();
+        let minors = dp::minor_units(&dp_phase.variant, &dp_phase.state).count();
         let (chosen, _) = dp::resolve_bids(&dp_phase.variant, &dp_phase.state, &dp_phase.orders, &dp_phase.bids);
         println!();
         println!(

@@ -114,7 +114,7 @@ fn bench_phases(c: &mut Criterion, p: &Prepared) {
         b.iter(|| {
             let s = &p.sets[i % n];
             i += 1;
-            resolver.load(v, &p.w.state(s).units, &s.commands);
+            resolver.load(v, p.w.state(s), &s.commands);
             resolver.run(v);
             black_box(resolver.succeeded(0))
         })
@@ -180,7 +180,7 @@ fn agreement(p: &Prepared, map: &Map) -> (usize, usize) {
     let mut moves = 0;
     let mut differ = 0;
     for (s, d) in p.sets.iter().zip(&p.dip) {
-        r.load(v, &p.w.state(s).units, &s.commands);
+        r.load(v, p.w.state(s), &s.commands);
         r.run(v);
         let theirs = diplomacy_bridge::move_successes(map, d);
         for (i, c) in s.commands.iter().enumerate() {
@@ -211,7 +211,7 @@ fn summary(p: &Prepared, map: &Map) {
     let mut resolver_only = |i: usize| {
         let s = &p.sets[i];
         timed(&mut || {
-            r.load(v, &p.w.state(s).units, &s.commands);
+            r.load(v, p.w.state(s), &s.commands);
             r.run(v);
             black_box(r.succeeded(0));
         })

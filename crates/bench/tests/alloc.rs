@@ -135,7 +135,7 @@ fn a_warmed_up_resolver_adjudicates_without_allocating() {
     let sets: Vec<_> = w.opening.iter().chain(&w.midgame).collect();
     let mut r = Resolver::new();
     assert_warm_phases_allocate_nothing("resolver", sets.len(), |k| {
-        r.load(v, &w.state(sets[k]).units, &sets[k].commands);
+        r.load(v, w.state(sets[k]), &sets[k].commands);
         r.run(v);
     });
 }

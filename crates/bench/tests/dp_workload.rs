@@ -18,9 +18,8 @@ use dp_bench::{dp_opening, run_dp, standard_opening};
 fn bids_cover_the_minor_units_and_pass_rule_3() {
     let p = dp_opening();
     let (v, state) = (&p.variant, &p.state);
-    let rules = dp::dp_rules(v).unwrap();
 
-    let minors: Vec<_> = dp::minor_units(v, state, &[]).copied().collect();
+    let minors: Vec<_> = dp::minor_units(v, state).copied().collect();
     assert!(
         minors.len() >= 25,
         "1648 should field about 30 minor units, found {}",
@@ -28,7 +27,7 @@ fn bids_cover_the_minor_units_and_pass_rule_3() {
     );
 
     // One order per great-power unit, each accepted by the engine.
-    let great = state.units.iter().filter(|u| !dp::takes_bids(v, u.power, &[])).count();
+    let great = state.units.iter().filter(|u| !state.acts_as_minor(v, u.power)).count();
     assert_eq!(p.orders.len(), great);
     for o in &p.orders {
         assert_eq!(
@@ -40,7 +39,7 @@ fn bids_cover_the_minor_units_and_pass_rule_3() {
 
     // 1 DP on each minor unit, no unit twice: the bids reach as many minor units as
     // the great powers' budgets together can pay for.
-    let total: u32 = v.great_powers().map(|g| dp::budget(v, state, &rules, g).total).sum();
+    let total: u32 = v.great_powers().map(|g| dp::budget(v, state, g).total).sum();
     let mut on: Vec<_> = p.bids.iter().map(|b| b.order.unit.location.province).collect();
     on.sort_unstable();
     on.dedup();
@@ -66,7 +65,7 @@ fn bids_cover_the_minor_units_and_pass_rule_3() {
             let spent: u32 = p.bids.iter().filter(|b| b.power == g).map(|b| b.dp).sum();
             assert_eq!(
                 spent,
-                dp::budget(v, state, &rules, g).total,
+                dp::budget(v, state, g).total,
                 "{} left DPs unspent",
                 v.power(g).name
             );
@@ -74,7 +73,7 @@ fn bids_cover_the_minor_units_and_pass_rule_3() {
     }
 
     for g in v.great_powers() {
-        dp::check_bids(v, state, &rules, &[], g, &p.orders, &p.bids).unwrap();
+        dp::check_bids(v, state, g, &p.orders, &p.bids).unwrap();
     }
     // The minor orders are holds and moves only, as the brief for the workload says.
     assert!(p
@@ -88,7 +87,7 @@ fn bids_cover_the_minor_units_and_pass_rule_3() {
 fn the_dp_phase_resolves_and_adjudicates() {
     let p = dp_opening();
     let (minor_orders, report) = dp::resolve_bids(&p.variant, &p.state, &p.orders, &p.bids);
-    assert_eq!(report.units.len(), dp::minor_units(&p.variant, &p.state, &[]).count());
+    assert_eq!(report.units.len(), dp::minor_units(&p.variant, &p.state).count());
     assert!(report.unplaced.is_empty());
     assert!(
         report.units.iter().all(|u| u.void.is_empty()),

@@ -82,7 +82,7 @@ fn check_submitted_bids(v: &Variant, state: &GameState, orders: &[Order], bids: 
     powers.dedup();
     for power in powers {
         let line = bids.iter().find(|(_, b)| b.power == power).map_or(0, |(l, _)| *l);
-        check_bids(v, state, &v.rules.dp, &[], power, orders, &all).map_err(|e| format!("line {line}: {e}"))?;
+        check_bids(v, state, power, orders, &all).map_err(|e| format!("line {line}: {e}"))?;
     }
     Ok(())
 }
@@ -115,9 +115,7 @@ fn refusal(
     if let Some(bid) = parse_bid_line(v, power, text)? {
         let mut all = bids.to_vec();
         all.push(bid);
-        return Ok(check_bids(v, state, &v.rules.dp, &[], power, orders, &all)
-            .err()
-            .map(|e| e.to_string()));
+        return Ok(check_bids(v, state, power, orders, &all).err().map(|e| e.to_string()));
     }
     let (_, order) = parse_order_line(v, text).map_err(|e| format!("order `{text}` cannot be read: {e}"))?;
     Ok(validate(v, state, &Order { power, ..order })

@@ -71,7 +71,7 @@ fn print_budgets(v: &Variant, state: &GameState) {
         return;
     }
     println!("Diplomacy Points, {} ({})", state.phase, v.title);
-    for b in budgets(v, state, &v.rules.dp) {
+    for b in budgets(v, state) {
         println!(
             "{}: {} DP{}",
             v.power(b.power).name,

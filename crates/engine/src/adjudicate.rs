@@ -295,16 +295,8 @@ impl Judge {
                 .map(|o| o.as_ref().map_or(Command::Hold, command_of)),
         );
         self.extras = crate::boarding::extras(v, state, units, &self.assigned);
-        if !state.disordered.is_empty() {
-            // Units of powers in civil disorder fight as minors: the resolver knows
-            // powers only by the variant's kinds.
-            self.extras.resize(units.len(), Extra::default());
-            for (e, u) in self.extras.iter_mut().zip(units) {
-                e.minor = state.in_disorder(u.power);
-            }
-        }
         let r = &mut self.resolver;
-        r.load_with(v, units, &self.commands, &self.extras);
+        r.load_with(v, state, &self.commands, &self.extras);
         r.run(v);
         let (assigned, void, commands) = (&self.assigned, &self.void, &self.commands);
 

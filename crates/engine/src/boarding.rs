@@ -110,7 +110,6 @@ pub(crate) fn extras(v: &Variant, state: &GameState, units: &[Unit], assigned: &
                 joins,
                 partner: partner[i],
                 unmatched_board,
-                ..Extra::default()
             }
         })
         .collect()

@@ -19,8 +19,8 @@ pub use bid::{parse_bid, Bid};
 pub use bids::{check_bids, BidError};
 pub use budget::{budget, budgets, Budget};
 pub use disorder::{civil_disorder, declare_civil_disorder, orphaned_factions, orphans_into_disorder};
-pub use minors::{minor_units, patrons_of, takes_bids};
-pub use params::{dp_rules, DpRules};
+pub use minors::{minor_units, patrons_of};
+pub use params::DpRules;
 pub use resolve::{resolve_bids, BidReport};
 
 #[cfg(test)]

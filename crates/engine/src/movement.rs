@@ -7,8 +7,8 @@
 //! The resolver keeps its buffers between phases, so adjudicating a phase allocates
 //! nothing once the buffers have grown to the board's size.
 
-use crate::state::Unit;
-use crate::variant::{Location, PowerId, PowerKind, ProvinceId, Terrain, UnitKind, Variant};
+use crate::state::{GameState, Side};
+use crate::variant::{Location, ProvinceId, Terrain, UnitKind, Variant};
 
 const NONE: u16 = u16::MAX;
 
@@ -55,10 +55,6 @@ pub struct Extra {
     /// A boarding move whose partner did not order B: it fails as a standoff (rule 7)
     /// but still keeps others out like any failed move.
     pub unmatched_board: bool,
-    /// The unit belongs to a power in civil disorder (DP rule 11), whose units are
-    /// independent minors although the variant declares the power great: its moves are
-    /// sorties, as a minor power's are.
-    pub minor: bool,
 }
 
 /// What the backup rule decided, for the reasons shown to players.
@@ -77,7 +73,8 @@ pub struct Resolver {
     // Per unit.
     cmd: Vec<Command>,
     origin: Vec<ProvinceId>,
-    power: Vec<PowerId>,
+    /// Whom each unit fights for (`GameState::side`).
+    side: Vec<Side>,
     kind: Vec<UnitKind>,
     location: Vec<Location>,
     /// The move goes by sea (DATC 4.A.3: ordered via convoy, not adjacent, or a fleet
@@ -162,21 +159,22 @@ impl Resolver {
 
     /// Sets up a phase. `commands[i]` is the order of `units[i]`, already validated;
     /// invalid orders must be given as `Hold`.
-    pub fn load(&mut self, v: &Variant, units: &[Unit], commands: &[Command]) {
-        self.load_with(v, units, commands, &[]);
+    pub fn load(&mut self, v: &Variant, state: &GameState, commands: &[Command]) {
+        self.load_with(v, state, commands, &[]);
     }
 
     /// As `load`, with the stack and boarding facts of each unit (`extras[i]` for
     /// `units[i]`; missing entries are ordinary units).
-    pub fn load_with(&mut self, v: &Variant, units: &[Unit], commands: &[Command], extras: &[Extra]) {
+    pub fn load_with(&mut self, v: &Variant, state: &GameState, commands: &[Command], extras: &[Extra]) {
+        let units = &state.units;
         let n = units.len();
         self.n = n;
         self.cmd.clear();
         self.cmd.extend_from_slice(commands);
         self.origin.clear();
         self.origin.extend(units.iter().map(|u| u.location.province));
-        self.power.clear();
-        self.power.extend(units.iter().map(|u| u.power));
+        self.side.clear();
+        self.side.extend(units.iter().map(|u| state.side(v, u)));
         self.kind.clear();
         self.kind.extend(units.iter().map(|u| u.kind));
         self.location.clear();
@@ -262,7 +260,7 @@ impl Resolver {
                 Command::Move { to, via_convoy } if self.kind[i] == UnitKind::Army => {
                     via_convoy
                         || !v.can_move(UnitKind::Army, self.location[i], to)
-                        || list(&self.convoys_start, i).any(|k| self.power[self.convoys[k] as usize] == self.power[i])
+                        || list(&self.convoys_start, i).any(|k| self.side[self.convoys[k] as usize] == self.side[i])
                 }
                 _ => false,
             };
@@ -271,23 +269,9 @@ impl Resolver {
 
         self.sortie.clear();
         for i in 0..n {
-            let minor = v.power(self.power[i]).kind == PowerKind::Minor || extras.get(i).is_some_and(|e| e.minor);
-            self.sortie.push(minor && matches!(self.cmd[i], Command::Move { .. }));
+            self.sortie
+                .push(self.side[i].is_minor() && matches!(self.cmd[i], Command::Move { .. }));
         }
-        // Rule 11 makes each centre of a power in civil disorder "a newly independent
-        // minor power", though its units keep the power's id. The resolver's own-power
-        // rules (no self-dislodgement, no help in dislodging one's own unit) must not tie
-        // them together, so each such unit fights under an identity of its own, counted
-        // down from the top of the id range, above every real power.
-        let mut spare = PowerId::MAX;
-        for i in 0..n {
-            let disordered = extras.get(i).is_some_and(|e| e.minor) && v.power(self.power[i]).kind != PowerKind::Minor;
-            if disordered && spare as usize >= v.powers.len() {
-                self.power[i] = spare;
-                spare -= 1;
-            }
-        }
-
         // Head-to-head battles: two units moving into each other's space over land.
         // With `rule swaps different-coasts` two fleets pass each other when their
         // moves use different coasts of a split-coast space (Original 1958 rule 8).
@@ -617,7 +601,7 @@ impl Resolver {
         for k in list(&self.moves_into_start, to as usize) {
             let m = self.moves_into[k] as usize;
             let allied =
-                m as u16 == self.partner[o] || (self.joins[o] && self.joins[m] && self.power[m] == self.power[o]);
+                m as u16 == self.partner[o] || (self.joins[o] && self.joins[m] && self.side[m] == self.side[o]);
             if m != o && !allied && attack <= self.prevent_strength(v, m) {
                 return false;
             }
@@ -640,7 +624,7 @@ impl Resolver {
         };
         for k in list(&self.moves_into_start, here as usize) {
             let m = self.moves_into[k] as usize;
-            if self.power[m] == self.power[o] {
+            if self.side[m] == self.side[o] {
                 continue;
             }
             if self.origin[m] == into {
@@ -666,7 +650,7 @@ impl Resolver {
         );
         for k in start..end {
             let m = self.moves_into[k] as usize;
-            if self.power[m] != self.power[o] && self.adjudicate_move(v, m) {
+            if self.side[m] != self.side[o] && self.adjudicate_move(v, m) {
                 return false;
             }
         }
@@ -722,12 +706,12 @@ impl Resolver {
         found
     }
 
-    fn support_count(&mut self, v: &Variant, o: usize, not_power: Option<PowerId>) -> u32 {
+    fn support_count(&mut self, v: &Variant, o: usize, not_side: Option<Side>) -> u32 {
         let (start, end) = (self.supports_start[o] as usize, self.supports_start[o + 1] as usize);
         let mut count = 0;
         for k in start..end {
             let s = self.supports[k] as usize;
-            if not_power == Some(self.power[s]) {
+            if not_side == Some(self.side[s]) {
                 continue;
             }
             if self.resolve(v, s) {
@@ -747,8 +731,8 @@ impl Resolver {
         if vacated {
             return 1 + self.support_count(v, o, None);
         }
-        let defender = self.power[occ as usize];
-        if defender == self.power[o] {
+        let defender = self.side[occ as usize];
+        if defender == self.side[o] {
             return 0;
         }
         1 + self.support_count(v, o, Some(defender))

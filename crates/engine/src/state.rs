@@ -2,6 +2,30 @@
 
 use crate::variant::{Location, PowerId, PowerKind, ProvinceId, Season, UnitKind, Variant};
 
+/// Whom a unit fights for: the rules that keep a power from dislodging its own units,
+/// or from helping to dislodge them, and that make a minor's move a sortie, ask this,
+/// not the unit's power.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// A power with a player: a great power, or a faction (which its player orders but
+    /// which fights as a power of its own).
+    Power(PowerId),
+    /// A minor power of the variant (1936, 1648): its units take their orders from DP
+    /// bids, and one of its units never helps to dislodge another.
+    Minor(PowerId),
+    /// A unit of a power in civil disorder: each of its centres became "a newly
+    /// independent minor power" (DP rule 11), so each unit fights as a minor of its own,
+    /// known by the space it stands in, though it keeps the power's id and colours.
+    Independent(ProvinceId),
+}
+
+impl Side {
+    /// Whether the unit follows the minor-power rules (its moves are sorties).
+    pub fn is_minor(self) -> bool {
+        !matches!(self, Side::Power(_))
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum PhaseKind {
     Movement,
@@ -165,9 +189,21 @@ impl GameState {
 
     /// Whether `power`'s units follow the minor-power rules: hold unless DP bids order
     /// them, removed when dislodged, rebuilt in the Winter. True of minor powers and of
-    /// powers in civil disorder, whose units became independent minors.
+    /// powers in civil disorder, whose units became independent minors. The one
+    /// question every minor-power rule asks of a power; `side` asks it of a unit.
     pub fn acts_as_minor(&self, v: &Variant, power: PowerId) -> bool {
         v.power(power).kind == PowerKind::Minor || self.in_disorder(power)
+    }
+
+    /// Whom `unit` fights for in this position (`Side`).
+    pub fn side(&self, v: &Variant, unit: &Unit) -> Side {
+        if self.in_disorder(unit.power) {
+            Side::Independent(unit.location.province)
+        } else if v.power(unit.power).kind == PowerKind::Minor {
+            Side::Minor(unit.power)
+        } else {
+            Side::Power(unit.power)
+        }
     }
 
     pub fn unit_at(&self, province: ProvinceId) -> Option<&Unit> {

@@ -5,7 +5,7 @@
 use crate::order::{Order, OrderError, OrderKind, UnitRef};
 use crate::reach::{destination, loc_name, name};
 use crate::state::{GameState, PhaseKind, Unit};
-use crate::variant::{Location, PowerKind, ProvinceId, Terrain, UnitKind, Variant};
+use crate::variant::{Location, ProvinceId, Terrain, UnitKind, Variant};
 
 /// Validates and normalises one order for the current phase. To check many orders of
 /// one position, index it once with a `Validator` instead.
@@ -385,8 +385,11 @@ impl Validator {
                     });
                 }
                 // 1936 Yugoslavia: a minor power's units never attack each other.
-                if v.power(unit.power).kind == PowerKind::Minor
-                    && self.units_in(to.province).any(|j| state.units[j].power == unit.power)
+                let side = state.side(v, &unit);
+                if side.is_minor()
+                    && self
+                        .units_in(to.province)
+                        .any(|j| state.side(v, &state.units[j]) == side)
                 {
                     return Err(OrderError::Other(format!(
                         "{}'s units never attack each other",

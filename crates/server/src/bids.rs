@@ -144,10 +144,6 @@ async fn own_orders(tx: &mut Tx, v: &Variant, game: &Game, power: PowerId) -> Ap
         .collect())
 }
 
-fn rules(v: &Variant) -> ApiResult<dp::DpRules> {
-    dp::dp_rules(v).map_err(|e| ApiError::unprocessable(format!("the variant's DP rules cannot be read: {e}")))
-}
-
 fn bids_json(game: &Game, state: &GameState, power: &str, bids: &[BidRow]) -> Value {
     json!({"game": game.id, "seq": game.seq, "phase": state.phase.code(), "power": power,
            "bids": bids.iter().map(|b| bid_json(b, game.seq)).collect::<Vec<_>>()})
@@ -217,10 +213,8 @@ pub async fn submit(
             .collect()
     };
     let all: Vec<Bid> = kept.iter().chain(new.iter()).copied().collect();
-    let rules = rules(&v)?;
     let orders = own_orders(&mut tx, &v, &game, power_id).await?;
-    dp::check_bids(&v, &state, &rules, &[], power_id, &orders, &all)
-        .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    dp::check_bids(&v, &state, power_id, &orders, &all).map_err(|e| ApiError::unprocessable(e.to_string()))?;
     if b.replace {
         sqlx::query("DELETE FROM bids WHERE game_id = $1 AND seq = $2 AND power = $3")
             .bind(id)
@@ -233,7 +227,7 @@ pub async fn submit(
     for bid in &new {
         // Stored in the engine's canonical notation, so the bidder reads back exactly
         // the order that will compete for the unit.
-        let canonical = dp::bids::bid_problem(&v, &state, &[], bid).map_err(ApiError::unprocessable)?;
+        let canonical = dp::bids::bid_problem(&v, &state, bid).map_err(ApiError::unprocessable)?;
         let key = unit_key(&v, &canonical);
         sqlx::query("DELETE FROM bids WHERE game_id = $1 AND seq = $2 AND power = $3 AND unit_key = $4")
             .bind(id)
@@ -372,15 +366,14 @@ pub async fn budget(
         return Err(ApiError::unprocessable(NO_DP));
     }
     let state = game.state(&v)?;
-    let rules = rules(&v)?;
     let list = match (&role, &w.power) {
-        (Role::Gm, None) => dp::budgets(&v, &state, &rules),
+        (Role::Gm, None) => dp::budgets(&v, &state),
         _ => {
             let name = acting_power(&role, w.power.as_deref(), &v)?;
             let p = v
                 .find_power(&name)
                 .ok_or_else(|| ApiError::unprocessable("unknown power"))?;
-            vec![dp::budget(&v, &state, &rules, p)]
+            vec![dp::budget(&v, &state, p)]
         }
     };
     let budgets: Vec<Value> = list

@@ -200,9 +200,8 @@ fn choose_bids(
     budget: u32,
     rng: &mut StdRng,
 ) -> Vec<Bid> {
-    let rules = dp::dp_rules(v).expect("the variant's DP rules");
     let mut minors: Vec<usize> = (0..state.units.len())
-        .filter(|&i| dp::takes_bids(v, state.units[i].power, &[]))
+        .filter(|&i| state.acts_as_minor(v, state.units[i].power))
         .collect();
     minors.shuffle(rng);
     let mut bids = Vec::new();
@@ -217,7 +216,7 @@ fn choose_bids(
         };
         let mut trial = bids.clone();
         trial.push(bid);
-        if dp::check_bids(v, state, &rules, &[], power, own, &trial).is_ok() {
+        if dp::check_bids(v, state, power, own, &trial).is_ok() {
             bids = trial;
         }
     }

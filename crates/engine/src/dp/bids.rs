@@ -6,10 +6,8 @@ use std::fmt;
 
 use crate::dp::bid::Bid;
 use crate::dp::budget::budget;
-use crate::dp::minors::{minor_key, with_disordered};
-use crate::dp::params::DpRules;
 use crate::order::{Order, OrderKind};
-use crate::state::{GameState, PhaseKind, Unit};
+use crate::state::{GameState, PhaseKind, Side, Unit};
 use crate::validate::validate;
 use crate::variant::{PowerId, PowerKind, ProvinceId, Variant};
 
@@ -51,10 +49,8 @@ pub fn bid_unit(v: &Variant, state: &GameState, bid: &Bid) -> Result<Unit, Strin
 
 /// What is wrong with one bid on its own, if anything: who may bid, when, on which unit,
 /// and whether the order is one that unit could carry out. On success, the order in
-/// canonical form, given in the minor's name. The powers in civil disorder are those of
-/// `state.disordered` and `also` (pass `&[]` when the position records them all).
-pub fn bid_problem(v: &Variant, state: &GameState, also: &[PowerId], bid: &Bid) -> Result<Order, String> {
-    let state = &*with_disordered(state, also);
+/// canonical form, given in the minor's name.
+pub fn bid_problem(v: &Variant, state: &GameState, bid: &Bid) -> Result<Order, String> {
     let who = &v.power(bid.power).name;
     if state.in_disorder(bid.power) {
         return Err(format!(
@@ -92,12 +88,7 @@ pub fn bid_problem(v: &Variant, state: &GameState, also: &[PowerId], bid: &Bid) 
 /// that bars it: a move of its own unit into a space held by the minor's unit, or a
 /// support or convoy of any move there. Only the power's own units count: a faction's
 /// orders are the faction's, even though its sponsor's player writes them (rule 8).
-pub fn barred_minors(
-    v: &Variant,
-    state: &GameState,
-    power: PowerId,
-    orders: &[Order],
-) -> Vec<((PowerId, Option<u16>), Order)> {
+pub fn barred_minors(v: &Variant, state: &GameState, power: PowerId, orders: &[Order]) -> Vec<(Side, Order)> {
     let mut barred = Vec::new();
     for order in orders.iter().filter(|o| o.power == power) {
         // An order the board refuses is void; the unit holds and attacks nothing.
@@ -118,7 +109,7 @@ pub fn barred_minors(
         };
         if let Some(u) = state.unit_at(target) {
             if state.acts_as_minor(v, u.power) {
-                barred.push((minor_key(v, u), order));
+                barred.push((state.side(v, u), order));
             }
         }
     }
@@ -126,52 +117,47 @@ pub fn barred_minors(
 }
 
 /// Words for a minor key: "Yugoslavia", or "the independent minor in Paris".
-pub(crate) fn minor_name(v: &Variant, key: (PowerId, Option<u16>)) -> String {
+pub(crate) fn minor_name(v: &Variant, key: Side) -> String {
     match key {
-        (p, None) => v.power(p).name.clone(),
-        (_, Some(at)) => format!("the independent minor in {}", space(v, at)),
+        Side::Power(p) | Side::Minor(p) => v.power(p).name.clone(),
+        Side::Independent(at) => format!("the independent minor in {}", space(v, at)),
     }
 }
 
 /// Checks all of one power's bids for a turn as it submits them (rule 3): each bid on
 /// its own, one bid per unit, at most 1 DP per unit except one unit with 2, the total
-/// within the budget, and no bid on a minor the power's own orders attack. The powers in
-/// civil disorder are those of `state.disordered` and `also` (pass `&[]` when the
-/// position records them all).
+/// within the budget, and no bid on a minor the power's own orders attack.
 pub fn check_bids(
     v: &Variant,
     state: &GameState,
-    rules: &DpRules,
-    also: &[PowerId],
     power: PowerId,
     own_orders: &[Order],
     bids: &[Bid],
 ) -> Result<(), BidError> {
-    let state = &*with_disordered(state, also);
     let who = &v.power(power).name;
     let mine: Vec<&Bid> = bids.iter().filter(|b| b.power == power).collect();
     for bid in &mine {
-        if let Err(e) = bid_problem(v, state, &[], bid) {
+        if let Err(e) = bid_problem(v, state, bid) {
             return Err(BidError(format!(
                 "rule 3: {who}'s bid on {}: {e}",
                 space(v, bid.order.unit.location.province)
             )));
         }
     }
-    if let Some(e) = limits_problem(v, state, rules, power, &mine) {
+    if let Some(e) = limits_problem(v, state, power, &mine) {
         return Err(BidError(e));
     }
     let barred = barred_minors(v, state, power, own_orders);
     for bid in &mine {
         let unit = state.unit_at(bid.order.unit.location.province).expect("checked above");
-        if let Some((key, order)) = barred.iter().find(|(k, _)| *k == minor_key(v, unit)) {
+        if let Some((key, order)) = barred.iter().find(|(k, _)| *k == state.side(v, unit)) {
             return Err(BidError(barred_message(v, power, *key, order)));
         }
     }
     Ok(())
 }
 
-pub(crate) fn barred_message(v: &Variant, power: PowerId, key: (PowerId, Option<u16>), order: &Order) -> String {
+pub(crate) fn barred_message(v: &Variant, power: PowerId, key: Side, order: &Order) -> String {
     let minor = minor_name(v, key);
     let verb = match order.kind {
         OrderKind::Move { .. } => "attacks",
@@ -195,9 +181,9 @@ pub(crate) struct Limits {
 }
 
 impl Limits {
-    pub(crate) fn new(v: &Variant, state: &GameState, rules: &DpRules, power: PowerId) -> Limits {
+    pub(crate) fn new(v: &Variant, state: &GameState, power: PowerId) -> Limits {
         Limits {
-            budget: budget(v, state, rules, power).total,
+            budget: budget(v, state, power).total,
             spent: 0,
             seen: Vec::new(),
             double: None,
@@ -228,7 +214,7 @@ impl Limits {
 }
 
 /// The per-turn limits of rule 3 on one power's bids, which do not depend on orders.
-fn limits_problem(v: &Variant, state: &GameState, rules: &DpRules, power: PowerId, mine: &[&Bid]) -> Option<String> {
+fn limits_problem(v: &Variant, state: &GameState, power: PowerId, mine: &[&Bid]) -> Option<String> {
     let who = &v.power(power).name;
     let mut seen: Vec<ProvinceId> = Vec::new();
     let mut doubles: Vec<ProvinceId> = Vec::new();
@@ -261,7 +247,7 @@ fn limits_problem(v: &Variant, state: &GameState, rules: &DpRules, power: PowerI
         ));
     }
     let spent: u32 = mine.iter().map(|b| b.dp).sum();
-    let b = budget(v, state, rules, power);
+    let b = budget(v, state, power);
     if spent > b.total {
         return Some(format!(
             "rule 3: {who}'s bids spend {spent} DPs, over its budget of {}",

@@ -1,6 +1,5 @@
 //! Rule 2: how many DPs a great power may bid this turn, and why.
 
-use crate::dp::params::DpRules;
 use crate::state::GameState;
 use crate::variant::{PowerId, PowerKind, ProvinceId, Variant};
 
@@ -33,7 +32,8 @@ fn owner_name(v: &Variant, state: &GameState, p: ProvinceId) -> String {
 }
 
 /// The budget of `power` in `state`.
-pub fn budget(v: &Variant, state: &GameState, rules: &DpRules, power: PowerId) -> Budget {
+pub fn budget(v: &Variant, state: &GameState, power: PowerId) -> Budget {
+    let rules = &v.rules.dp;
     let name = &v.power(power).name;
     if v.power(power).kind != PowerKind::Great {
         return Budget {
@@ -149,6 +149,6 @@ fn faction_behind(v: &Variant, state: &GameState, sponsor: PowerId) -> Option<St
 }
 
 /// Every great power's budget.
-pub fn budgets(v: &Variant, state: &GameState, rules: &DpRules) -> Vec<Budget> {
-    v.great_powers().map(|p| budget(v, state, rules, p)).collect()
+pub fn budgets(v: &Variant, state: &GameState) -> Vec<Budget> {
+    v.great_powers().map(|p| budget(v, state, p)).collect()
 }

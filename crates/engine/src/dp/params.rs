@@ -48,13 +48,6 @@ impl DpRules {
     }
 }
 
-/// The variant's DP rules: `v.rules.dp`, read when the variant was loaded (a line that
-/// cannot be read stops the load), so this never fails. Kept for callers written when
-/// the rules were read on each call; new code reads `v.rules.dp`.
-pub fn dp_rules(v: &Variant) -> Result<DpRules, String> {
-    Ok(v.rules.dp.clone())
-}
-
 fn number(word: Option<&String>, what: &str) -> Result<u32, String> {
     let w = word.ok_or_else(|| format!("missing {what}"))?;
     w.parse().map_err(|_| format!("{what} `{w}` is not a whole number"))

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use crate::dp::bid::Bid;
 use crate::dp::bids::{barred_message, barred_minors, bid_problem, Limits};
-use crate::dp::minors::{minor_key, minor_units, patrons_of};
+use crate::dp::minors::{minor_units, patrons_of};
 use crate::dp::params::DpRules;
 use crate::order::{Order, OrderKind, UnitRef};
 use crate::state::{GameState, Phase, Unit};
@@ -90,13 +90,13 @@ pub fn resolve_bids(v: &Variant, state: &GameState, orders: &[Order], bids: &[Bi
     bidders.dedup();
     for power in bidders {
         let barred = barred_minors(v, state, power, orders);
-        let mut limits = Limits::new(v, state, rules, power);
+        let mut limits = Limits::new(v, state, power);
         for bid in bids.iter().filter(|b| b.power == power) {
-            match bid_problem(v, state, &[], bid) {
+            match bid_problem(v, state, bid) {
                 Err(reason) => void.push(VoidBid { bid: *bid, reason }),
                 Ok(order) => {
                     let unit = state.unit_at(order.unit.location.province).expect("validated");
-                    let verdict = match barred.iter().find(|(k, _)| *k == minor_key(v, unit)) {
+                    let verdict = match barred.iter().find(|(k, _)| *k == state.side(v, unit)) {
                         Some((key, by)) => Err(barred_message(v, power, *key, by)),
                         None => limits.admit(v, bid),
                     };
@@ -111,7 +111,7 @@ pub fn resolve_bids(v: &Variant, state: &GameState, orders: &[Order], bids: &[Bi
 
     let mut chosen_orders = Vec::new();
     let mut units = Vec::new();
-    for unit in minor_units(v, state, &[]) {
+    for unit in minor_units(v, state) {
         let here = unit.location.province;
         let on_unit: Vec<&(Bid, Order)> = counted
             .iter()

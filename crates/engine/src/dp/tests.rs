@@ -45,7 +45,7 @@ fn bid(v: &Variant, p: &str, dp: u32, text: &str) -> Bid {
 }
 
 fn total(v: &Variant, s: &GameState, p: &str) -> Budget {
-    budget(v, s, &v.rules.dp, power(v, p))
+    budget(v, s, power(v, p))
 }
 
 /// Rule 2: "France receives 5 DPs. The other Great Powers are allocated 3 DPs each";
@@ -54,7 +54,7 @@ fn total(v: &Variant, s: &GameState, p: &str) -> Budget {
 fn opening_budgets() {
     let v = variant("1936");
     let s = GameState::initial(&v);
-    let all = budgets(&v, &s, &v.rules.dp);
+    let all = budgets(&v, &s);
     assert_eq!(all.len(), 7);
     for b in &all {
         let want = if b.power == power(&v, "France") { 5 } else { 3 };
@@ -142,7 +142,7 @@ fn flanders_counts_for_spain() {
 }
 
 fn check(v: &Variant, s: &GameState, p: &str, orders: &[crate::order::Order], bids: &[Bid]) -> Result<(), String> {
-    check_bids(v, s, &v.rules.dp, &[], power(v, p), orders, bids).map_err(|e| e.0)
+    check_bids(v, s, power(v, p), orders, bids).map_err(|e| e.0)
 }
 
 fn start_1936() -> (Variant, GameState) {
@@ -485,22 +485,12 @@ fn civil_disorder_makes_minors() {
     let bids = [bid(&v, "France", 1, "A ber - sil")];
     let (out, _) = resolve_bids(&v, &next, &[], &bids);
     assert!(out.iter().any(|o| o.display(&v).to_string() == "A ber - sil"));
-    let rules = v.rules.dp.clone();
-    let refused = check_bids(
-        &v,
-        &next,
-        &rules,
-        &[],
-        germany,
-        &[],
-        &[bid(&v, "Germany", 1, "A aus H")],
-    );
+    let refused = check_bids(&v, &next, germany, &[], &[bid(&v, "Germany", 1, "A aus H")]);
     assert!(refused.unwrap_err().0.contains("civil disorder"));
-    assert_eq!(budget(&v, &next, &rules, germany).total, 0);
-    // The parameter older callers pass adds to the position's list.
+    assert_eq!(budget(&v, &next, germany).total, 0);
+    // The same bid before the disorder is Germany's to make.
     let before = [bid(&v, "Germany", 1, "A boh H")];
-    assert!(check_bids(&v, &s, &rules, &[germany], germany, &[], &before).is_err());
-    assert!(check_bids(&v, &s, &rules, &[], germany, &[], &before).is_ok());
+    assert!(check_bids(&v, &s, germany, &[], &before).is_ok());
     // Munich, once empty after a Fall, is rebuilt as an independent minor in the Winter.
     let mut winter = next.clone();
     winter.units.retain(|u| u.location.province != mun);

@@ -242,17 +242,16 @@ async fn bids_panel(
     if !crate::bids::has_dp(v) {
         return Ok(String::new());
     }
-    let budget = match (chancery_engine::dp::dp_rules(v), v.find_power(power)) {
-        (Ok(rules), Some(p)) => {
-            let b = chancery_engine::dp::budget(v, state, &rules, p);
+    let budget = match v.find_power(power) {
+        Some(p) => {
+            let b = chancery_engine::dp::budget(v, state, p);
             let lines: String = b.lines.iter().map(|l| format!("<li>{}</li>", esc(l))).collect();
             format!(
                 r#"<p>Budget this turn: <strong id="dp-budget" data-dp="{}">{} DP</strong></p><ul class="reckoning" id="dp-reckoning">{lines}</ul>"#,
                 b.total, b.total
             )
         }
-        (Err(e), _) => format!(r#"<p class="note">No DP budget: {}</p>"#, esc(&e)),
-        _ => String::new(),
+        None => String::new(),
     };
     let Json(bids) = crate::bids::list(
         State(app.clone()),
