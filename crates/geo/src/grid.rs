@@ -47,6 +47,8 @@ pub struct Grid {
     pub y0: f64,
     pub projection: Projection,
     pub land: Vec<bool>,
+    /// Whether each cell lies inside the variant's frame; no space takes a cell outside.
+    pub in_frame: Vec<bool>,
 }
 
 impl Grid {
@@ -138,9 +140,85 @@ pub fn make_grid(frame: Frame, cell_km: f64) -> Grid {
         y0: ymin,
         projection,
         land: vec![false; w * h],
+        in_frame: vec![true; w * h],
     };
     rasterise_land(&mut grid, frame);
+    // The grid is a rectangle in the plane, so its corners reach far beyond the frame
+    // (for a frame down to the tropics, past 100° E, where the committed land ends and
+    // everything reads as water). A cell outside the frame is neither land nor water of
+    // any space: it stays unlabelled and undrawn, so the map ends at the frame.
+    let in_frame = frame_mask(&grid, frame);
+    for (cell, inside) in grid.land.iter_mut().zip(&in_frame) {
+        *cell &= *inside;
+    }
+    grid.in_frame = in_frame;
     grid
+}
+
+/// The cells whose centres lie inside the frame's outline (its four edges sampled finely
+/// enough that the curved parallels and meridians stay within a cell's width).
+fn frame_mask(grid: &Grid, frame: Frame) -> Vec<bool> {
+    const STEPS: usize = 512;
+    let mut ring = Vec::with_capacity(4 * STEPS + 1);
+    let lerp = |a: f64, b: f64, k: usize| a + (b - a) * k as f64 / STEPS as f64;
+    for k in 0..STEPS {
+        ring.push((lerp(frame.west, frame.east, k), frame.south));
+    }
+    for k in 0..STEPS {
+        ring.push((frame.east, lerp(frame.south, frame.north, k)));
+    }
+    for k in 0..STEPS {
+        ring.push((lerp(frame.east, frame.west, k), frame.north));
+    }
+    for k in 0..STEPS {
+        ring.push((frame.west, lerp(frame.north, frame.south, k)));
+    }
+    ring.push(ring[0]);
+    let mut crossings: Vec<Vec<f64>> = vec![Vec::new(); grid.h];
+    let pts: Vec<(f64, f64)> = ring
+        .iter()
+        .map(|&(lon, lat)| {
+            let (x, y) = grid.projection.forward(lon, lat);
+            ((x - grid.x0) / grid.cell, (y - grid.y0) / grid.cell)
+        })
+        .collect();
+    add_crossings(&mut crossings, grid.h, &pts);
+    fill_rows(grid, &mut crossings)
+}
+
+/// Adds, for each row whose centre line a segment of the ring crosses, the crossing's x.
+fn add_crossings(crossings: &mut [Vec<f64>], h: usize, pts: &[(f64, f64)]) {
+    for seg in pts.windows(2) {
+        let ((xa, ya), (xb, yb)) = (seg[0], seg[1]);
+        if !(ya.is_finite() && yb.is_finite()) || ya == yb {
+            continue;
+        }
+        let (lo, hi) = if ya < yb { (ya, yb) } else { (yb, ya) };
+        // Rows whose centre line j + 0.5 lies in [lo, hi).
+        let first = (lo - 0.5).ceil().max(0.0) as usize;
+        let last = (hi - 0.5).ceil().min(h as f64) as usize;
+        for (j, row) in crossings.iter_mut().enumerate().take(last).skip(first) {
+            let y = j as f64 + 0.5;
+            row.push(xa + (y - ya) * (xb - xa) / (yb - ya));
+        }
+    }
+}
+
+/// The cells inside the rings whose row crossings are given (even–odd rule).
+fn fill_rows(grid: &Grid, crossings: &mut [Vec<f64>]) -> Vec<bool> {
+    let mut inside = vec![false; grid.w * grid.h];
+    for (j, row) in crossings.iter_mut().enumerate() {
+        row.sort_by(f64::total_cmp);
+        for pair in row.chunks_exact(2) {
+            // Cells whose centre i + 0.5 lies in [pair[0], pair[1]).
+            let a = (pair[0] - 0.5).ceil().max(0.0) as usize;
+            let b = (pair[1] - 0.5).ceil().clamp(0.0, grid.w as f64) as usize;
+            for i in a..b {
+                inside[j * grid.w + i] = true;
+            }
+        }
+    }
+    inside
 }
 
 /// Marks the cells whose centres lie on land, row by row (even–odd crossings of every
@@ -170,33 +248,10 @@ fn rasterise_land(grid: &mut Grid, frame: Frame) {
                     ((x - grid.x0) / grid.cell, (y - grid.y0) / grid.cell)
                 })
                 .collect();
-            for seg in pts.windows(2) {
-                let ((xa, ya), (xb, yb)) = (seg[0], seg[1]);
-                if !(ya.is_finite() && yb.is_finite()) || ya == yb {
-                    continue;
-                }
-                let (lo, hi) = if ya < yb { (ya, yb) } else { (yb, ya) };
-                // Rows whose centre line j + 0.5 lies in [lo, hi).
-                let first = (lo - 0.5).ceil().max(0.0) as usize;
-                let last = (hi - 0.5).ceil().min(grid.h as f64) as usize;
-                for (j, row) in crossings.iter_mut().enumerate().take(last).skip(first) {
-                    let y = j as f64 + 0.5;
-                    row.push(xa + (y - ya) * (xb - xa) / (yb - ya));
-                }
-            }
+            add_crossings(&mut crossings, grid.h, &pts);
         }
     }
-    for (j, row) in crossings.iter_mut().enumerate() {
-        row.sort_by(f64::total_cmp);
-        for pair in row.chunks_exact(2) {
-            // Cells whose centre i + 0.5 lies in [pair[0], pair[1]).
-            let a = (pair[0] - 0.5).ceil().max(0.0) as usize;
-            let b = (pair[1] - 0.5).ceil().clamp(0.0, grid.w as f64) as usize;
-            for i in a..b {
-                grid.land[j * grid.w + i] = true;
-            }
-        }
-    }
+    grid.land = fill_rows(grid, &mut crossings);
 }
 
 fn is_land_space(t: Terrain) -> bool {
@@ -232,7 +287,7 @@ fn nearest_of_kind(grid: &Grid, c: usize, want_land: bool, max_cells: usize) -> 
                     continue;
                 }
                 let k = j as usize * grid.w + i as usize;
-                if grid.land[k] == want_land {
+                if grid.land[k] == want_land && grid.in_frame[k] {
                     let d = di * di + dj * dj;
                     if best.is_none_or(|(bd, bk)| (d, k) < (bd, bk)) {
                         best = Some((d, k));
@@ -505,7 +560,7 @@ fn grow(variant: &Variant, grid: &Grid, graph: &Graph, extra: &[(usize, Province
     let (w, h) = (grid.w as i64, grid.h as i64);
     while let Some(Reverse((d, c, p))) = heap.pop() {
         let c = c as usize;
-        if done[c] {
+        if done[c] || !grid.in_frame[c] {
             continue;
         }
         let ok = sides(grid, c).all(|k| {
@@ -534,7 +589,7 @@ fn grow(variant: &Variant, grid: &Grid, graph: &Graph, extra: &[(usize, Province
                 continue;
             }
             let k = (b * w + a) as usize;
-            if done[k] || grid.land[k] != want_land {
+            if done[k] || grid.land[k] != want_land || !grid.in_frame[k] {
                 continue;
             }
             let nd = d + cost;
