@@ -35,7 +35,7 @@ pub async fn create_if_empty(app: &App) -> Result<(), String> {
     // A known password, so that the README can say how to log in to a fresh demo;
     // CHANCERY_DEMO_PASSWORD chooses another for a demo reachable by others.
     let password = std::env::var("CHANCERY_DEMO_PASSWORD").unwrap_or_else(|_| DEMO_PASSWORD.to_string());
-    let gm = match create_account(&app.db, DEMO_GM, &password).await {
+    let gm = match create_account(app, DEMO_GM, &password).await {
         Ok(a) => a,
         // Another server on the same database is creating the club.
         Err(e) if e.status == axum::http::StatusCode::CONFLICT => return Ok(()),

@@ -25,6 +25,8 @@ pub struct ApiError {
     pub status: StatusCode,
     pub message: String,
     pub details: Option<Value>,
+    /// Seconds a refused client should wait (`Retry-After`).
+    pub retry_after: Option<u64>,
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
@@ -35,6 +37,7 @@ impl ApiError {
             status,
             message: message.into(),
             details: None,
+            retry_after: None,
         }
     }
     pub fn bad_request(m: impl Into<String>) -> Self {
@@ -65,6 +68,10 @@ impl ApiError {
         self.details = Some(details);
         self
     }
+    pub fn retry_after(mut self, seconds: u64) -> Self {
+        self.retry_after = Some(seconds);
+        self
+    }
 }
 
 impl IntoResponse for ApiError {
@@ -75,7 +82,13 @@ impl IntoResponse for ApiError {
                 body[k] = v;
             }
         }
-        (self.status, axum::Json(body)).into_response()
+        let mut response = (self.status, axum::Json(body)).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }
 

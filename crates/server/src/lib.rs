@@ -33,6 +33,7 @@ pub mod gm;
 pub mod headers;
 pub mod history;
 pub mod input;
+pub mod jobs;
 pub mod limits;
 pub mod model;
 pub mod openapi;
@@ -50,6 +51,14 @@ use std::sync::Arc;
 
 use clock::Clock;
 use db::Db;
+
+/// Jobs waiting for the job pool, of each weight, before more are refused.
+const JOB_QUEUE: usize = 64;
+/// Password hashes computed at once (each takes argon2id's 19 MiB and most of a core for
+/// tens of milliseconds), and how many may wait: a flood of logins is refused with 503
+/// beyond that rather than growing the heap by a hash's memory per waiting request.
+const HASHING_THREADS: usize = 2;
+const HASHING_QUEUE: usize = 32;
 
 /// How to run a server.
 #[derive(Clone, Debug)]
@@ -90,6 +99,12 @@ pub struct AppState {
     pub db: Db,
     pub clock: Clock,
     pub variants: variants::Cache,
+    /// CPU-heavy work: variant files, maps, drawings (see [`jobs`]).
+    pub jobs: jobs::Pool,
+    /// Password hashing, on threads of its own (see [`services::accounts`]).
+    pub hashing: jobs::Pool,
+    /// Each variant's prepared map drawing.
+    pub maps: services::maps::Drawings,
     pub rate: limits::RateLimiter,
     /// Names this process in the event log, to tell servers sharing a database apart.
     pub server_id: String,
@@ -107,6 +122,7 @@ pub type App = Arc<AppState>;
 /// serves until the process is stopped.
 pub async fn serve(opts: ServeOptions) -> Result<(), String> {
     let started = std::time::Instant::now();
+    jobs::give_back_large_blocks();
     let public_origin = opts.public_url.as_deref().map(csrf::public_origin).transpose()?;
     let db = Db::open(&opts.database).await?;
     let clock = if opts.test_clock {
@@ -119,6 +135,9 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
         db,
         clock,
         variants: variants::Cache::default(),
+        jobs: jobs::Pool::new("jobs", jobs::cores().max(2), jobs::cores().max(2) - 1, JOB_QUEUE, 5),
+        hashing: jobs::Pool::new("hashing", HASHING_THREADS, 1, HASHING_QUEUE, 2),
+        maps: services::maps::Drawings::default(),
         rate: limits::RateLimiter::new(opts.rate_per_second),
         server_id: format!("{}-{}", std::process::id(), db::new_id() % 100_000),
         wake: tokio::sync::Notify::new(),

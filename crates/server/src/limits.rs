@@ -5,9 +5,10 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// Request bodies, and a game's creation (which may upload a variant file).
+/// Request bodies, and a game's creation (which may upload a variant file: room for
+/// the largest file JSON-escaped, every character doubled, and the rest of the request).
 pub const BODY_LIMIT: usize = 64 * 1024;
-pub const UPLOAD_LIMIT: usize = 2 * 1024 * 1024;
+pub const UPLOAD_LIMIT: usize = 2 * MAX_VARIANT_BYTES + BODY_LIMIT;
 /// Orders in one submission, and characters in one order (a bid's order too).
 pub const MAX_ORDERS: usize = 200;
 pub const MAX_ORDER_CHARS: usize = 200;
@@ -51,6 +52,22 @@ pub const LOGIN_WINDOW_MS: i64 = 15 * 60 * 1000;
 /// many-line one (a press message, a variant file) before its own limit applies.
 pub const MAX_LINE_CHARS: usize = 1_000;
 pub const MAX_TEXT_CHARS: usize = UPLOAD_LIMIT;
+
+// Uploaded variant files (issue 14, finding 1). Loading, checking and drawing a map grow
+// with its size, so these bound the work one upload can ask for. They fit every real
+// variant with room: the largest built-in, 1648, is a 30 KB file of 141 spaces, 952
+// neighbours on its army and fleet lines and 57 shaping points.
+
+/// The size of an uploaded variant file, in bytes.
+pub const MAX_VARIANT_BYTES: usize = 256 * 1024;
+/// Spaces in an uploaded variant.
+pub const MAX_VARIANT_SPACES: usize = 400;
+/// Neighbours listed on an uploaded variant's `army` and `fleet` lines (each border
+/// counts from both sides, once per kind of unit).
+pub const MAX_VARIANT_NEIGHBOURS: usize = 5_000;
+/// Points on an uploaded variant's `shape` lines, and its `strait` lines.
+pub const MAX_VARIANT_SHAPE_POINTS: usize = 2_000;
+pub const MAX_VARIANT_STRAITS: usize = 200;
 
 /// A token bucket per client: `rate` requests a second, bursts up to twice that.
 pub struct RateLimiter {

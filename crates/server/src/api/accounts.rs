@@ -85,10 +85,11 @@ fn session_answer(app: &App, session: Session, status: StatusCode) -> Response {
         (status = 201, description = "The account, logged in", body = SessionAnswer),
         (status = 409, description = "The name is taken", body = ErrorBody),
         (status = 422, description = "The name or password is outside the limits", body = ErrorBody),
+        (status = 503, description = "Too many passwords being hashed at once; try again after `Retry-After` seconds", body = ErrorBody),
     ),
 )]
 pub async fn register(State(app): State<App>, Body(c): Body<Credentials>) -> ApiResult<Response> {
-    let session = accounts::register(&app.db, &c.name, &c.password).await?;
+    let session = accounts::register(&app, &c.name, &c.password).await?;
     Ok(session_answer(&app, session, StatusCode::CREATED))
 }
 
@@ -101,6 +102,7 @@ pub async fn register(State(app): State<App>, Body(c): Body<Credentials>) -> Api
         (status = 200, description = "Logged in", body = SessionAnswer),
         (status = 401, description = "Wrong name or password", body = ErrorBody),
         (status = 429, description = "Too many failed logins", body = ErrorBody),
+        (status = 503, description = "Too many passwords being checked at once; try again after `Retry-After` seconds", body = ErrorBody),
     ),
 )]
 pub async fn login(

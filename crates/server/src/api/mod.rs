@@ -5,7 +5,7 @@
 //! `utoipa_axum::routes!`, which registers the route and documents it in one step.
 //!
 //! - [`accounts`]: registering, logging in and out, passwords.
-//! - [`club`]: the variants offered, liveness.
+//! - [`club`]: the variants offered and their maps as GeoJSON, liveness.
 //! - [`games`]: creating, listing and viewing games, seats, draw votes.
 //! - [`players`]: the player records (`GET /api/players/{name}`).
 
@@ -41,5 +41,6 @@ pub fn router() -> OpenApiRouter<App> {
         .routes(routes!(games::vote, games::withdraw))
         .routes(routes!(players::record))
         .routes(routes!(club::variants))
+        .routes(routes!(club::geojson))
         .routes(routes!(club::health))
 }

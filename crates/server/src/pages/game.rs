@@ -20,6 +20,7 @@ use crate::auth::{Account, Viewer};
 use crate::error::{ApiResult, Params, Path};
 use crate::model::GameStatus;
 use crate::services::games::{self, acting_power, role_of, Role};
+use crate::services::maps::MapOf;
 use crate::store::games::Game;
 use crate::App;
 
@@ -381,10 +382,10 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         }
     );
     let label = format!("Map of {} in {}", game.name, state.phase);
+    let drawn = map::svg(&app, &MapOf::game(&app, &game)?, &state, None, &label).await;
     let _ = write!(
         body,
-        r#"<div class="game-grid"><div class="map-col">{}</div><div class="side-col">{side}</div></div>"#,
-        map::svg(&v, &state, None, &label)
+        r#"<div class="game-grid"><div class="map-col">{drawn}</div><div class="side-col">{side}</div></div>"#,
     );
     body.push_str(r#"<p id="stale" class="stale" role="status" hidden></p>"#);
     body.push_str(&press::section(&app, &game, &role, viewer.as_ref(), &v).await?);

@@ -17,6 +17,7 @@ use crate::auth::Viewer;
 use crate::error::{ApiError, Path};
 use crate::history::{processed_phase, ProcessedPhase};
 use crate::services::games;
+use crate::services::maps::MapOf;
 use crate::App;
 
 fn results_table(v: &Variant, stored: &AdjudicationJson) -> String {
@@ -160,16 +161,26 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)
     } else {
         ""
     };
+    let drawing = MapOf::game(&app, &game)?;
+    let before_map = map::svg(
+        &app,
+        &drawing,
+        &before,
+        adjudication.as_ref(),
+        &format!("Orders of {}", before.phase),
+    )
+    .await;
+    let after_map = map::svg(
+        &app,
+        &drawing,
+        &after,
+        None,
+        &format!("Position after {}", before.phase),
+    )
+    .await;
     let _ = write!(
         body,
-        r#"<div class="maps"><section aria-labelledby="before-h"><h3 id="before-h">Before, with the orders</h3>{note}{}</section><section aria-labelledby="after-h"><h3 id="after-h">After</h3>{}</section></div>"#,
-        map::svg(
-            &v,
-            &before,
-            adjudication.as_ref(),
-            &format!("Orders of {}", before.phase)
-        ),
-        map::svg(&v, &after, None, &format!("Position after {}", before.phase))
+        r#"<div class="maps"><section aria-labelledby="before-h"><h3 id="before-h">Before, with the orders</h3>{note}{before_map}</section><section aria-labelledby="after-h"><h3 id="after-h">After</h3>{after_map}</section></div>"#,
     );
     let _ = write!(
         body,

@@ -10,6 +10,7 @@ use serde::Deserialize;
 use super::map::drawing;
 use crate::error::{ApiResult, Params, Path};
 use crate::services::games;
+use crate::services::maps::MapOf;
 use crate::App;
 
 fn svg_response(svg: String) -> Response {
@@ -22,9 +23,9 @@ fn svg_response(svg: String) -> Response {
 /// players' names.
 pub async fn current(State(app): State<App>, Path(id): Path<i64>) -> ApiResult<Response> {
     let game = games::load(&app.db.read, id).await?;
-    let v = game.variant(&app)?;
-    let state = game.state(&v)?;
-    Ok(svg_response(drawing(&v, &state, None)?))
+    let map = MapOf::game(&app, &game)?;
+    let state = game.state(&map.variant)?;
+    Ok(svg_response(drawing(&app, &map, &state, None).await?))
 }
 
 #[derive(Deserialize)]
@@ -43,12 +44,12 @@ pub async fn phase(
     Params(which): Params<Which>,
 ) -> ApiResult<Response> {
     let game = games::load(&app.db.read, id).await?;
-    let v = game.variant(&app)?;
-    let phase = crate::history::processed_phase(&app.db.read, &v, id, seq).await?;
+    let map = MapOf::game(&app, &game)?;
+    let phase = crate::history::processed_phase(&app.db.read, &map.variant, id, seq).await?;
     let svg = if which.after {
-        drawing(&v, &phase.after, None)?
+        drawing(&app, &map, &phase.after, None).await?
     } else {
-        drawing(&v, &phase.before, phase.adjudication.as_ref())?
+        drawing(&app, &map, &phase.before, phase.adjudication.as_ref()).await?
     };
     Ok(svg_response(svg))
 }

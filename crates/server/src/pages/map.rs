@@ -1,27 +1,39 @@
 //! The board as inline SVG, with its legend as HTML under it so that the map has the
-//! whole width of its column. The renderer keeps each variant's prepared drawing (shapes
-//! projected, markers and names placed) once per process, keyed by the variant's
-//! content, so an upload can never change a built-in variant's map.
+//! whole width of its column. The drawing is made on the job pool by
+//! [`crate::services::maps`], which keeps each variant's prepared drawing keyed by its
+//! file's content, so an upload can never change a built-in variant's map.
 
 use std::fmt::Write;
 
 use axum::http::StatusCode;
-use chancery_engine::{Adjudication, GameState, Variant};
-use chancery_render::{legend, render_with, Legend, MapGeometry, RenderOptions};
+use chancery_engine::{Adjudication, GameState};
+use chancery_render::{legend, Legend};
 
 use super::layout::esc;
 use crate::error::ApiError;
+use crate::services::maps::{self, MapOf};
+use crate::App;
 
 /// The map of `state`, with the phase's orders and results when `adjudication` is given,
-/// and its legend. A variant whose map cannot be drawn gets a note instead, so the rest
-/// of the page still works.
-pub fn svg(v: &Variant, state: &GameState, adjudication: Option<&Adjudication>, label: &str) -> String {
-    match render(v, state, adjudication, false) {
+/// and its legend. A map that cannot be drawn now (an upload still being shaped, a busy
+/// server) or at all gets a note instead, so the rest of the page still works.
+pub async fn svg(
+    app: &App,
+    map: &MapOf,
+    state: &GameState,
+    adjudication: Option<&Adjudication>,
+    label: &str,
+) -> String {
+    match maps::draw(app, map, state, adjudication, false, maps::PAGE_WAITS_FOR_SHAPING).await {
         // The renderer's SVG has no role or name; the figure around it gives both.
         Ok(svg) => format!(
             r#"<figure class="map" aria-label="{}">{svg}</figure>{}"#,
             esc(label),
-            legend_html(&legend(v, state))
+            legend_html(&legend(&map.variant, state))
+        ),
+        Err(e) if e.status == StatusCode::SERVICE_UNAVAILABLE => format!(
+            r#"<p class="note" id="map-pending">The map is not ready: {} Reload the page to see it.</p>"#,
+            esc(&e.message)
         ),
         Err(e) => format!(r#"<p class="note">The map cannot be drawn: {}</p>"#, esc(&e.message)),
     }
@@ -29,23 +41,13 @@ pub fn svg(v: &Variant, state: &GameState, adjudication: Option<&Adjudication>, 
 
 /// The map as a standalone SVG document (the renderer's output carries its own styles),
 /// with the legend drawn beside it since no page is around it.
-pub fn drawing(v: &Variant, state: &GameState, adjudication: Option<&Adjudication>) -> Result<String, ApiError> {
-    render(v, state, adjudication, true)
-}
-
-fn render(
-    v: &Variant,
+pub async fn drawing(
+    app: &App,
+    map: &MapOf,
     state: &GameState,
     adjudication: Option<&Adjudication>,
-    legend: bool,
 ) -> Result<String, ApiError> {
-    let failed = |e: String| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("drawing the map: {e}"));
-    let g = MapGeometry::cached(v).map_err(|e| failed(e.to_string()))?;
-    let options = RenderOptions {
-        legend,
-        ..RenderOptions::default()
-    };
-    render_with(&g, v, state, adjudication, &options).map_err(|e| failed(e.to_string()))
+    maps::draw(app, map, state, adjudication, true, maps::WAIT_FOR_SHAPING).await
 }
 
 /// The legend: each power's marker, centres and units, the neutral centres, and the key

@@ -13,6 +13,7 @@ use serde_json::json;
 use crate::clock::system_ms;
 use crate::db::{new_id, Db};
 use crate::error::{ApiError, ApiResult};
+use crate::jobs::Weight;
 use crate::limits::{ACCOUNT_NAME_CHARS, LOGIN_FAILURES, LOGIN_WINDOW_MS, PASSWORD_CHARS};
 use crate::model::Account;
 use crate::store;
@@ -81,15 +82,28 @@ fn internal(e: impl ToString) -> ApiError {
     ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
 }
 
+/// How long a request waits for its password to be hashed or checked, queue included.
+const HASHING_BUDGET: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Runs password work on the hashing pool ([`crate::AppState::hashing`]): a few hashes
+/// at once, on threads of their own, so that a flood of logins neither takes every core
+/// nor grows the heap by argon2's 19 MiB per request at once (glibc keeps an arena per
+/// thread that ever hashed, and gives little of it back); beyond the queue, 503 with
+/// `Retry-After`.
+async fn hashing<T: Send + 'static>(app: &App, work: impl FnOnce() -> T + Send + 'static) -> ApiResult<T> {
+    app.hashing
+        .run(Weight::Quick, HASHING_BUDGET, work)
+        .await
+        .map_err(|e| app.hashing.refusal(e, "checking passwords"))
+}
+
 /// Creates an account (the demo club and registration). Name clashes are a 409.
-pub async fn create_account(db: &Db, name: &str, password: &str) -> ApiResult<Account> {
+pub async fn create_account(app: &App, name: &str, password: &str) -> ApiResult<Account> {
+    let db = &app.db;
     check_name(name)?;
     check_password(password)?;
     let pw = password.to_string();
-    let hash = tokio::task::spawn_blocking(move || hash_password(&pw))
-        .await
-        .map_err(internal)?
-        .map_err(internal)?;
+    let hash = hashing(app, move || hash_password(&pw)).await?.map_err(internal)?;
     let taken = || ApiError::conflict(format!("the name `{name}` is taken"));
     if store::accounts::by_name(&db.read, name).await?.is_some() {
         return Err(taken());
@@ -126,9 +140,9 @@ pub async fn start_session(db: &Db, account: Account) -> ApiResult<Session> {
 }
 
 /// Registers an account and logs it in.
-pub async fn register(db: &Db, name: &str, password: &str) -> ApiResult<Session> {
-    let account = create_account(db, name.trim(), password).await?;
-    start_session(db, account).await
+pub async fn register(app: &App, name: &str, password: &str) -> ApiResult<Session> {
+    let account = create_account(app, name.trim(), password).await?;
+    start_session(&app.db, account).await
 }
 
 /// The account a session token belongs to, while the session lasts.
@@ -149,9 +163,7 @@ pub async fn login(app: &App, name: &str, password: &str, ip: IpAddr) -> ApiResu
         None => (None, DUMMY_HASH.to_string()),
     };
     let password = password.to_string();
-    let ok = tokio::task::spawn_blocking(move || verify_password(&password, &hash))
-        .await
-        .unwrap_or(false);
+    let ok = hashing(app, move || verify_password(&password, &hash)).await?;
     match account {
         Some(account) if ok => {
             login_succeeded(app, name, ip).await?;
@@ -191,9 +203,7 @@ pub async fn change_password(
     check_password(new)?;
     let hash = store::accounts::password_hash(&app.db.read, account.id).await?;
     let (old, new) = (old.to_string(), new.to_string());
-    let checked = tokio::task::spawn_blocking(move || verify_password(&old, &hash).then(|| hash_password(&new)))
-        .await
-        .map_err(internal)?;
+    let checked = hashing(app, move || verify_password(&old, &hash).then(|| hash_password(&new))).await?;
     let new_hash = match checked {
         Some(hashed) => hashed.map_err(internal)?,
         None => {

@@ -9,10 +9,12 @@
 //! - [`votes`]: the players' draw votes.
 //! - [`players`]: the club's player records.
 //! - [`variants`]: the built-in variants.
+//! - [`maps`]: each variant's map, made and drawn on the job pool; its GeoJSON.
 //! - [`processing`]: judging a phase exactly once; the GM's rollback and roll forward.
 
 pub mod accounts;
 pub mod games;
+pub mod maps;
 pub mod players;
 pub mod processing;
 pub mod variants;

@@ -275,3 +275,73 @@ pub async fn full_game(
 pub fn player<'a>(players: &'a [(String, Api)], power: &str) -> &'a Api {
     &players.iter().find(|(p, _)| p == power).expect("power").1
 }
+
+/// A variant file of `n`×`n` land spaces in a grid over eastern Europe (all land, so
+/// that it can be shaped), each bordering
+/// the four beside it, two powers in opposite corners; `name` in its `variant` line and
+/// `shift` degrees added to every anchor's latitude, so that files differ in content.
+pub fn grid_variant(n: usize, name: &str, shift: f64) -> String {
+    use std::fmt::Write;
+    let mut s = format!("variant {name}\ntitle \"Grid {n}\"\nstart Spring 1901\nvictory centres 2\n");
+    s.push_str("power Alpha great colour=#c8102e\npower Beta great colour=#1f3a93\n");
+    for i in 0..n {
+        for j in 0..n {
+            let home = match (i, j) {
+                (0, 0) => " sc home=Alpha",
+                _ if (i, j) == (n - 1, n - 1) => " sc home=Beta",
+                _ => "",
+            };
+            let lat = 48.0 + shift + i as f64 * 7.0 / n as f64;
+            let lon = 24.0 + j as f64 * 14.0 / n as f64;
+            let _ = writeln!(s, "province g{i}x{j} land \"G {i} {j}\"{home} at={lat:.3},{lon:.3}");
+        }
+    }
+    for i in 0..n {
+        for j in 0..n {
+            let mut line = format!("army g{i}x{j}:");
+            for (di, dj) in [(1i64, 0i64), (-1, 0), (0, 1), (0, -1)] {
+                let (a, b) = (i as i64 + di, j as i64 + dj);
+                if (0..n as i64).contains(&a) && (0..n as i64).contains(&b) {
+                    let _ = write!(line, " g{a}x{b}");
+                }
+            }
+            s.push_str(&line);
+            s.push('\n');
+        }
+    }
+    let _ = writeln!(s, "unit Alpha A g0x0\nunit Beta A g{0}x{0}", n - 1);
+    s
+}
+
+/// The server process's peak and current resident memory in KiB (`VmHWM`, `VmRSS`).
+pub fn memory_kib(server: &Server) -> (u64, u64) {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.child.id())).expect("/proc status");
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
+    };
+    (field("VmHWM:"), field("VmRSS:"))
+}
+
+/// Standard's variant file with every `at=` anchor moved `dlat` degrees north and its
+/// `variant` line naming `name` (the shape of issue 14's map-poisoning upload, renamed).
+/// Shaping it covers all of Europe: many seconds of work, as a real upload is.
+pub fn moved_standard(name: &str, dlat: f64) -> String {
+    include_str!("../../../../variants/standard.var")
+        .lines()
+        .map(|line| match line.split_once(" at=") {
+            Some((head, rest)) => {
+                let (at, tail) = rest.split_once(' ').unwrap_or((rest, ""));
+                let (lat, lon) = at.split_once(',').expect("at=LAT,LON");
+                let lat: f64 = lat.parse().expect("a latitude");
+                format!("{head} at={:.2},{lon} {tail}\n", lat + dlat)
+            }
+            None if line.starts_with("variant ") => format!("variant {name}\n"),
+            None => format!("{line}\n"),
+        })
+        .collect()
+}

@@ -11,10 +11,16 @@ use super::load;
 use super::settings::{check_press, Deadlines, Schedule};
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
+use crate::jobs::Weight;
 use crate::limits::MAX_GAME_NAME_CHARS;
 use crate::model::Account;
+use crate::services::maps::{self, MapOf};
 use crate::store::{self, games::Game, games::NewGameRow};
+use crate::variants::check_upload;
 use crate::App;
+
+/// How long creating a game waits for its variant file to be checked.
+const CHECK_BUDGET: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// A variant file uploaded with the game: its file name and text (docs/variant-format.md).
 #[derive(Deserialize, ToSchema)]
@@ -67,7 +73,13 @@ pub async fn create(app: &App, account: &Account, g: NewGame) -> ApiResult<Game>
     let (variant_name, variant_text, v) = match (&g.variant, &g.variant_file) {
         (Some(_), Some(_)) => return Err(ApiError::unprocessable("give `variant` or `variant_file`, not both")),
         (None, Some(f)) => {
-            let v = crate::variants::check_upload(&f.name, &f.text).map_err(ApiError::unprocessable)?;
+            // Checked on the job pool: loading and linting a large file takes a while.
+            let (file, text) = (f.name.clone(), f.text.clone());
+            let v = app
+                .jobs
+                .run(Weight::Quick, CHECK_BUDGET, move || check_upload(&file, &text))
+                .await
+                .map_err(|e| app.jobs.refusal(e, "checking variant files"))??;
             (f.name.clone(), Some(f.text.clone()), Arc::new(v))
         }
         (name, None) => {
@@ -111,5 +123,13 @@ pub async fn create(app: &App, account: &Account, g: NewGame) -> ApiResult<Game>
         },
     )
     .await?;
-    load(&app.db.read, id).await
+    let game = load(&app.db.read, id).await?;
+    if game.variant_text.is_some() {
+        // Shaping an upload's map takes a while: start now, so that it is ready, or
+        // nearly, when the players first look.
+        if let Ok(map) = MapOf::game(app, &game) {
+            maps::prepare(app, &map);
+        }
+    }
+    Ok(game)
 }
