@@ -12,6 +12,7 @@
 
 use std::fmt::Write;
 
+use chancery_engine::variant::Terrain;
 use chancery_engine::{Location, Variant};
 use geo::{Area, BoundingRect, Contains, Coord, MapCoordsInPlace, MultiPolygon, Point, Polygon, Rect, Simplify};
 
@@ -363,11 +364,20 @@ fn coast_points(v: &Variant, shapes: &[MultiPolygon<f64>], anchors: &[Pt]) -> Ve
         .map(|(p, prov)| {
             (1..=prov.coasts.len() as u8)
                 .map(|c| {
-                    let seas: Vec<usize> = v
+                    let neighbours: Vec<usize> = v
                         .fleet_neighbours(Location::new(p as u16, c))
                         .iter()
                         .map(|l| l.province as usize)
                         .collect();
+                    // The coast's waters, not the land spaces along it: a coast's land
+                    // neighbours (Finland from St Petersburg's south coast) may share a long
+                    // frontier inland that would pull the fleet away from its sea.
+                    let seas: Vec<usize> = neighbours
+                        .iter()
+                        .copied()
+                        .filter(|&s| v.provinces[s].terrain == Terrain::Sea)
+                        .collect();
+                    let seas = if seas.is_empty() { neighbours } else { seas };
                     coast_point(&shapes[p], anchors[p], seas.iter().map(|&s| &shapes[s]))
                 })
                 .collect()
@@ -377,31 +387,39 @@ fn coast_points(v: &Variant, shapes: &[MultiPolygon<f64>], anchors: &[Pt]) -> Ve
 
 fn coast_point<'a>(shape: &MultiPolygon<f64>, pole: Pt, seas: impl Iterator<Item = &'a MultiPolygon<f64>>) -> Pt {
     let seas: Vec<&MultiPolygon<f64>> = seas.collect();
-    let touching: Vec<Pt> = shape
-        .0
+    // The largest part of the space that meets one of the seas: small islands off a
+    // coast (St Petersburg's in the Gulf of Finland) would pull the point offshore.
+    let mut parts: Vec<&Polygon<f64>> = shape.0.iter().collect();
+    parts.sort_by(|a, b| b.unsigned_area().total_cmp(&a.unsigned_area()));
+    let touching: Vec<Pt> = parts
         .iter()
-        .flat_map(|poly| poly.exterior().coords())
-        .map(|c| Pt::new(c.x, c.y))
-        .filter(|&pt| seas.iter().any(|s| edge_distance(s, pt) < 2.0))
-        .collect();
+        .map(|poly| {
+            poly.exterior()
+                .coords()
+                .map(|c| Pt::new(c.x, c.y))
+                .filter(|&pt| seas.iter().any(|s| edge_distance(s, pt) < 2.0))
+                .collect::<Vec<Pt>>()
+        })
+        .find(|t| !t.is_empty())
+        .unwrap_or_default();
     if touching.is_empty() {
         return pole;
     }
     let mean = touching.iter().fold(Pt::new(0.0, 0.0), |s, p| s + *p) * (1.0 / touching.len() as f64);
-    // The touching vertex nearest their middle: the mean itself may lie off the coast.
-    let contact = touching
-        .iter()
-        .copied()
-        .min_by(|a, b| a.dist(mean).total_cmp(&b.dist(mean)))
-        .unwrap_or(pole);
-    let inward = (pole - contact).unit();
-    let depth = (contact.dist(pole) * 0.6).min(crate::style::UNIT_R * 1.6);
-    let at = contact + inward * depth;
-    if shape.contains(&Point::new(at.x, at.y)) {
-        at
-    } else {
-        pole
-    }
+    // The touching vertex nearest their middle (the mean itself may lie off the coast),
+    // set a little inland; if that lands in a hole (Lake Ladoga behind St Petersburg's
+    // shore) or outside, the next nearest vertex.
+    let mut contacts = touching;
+    contacts.sort_by(|a, b| a.dist(mean).total_cmp(&b.dist(mean)));
+    contacts
+        .into_iter()
+        .map(|contact| {
+            let inward = (pole - contact).unit();
+            let depth = (contact.dist(pole) * 0.6).min(crate::style::UNIT_R * 1.6);
+            contact + inward * depth
+        })
+        .find(|at| shape.contains(&Point::new(at.x, at.y)))
+        .unwrap_or(pole)
 }
 
 /// SVG path data of a shape: one subpath per ring, so that holes (lakes) stay holes
