@@ -1,7 +1,7 @@
 //! The names a player may type for spaces and powers, split into words once when the
 //! variant loads, so that reading an order looks names up word by word in place: no
-//! string is built per name, and a name of several words is found in one search
-//! instead of one lookup per possible length.
+//! string is built per name, and a name of several words is found in one lookup of its
+//! first word instead of one lookup per possible length.
 
 use std::cmp::Ordering;
 
@@ -11,6 +11,10 @@ use std::cmp::Ordering;
 #[derive(Clone, Debug, Default)]
 pub struct NameTable<T> {
     entries: Vec<(Vec<Box<str>>, T)>,
+    /// Where the entries whose first word has each `key` lie (key, first entry, count):
+    /// a hash table with open addressing, at most half full, so that finding the names
+    /// that begin with a typed word costs one probe or two, not a binary search.
+    slots: Vec<(u64, u32, u32)>,
 }
 
 impl<T: Copy> NameTable<T> {
@@ -22,7 +26,44 @@ impl<T: Copy> NameTable<T> {
             .filter(|(words, _): &(Vec<Box<str>>, T)| !words.is_empty())
             .collect();
         entries.sort_by(|a, b| a.0.cmp(&b.0));
-        NameTable { entries }
+        // Sorted entries with one key are contiguous: one slot per run.
+        let mut runs: Vec<(u64, u32, u32)> = Vec::new();
+        for (i, (words, _)) in entries.iter().enumerate() {
+            let k = key(words[0].bytes());
+            match runs.last_mut() {
+                Some(run) if run.0 == k => run.2 += 1,
+                _ => runs.push((k, i as u32, 1)),
+            }
+        }
+        let size = (runs.len() * 2).next_power_of_two().max(2);
+        let mut slots = vec![(EMPTY, 0, 0); size];
+        for run in runs {
+            let mut i = slot(run.0, size);
+            while slots[i].0 != EMPTY {
+                i = (i + 1) & (size - 1);
+            }
+            slots[i] = run;
+        }
+        NameTable { entries, slots }
+    }
+
+    /// The entries whose first word packs to `k`.
+    fn with_key(&self, k: u64) -> &[(Vec<Box<str>>, T)] {
+        let size = self.slots.len();
+        if size == 0 || k == EMPTY {
+            return &[];
+        }
+        let mut i = slot(k, size);
+        loop {
+            let (at, start, n) = self.slots[i];
+            if at == k {
+                return &self.entries[start as usize..(start + n) as usize];
+            }
+            if at == EMPTY {
+                return &[];
+            }
+            i = (i + 1) & (size - 1);
+        }
     }
 
     /// The longest name formed by the words `word(0)`, `word(1)`, … (`None` ends them),
@@ -30,13 +71,15 @@ impl<T: Copy> NameTable<T> {
     /// apostrophes, as `normalise_name` folds them.
     pub fn longest<'w>(&self, word: impl Fn(usize) -> Option<&'w str>) -> Option<(T, usize)> {
         let first = word(0)?;
-        let start = self
-            .entries
-            .partition_point(|(words, _)| compare_word(&words[0], first) == Ordering::Less);
+        let typed = key(first
+            .bytes()
+            .filter(|&b| b != b'.' && b != b'\'')
+            .map(|b| b.to_ascii_lowercase()));
         let mut best: Option<(T, usize)> = None;
-        for (words, t) in &self.entries[start..] {
+        for (words, t) in self.with_key(typed) {
+            // Words longer than a key can share one.
             if compare_word(&words[0], first) != Ordering::Equal {
-                break;
+                continue;
             }
             let len = words.len();
             let matches = words[1..]
@@ -60,6 +103,25 @@ impl<T: Copy> NameTable<T> {
             _ => None,
         }
     }
+}
+
+/// No word packs to this: a word has a first byte.
+const EMPTY: u64 = 0;
+
+/// A slot for key `k` in a table of `size` (a power of two) slots: Fibonacci hashing,
+/// the top bits of the key times 2^64 / φ.
+fn slot(k: u64, size: usize) -> usize {
+    (k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - size.trailing_zeros())) as usize
+}
+
+/// The first eight bytes of a word, big-endian and padded with zeros: equal keys mean
+/// equal words up to eight bytes.
+fn key(bytes: impl IntoIterator<Item = u8>) -> u64 {
+    bytes
+        .into_iter()
+        .take(8)
+        .enumerate()
+        .fold(0, |k, (n, b)| k | (b as u64) << (56 - 8 * n))
 }
 
 fn is_separator(c: char) -> bool {
@@ -117,5 +179,19 @@ mod tests {
         assert_eq!(t.find("Austria Hungary"), None);
         assert_eq!(t.find("north-sea"), Some(3));
         assert_eq!(t.find("st"), Some(2));
+    }
+
+    #[test]
+    fn long_words_that_begin_alike_are_told_apart() {
+        let t = NameTable::new([
+            ("northumberland", 1u16),
+            ("northumbria", 2),
+            ("northumb", 3),
+            ("north", 4),
+        ]);
+        for (typed, want) in [("Northumbria", 2), ("NORTHUMBERLAND", 1), ("northumb", 3), ("north", 4)] {
+            assert_eq!(t.longest(|k| [typed].get(k).copied()), Some((want, 1)), "{typed}");
+        }
+        assert_eq!(t.longest(|k| ["northumbri"].get(k).copied()), None);
     }
 }

@@ -4,6 +4,8 @@
 //! The parser only resolves names; whether the order is legal on the board is the job
 //! of `validate`.
 
+use smallvec::SmallVec;
+
 use crate::order::{Order, OrderError, OrderKind, UnitRef};
 use crate::suggest::nearest;
 use crate::variant::{coast_abbreviation, normalise_name, Location, PowerId, UnitKind, Variant};
@@ -23,49 +25,76 @@ fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '.' || c == '\''
 }
 
-fn tokenize(text: &str) -> Result<Vec<Tok<'_>>, OrderError> {
-    // One allocation per order: few orders have more than sixteen tokens.
-    let mut out = Vec::with_capacity(16);
-    let mut chars = text.char_indices().peekable();
-    while let Some(&(i, c)) = chars.peek() {
+fn is_ascii_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'.' || b == b'\''
+}
+
+/// The character at byte `i` of `text` and its length: ASCII is read as bytes, the
+/// rest decoded.
+fn char_at(text: &str, i: usize) -> (char, usize) {
+    let b = text.as_bytes()[i];
+    if b < 0x80 {
+        return (b as char, 1);
+    }
+    let c = text[i..].chars().next().expect("i is a character boundary");
+    (c, c.len_utf8())
+}
+
+/// An order's tokens: on the stack for all but the wordiest orders.
+type Toks<'t> = SmallVec<[Tok<'t>; 24]>;
+
+/// Splits `text` into `out`, which the parser owns: filled in place, since moving a
+/// token array costs more than reading the order.
+fn tokenize<'t>(text: &'t str, out: &mut Toks<'t>) -> Result<(), OrderError> {
+    // The text is read byte by byte; only a character outside ASCII is decoded.
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let (c, len) = char_at(text, i);
         // An underscore joins words as a space would (`st_petersburg`).
         if c.is_whitespace() || c == ',' || c == ';' || c == '_' {
-            chars.next();
+            i += len;
         } else if c == '-' || c == '=' || c == '>' || c == '–' || c == '→' {
             // "-", "->", "=>", ">", "–", "→" all mean "moves to".
-            chars.next();
-            while chars.peek().is_some_and(|&(_, d)| d == '>' || d == '-') {
-                chars.next();
+            i += len;
+            while i < bytes.len() && (bytes[i] == b'>' || bytes[i] == b'-') {
+                i += 1;
             }
             out.push(Tok::Dash);
         } else if c == '/' {
-            chars.next();
+            i += 1;
             out.push(Tok::Slash);
         } else if c == '(' || c == '[' {
-            chars.next();
+            i += 1;
             out.push(Tok::Open);
         } else if c == ')' || c == ']' {
-            chars.next();
+            i += 1;
             out.push(Tok::Close);
         } else if c == ':' {
-            chars.next();
+            i += 1;
             out.push(Tok::Colon);
         } else if is_word_char(c) {
-            let mut end = i;
-            while let Some(&(j, d)) = chars.peek() {
-                if is_word_char(d) {
-                    end = j + d.len_utf8();
-                    chars.next();
+            let start = i;
+            i += len;
+            while i < bytes.len() {
+                if is_ascii_word_byte(bytes[i]) {
+                    i += 1;
+                } else if bytes[i] >= 0x80 {
+                    let (d, n) = char_at(text, i);
+                    if !is_word_char(d) {
+                        break;
+                    }
+                    i += n;
                 } else {
                     break;
                 }
             }
-            out.push(Tok::Word(&text[i..end]));
+            out.push(Tok::Word(&text[start..i]));
         } else {
             return Err(OrderError::Syntax(format!("unexpected character `{c}`")));
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Whether a typed word is one of the keywords `set` (written lowercase).
@@ -90,7 +119,7 @@ fn is_keyword(w: &str) -> bool {
 
 struct Parser<'v, 't> {
     v: &'v Variant,
-    toks: Vec<Tok<'t>>,
+    toks: Toks<'t>,
     pos: usize,
 }
 
@@ -440,11 +469,12 @@ pub fn parse_order_line(v: &Variant, text: &str) -> Result<(Option<PowerId>, Ord
         }
         body = rest;
     }
-    let toks = tokenize(body)?;
-    if toks.is_empty() {
-        return Err(OrderError::Empty);
-    }
-    let mut p = Parser { v, toks, pos: 0 };
+    let mut p = Parser {
+        v,
+        toks: Toks::new(),
+        pos: 0,
+    };
+    tokenize(body, &mut p.toks)?;
     if p.at_end() {
         return Err(OrderError::Empty);
     }
