@@ -438,16 +438,32 @@ fn path_data(shape: &MultiPolygon<f64>) -> String {
             if end < 3 {
                 continue;
             }
-            let mut last = (i64::MIN, i64::MIN);
-            for (k, c) in pts[..end].iter().enumerate() {
+            // The first point absolute, the rest relative to the one before (one `l`,
+            // its pairs repeated): on a board of thousands of short steps this writes
+            // about half the characters. Whole tenths keep the sum exact.
+            let mut last: Option<(i64, i64)> = None;
+            for c in &pts[..end] {
                 // Tenths of a pixel: finer than any screen, and short to write.
                 let q = ((c.x * 10.0).round() as i64, (c.y * 10.0).round() as i64);
-                if q == last {
-                    continue;
+                match last {
+                    None => {
+                        let _ = write!(d, "M{} {}l", Tenths(q.0), Tenths(q.1));
+                    }
+                    Some(l) if l == q => continue,
+                    Some(l) => {
+                        for v in [q.0 - l.0, q.1 - l.1] {
+                            // A minus sign separates numbers by itself.
+                            if v >= 0 && !d.ends_with('l') {
+                                d.push(' ');
+                            }
+                            let _ = write!(d, "{}", Tenths(v));
+                        }
+                    }
                 }
-                let _ = write!(d, "{}{}", if k == 0 { "M" } else { "L" }, Tenths(q.0));
-                let _ = write!(d, " {}", Tenths(q.1));
-                last = q;
+                last = Some(q);
+            }
+            if d.ends_with('l') {
+                d.pop();
             }
             d.push('Z');
         }
