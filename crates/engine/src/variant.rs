@@ -76,7 +76,13 @@ pub struct Power {
     pub name: String,
     pub kind: PowerKind,
     pub colour: Option<String>,
+    /// The adjective messages use (`British`).
     pub adjective: Option<String>,
+    /// Other names a player may write for the power (Original 1958's rule text says
+    /// `England` for the United Kingdom), read wherever its name is.
+    pub aliases: Vec<String>,
+    /// Other adjectives a player may write before a unit or after `B` (`English`).
+    pub other_adjectives: Vec<String>,
     /// For a faction: the great power whose player orders it.
     pub player: Option<PowerId>,
 }
@@ -293,7 +299,12 @@ impl Variant {
             .powers
             .iter()
             .enumerate()
-            .filter_map(|(i, p)| p.adjective.as_deref().map(|a| (normalise_name(a), i as PowerId)))
+            .flat_map(|(i, p)| {
+                p.adjective
+                    .iter()
+                    .chain(&p.other_adjectives)
+                    .map(move |a| (normalise_name(a), i as PowerId))
+            })
             .collect();
         self.lookup = Names {
             provinces: NameTable::new(self.names.iter().map(|(k, &p)| (k.as_str(), p))),

@@ -141,14 +141,16 @@ pub fn load_variant(file: &str, text: &str) -> Result<Variant, LoadError> {
                 if let Some(player) = player {
                     pending_players.push((line.number, powers.len(), player));
                 }
-                let key = normalise_name(&power.name);
-                if power_names.contains_key(&key) {
-                    return ld.err(format!("power `{}` is declared twice", power.name));
-                }
                 if powers.len() >= PowerId::MAX as usize {
                     return ld.err("too many powers");
                 }
-                power_names.insert(key, powers.len() as PowerId);
+                for name in std::iter::once(&power.name).chain(&power.aliases) {
+                    let key = normalise_name(name);
+                    if power_names.contains_key(&key) {
+                        return ld.err(format!("power name `{name}` is used twice"));
+                    }
+                    power_names.insert(key, powers.len() as PowerId);
+                }
                 powers.push(power);
             }
             "province" => {
@@ -426,6 +428,8 @@ fn parse_power_decl(ld: &Loader, line: &Line) -> Result<(Power, Option<String>),
         kind: PowerKind::Great,
         colour: None,
         adjective: None,
+        aliases: Vec::new(),
+        other_adjectives: Vec::new(),
         player: None,
     };
     let mut player_name = None;
@@ -440,11 +444,14 @@ fn parse_power_decl(ld: &Loader, line: &Line) -> Result<(Power, Option<String>),
                     }
                     power.colour = Some(v.clone());
                 }
-                "adjective" => power.adjective = Some(v.clone()),
+                // The first adjective is the one shown; more are also read.
+                "adjective" if power.adjective.is_none() => power.adjective = Some(v.clone()),
+                "adjective" => power.other_adjectives.push(v.clone()),
+                "alias" => power.aliases.push(v.clone()),
                 "player" => player_name = Some(v.clone()),
                 other => {
                     return ld.err(format!(
-                        "unknown power attribute `{other}=` (colour, adjective, player)"
+                        "unknown power attribute `{other}=` (colour, adjective, alias, player)"
                     ))
                 }
             },

@@ -251,3 +251,43 @@ proptest! {
         }
     }
 }
+
+/// Original 1958's rule text calls three of its powers by short names (rule 2: Austria,
+/// England, Turkey); the variant file gives them as aliases with their adjectives, so a
+/// player may write either, as the name before an order, a nationality before a unit,
+/// or the power after `B` (issue 12 §6).
+#[test]
+fn original_1958_reads_its_powers_short_names() {
+    let v = builtin("original-1958").unwrap().unwrap();
+    let named = |n: &str| v.find_power(n).unwrap_or_else(|| panic!("`{n}` is not a power"));
+    for (short, full) in [
+        ("England", "United Kingdom"),
+        ("Turkey", "Ottoman Turkey"),
+        ("Austria", "Austria-Hungary"),
+    ] {
+        assert_eq!(named(short), named(full), "{short}");
+        let (p, _) = parse_order_line(&v, &format!("{short}: A par H")).unwrap();
+        assert_eq!(p, Some(named(full)));
+    }
+    let france = named("France");
+    for (adjective, full) in [
+        ("English", "United Kingdom"),
+        ("Turkish", "Ottoman Turkey"),
+        ("Austrian", "Austria-Hungary"),
+    ] {
+        let o = parse_order(&v, france, &format!("A bre B {adjective}")).unwrap();
+        assert_eq!(
+            o.kind,
+            OrderKind::Board {
+                to: None,
+                with: Some(named(full))
+            },
+            "{adjective}"
+        );
+        let o = parse_order(&v, france, &format!("A bur S {adjective} A par")).unwrap();
+        assert!(matches!(o.kind, OrderKind::SupportHold { .. }), "{adjective}: {o:?}");
+    }
+    // The name shown stays the page's own.
+    assert_eq!(v.power(named("England")).name, "United Kingdom");
+    assert_eq!(v.power(named("England")).adjective.as_deref(), Some("British"));
+}
