@@ -52,10 +52,16 @@ impl FromRequestParts<App> for Viewer {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Self, Self::Rejection> {
-        match request_token(&parts.headers) {
-            Some(token) => Ok(Viewer(accounts::session_account(&app.db, &token).await?)),
-            None => Ok(Viewer(None)),
+        let Some(token) = request_token(&parts.headers) else {
+            return Ok(Viewer(None));
+        };
+        let account = accounts::session_account(&app.db, &token).await?;
+        // The rate limit's buckets (routes.rs): a token that is no session's gets none.
+        match &account {
+            Some(a) => app.known_sessions.seen(&token, a.id),
+            None => app.known_sessions.forget(&token),
         }
+        Ok(Viewer(account))
     }
 }
 

@@ -70,7 +70,8 @@ pub struct ServeOptions {
     pub test_clock: bool,
     /// How often the scheduler looks for due phases.
     pub tick_ms: u64,
-    /// Requests per second allowed to one client (token, cookie or address).
+    /// Requests per second allowed to one client: an account with a valid session, else
+    /// an address (an IPv6 /64).
     pub rate_per_second: u32,
     /// Create the demo club when the database has no accounts.
     pub demo: bool,
@@ -106,6 +107,8 @@ pub struct AppState {
     /// Each variant's prepared map drawing.
     pub maps: services::maps::Drawings,
     pub rate: limits::RateLimiter,
+    /// Tokens seen valid, for the rate limit's buckets.
+    pub known_sessions: limits::KnownSessions,
     /// Names this process in the event log, to tell servers sharing a database apart.
     pub server_id: String,
     /// Wakes the scheduler early (a ready mark completed, a GM changed a deadline).
@@ -139,6 +142,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
         hashing: jobs::Pool::new("hashing", HASHING_THREADS, 1, HASHING_QUEUE, 2),
         maps: services::maps::Drawings::default(),
         rate: limits::RateLimiter::new(opts.rate_per_second),
+        known_sessions: limits::KnownSessions::default(),
         server_id: format!("{}-{}", std::process::id(), db::new_id() % 100_000),
         wake: tokio::sync::Notify::new(),
         secure_cookie: public_origin.as_deref().is_some_and(|o| o.starts_with("https://")),

@@ -48,6 +48,27 @@ pub fn future_moment(now: i64, ms: i64, what: &str) -> Result<i64, String> {
 pub const LOGIN_FAILURES: i64 = 5;
 pub const LOGIN_WINDOW_MS: i64 = 15 * 60 * 1000;
 
+/// Failed logins allowed from one address within the window, whatever names it tries
+/// (password spraying: one guess at many names). A club behind one address mistypes
+/// far fewer.
+pub const LOGIN_ADDRESS_FAILURES: i64 = 20;
+
+/// The client an address stands for, in the rate limit and the login throttle: an IPv4
+/// address (also when mapped into IPv6), or an IPv6 address's /64, which one host
+/// commonly holds whole, so that it cannot take a fresh address per request.
+pub fn client_of(ip: std::net::IpAddr) -> String {
+    match ip {
+        std::net::IpAddr::V4(v4) => v4.to_string(),
+        std::net::IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let s = v6.segments();
+                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+            }
+        },
+    }
+}
+
 /// Characters in any one-line string a client sends (names, orders, settings), and in a
 /// many-line one (a press message, a variant file) before its own limit applies.
 pub const MAX_LINE_CHARS: usize = 1_000;
@@ -103,9 +124,54 @@ impl RateLimiter {
     }
 }
 
+/// The session tokens this process has seen valid, with their account: the rate limit
+/// gives such a token its account's bucket and any other token its address's, without
+/// a database read of its own (the request's own session check records a token here).
+/// A token seen valid keeps its bucket for [`KNOWN_SESSION_TTL`] after it last was, even
+/// if it ended meanwhile; its requests are refused (401) all the same.
+#[derive(Default)]
+pub struct KnownSessions {
+    tokens: Mutex<HashMap<String, (i64, Instant)>>,
+}
+
+pub const KNOWN_SESSION_TTL: Duration = Duration::from_secs(600);
+
+impl KnownSessions {
+    /// The account of a token seen valid lately.
+    pub fn account(&self, token: &str) -> Option<i64> {
+        let map = self.tokens.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(token)
+            .filter(|(_, seen)| seen.elapsed() < KNOWN_SESSION_TTL)
+            .map(|(id, _)| *id)
+    }
+
+    pub fn seen(&self, token: &str, account: i64) {
+        let now = Instant::now();
+        let mut map = self.tokens.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() > 100_000 {
+            map.retain(|_, (_, t)| now.duration_since(*t) < KNOWN_SESSION_TTL);
+        }
+        map.insert(token.to_string(), (account, now));
+    }
+
+    pub fn forget(&self, token: &str) {
+        self.tokens.lock().unwrap_or_else(|e| e.into_inner()).remove(token);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_ipv6_host_is_its_64() {
+        let a: std::net::IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
+        let b: std::net::IpAddr = "2001:db8:1:2:bbbb::9".parse().unwrap();
+        assert_eq!(client_of(a), client_of(b));
+        assert_eq!(client_of(a), "2001:db8:1:2::/64");
+        assert_eq!(client_of("::ffff:192.0.2.7".parse().unwrap()), "192.0.2.7");
+        assert_eq!(client_of("192.0.2.7".parse().unwrap()), "192.0.2.7");
+    }
 
     #[test]
     fn rate_limiter_allows_a_burst_then_refuses() {

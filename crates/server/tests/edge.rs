@@ -471,3 +471,72 @@ async fn security_headers_and_a_secure_cookie_over_https() {
     assert_eq!(status, 200);
     assert!(headers["set-cookie"].to_str().unwrap().contains("Max-Age=0; Secure"));
 }
+
+/// Issue 14, finding 3: the rate limit kept a bucket per Bearer string, unchecked, so
+/// 600 requests with made-up tokens met no 429. A token that is no session's counts as
+/// none: the request is limited with every other from its address, while a real session
+/// has its account's bucket.
+#[tokio::test(flavor = "multi_thread")]
+async fn made_up_tokens_share_their_address_bucket() {
+    let target = common::targets().await.remove(0);
+    // 5 requests a second, bursts of 10.
+    let server = Server::start_with(&target.url, &["--no-demo", "--rate", "5"]);
+    let alice = server.register("alice").await;
+    let mut refused = 0;
+    for i in 0..60 {
+        let forged = Api::new(&server.base, Some(format!("{:064x}", 0xfeed_0000_u64 + i)));
+        let (status, _) = forged.call("GET", "/api/games", None).await;
+        assert!(status == 200 || status == 429, "{status}");
+        refused += usize::from(status == 429);
+    }
+    assert!(refused >= 30, "only {refused} of 60 made-up tokens refused");
+    let (status, _) = server.visitor().call("GET", "/api/games", None).await;
+    assert_eq!(status, 429, "no token: the same address bucket");
+    let (status, body) = alice.call("GET", "/api/me", None).await;
+    assert_eq!(status, 200, "a real session has its own bucket: {body}");
+}
+
+/// Issue 14, finding 3: failed logins were throttled per name and address only, so one
+/// address could try a password on 30 names. Now the address is throttled across names
+/// too, counted in the database: two servers sharing it throttle together, and while
+/// the address is throttled even a right password is refused (a spray learns nothing).
+#[tokio::test(flavor = "multi_thread")]
+async fn password_spraying_is_throttled_per_address_across_servers() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let a = Server::start(&target.url);
+        let b = Server::start(&target.url);
+        a.register("victim").await;
+        let spray = |server: &Server, i: usize| {
+            let api = server.visitor();
+            async move {
+                api.call(
+                    "POST",
+                    "/api/login",
+                    Some(json!({"name": format!("member{i}"), "password": "Summer2026!"})),
+                )
+                .await
+            }
+        };
+        for i in 0..20 {
+            let server = if i % 2 == 0 { &a } else { &b };
+            let (status, body) = spray(server, i).await;
+            assert_eq!(status, 401, "attempt {i}: {body}");
+        }
+        for i in 20..30 {
+            let server = if i % 2 == 0 { &a } else { &b };
+            let (status, body) = spray(server, i).await;
+            assert_eq!(status, 429, "attempt {i}, a name never tried before: {body}");
+            assert!(body["retry_after_seconds"].as_u64().unwrap() > 0, "{body}");
+        }
+        let right = json!({"name": "victim", "password": PASSWORD});
+        for server in [&a, &b] {
+            let (status, body) = server.visitor().call("POST", "/api/login", Some(right.clone())).await;
+            assert_eq!(status, 429, "the right password from a throttled address: {body}");
+        }
+        // The window passes (on server a's clock): the member logs in again.
+        a.advance(15 * 60 * 1000 + 1000).await;
+        let (status, body) = a.visitor().call("POST", "/api/login", Some(right)).await;
+        assert_eq!(status, 200, "{body}");
+    }
+}

@@ -63,6 +63,7 @@ pub struct PasswordChanged {
 }
 
 fn session_answer(app: &App, session: Session, status: StatusCode) -> Response {
+    app.known_sessions.seen(&session.token, session.account.id);
     let mut response = (
         status,
         Json(SessionAnswer {

@@ -1,7 +1,7 @@
 //! Accounts and sessions. Passwords are hashed with argon2id; a session is a random
 //! token whose hash is stored, given to the client both as an HTTP-only cookie (browsers)
 //! and in the body (API clients send it as `Authorization: Bearer …`). Failed logins are
-//! throttled per account name and address, counted in the database.
+//! throttled per account name and address and per address, counted in the database.
 
 use std::net::IpAddr;
 
@@ -14,7 +14,9 @@ use crate::clock::system_ms;
 use crate::db::{new_id, Db};
 use crate::error::{ApiError, ApiResult};
 use crate::jobs::Weight;
-use crate::limits::{ACCOUNT_NAME_CHARS, LOGIN_FAILURES, LOGIN_WINDOW_MS, PASSWORD_CHARS};
+use crate::limits::{
+    client_of, ACCOUNT_NAME_CHARS, LOGIN_ADDRESS_FAILURES, LOGIN_FAILURES, LOGIN_WINDOW_MS, PASSWORD_CHARS,
+};
 use crate::model::Account;
 use crate::store;
 use crate::App;
@@ -219,35 +221,46 @@ pub async fn change_password(
     Ok(ended)
 }
 
-/// Refuses a password check while the name and address have failed too often.
+/// Refuses a password check while the name and address, or the address whatever the
+/// names, have failed too often. While an address is throttled even the right password
+/// is refused from it, so that a spray cannot tell which guess was right.
 async fn not_throttled(app: &App, name: &str, ip: IpAddr) -> ApiResult<()> {
     let now = app.clock.now_ms();
-    let (n, oldest) = store::logins::failures_since(
-        &app.db.read,
-        &name.to_lowercase(),
-        &ip.to_string(),
-        now.saturating_sub(LOGIN_WINDOW_MS),
-    )
-    .await?;
-    if n < LOGIN_FAILURES {
-        return Ok(());
+    let since = now.saturating_sub(LOGIN_WINDOW_MS);
+    let address = client_of(ip);
+    let wait = |oldest: Option<i64>| {
+        (oldest
+            .unwrap_or(now)
+            .saturating_add(LOGIN_WINDOW_MS)
+            .saturating_sub(now)
+            / 1000)
+            .max(1) as u64
+    };
+    let refuse = |message: String, wait: u64| {
+        Err(ApiError::new(StatusCode::TOO_MANY_REQUESTS, message).with(json!({"retry_after_seconds": wait})))
+    };
+    let (n, oldest) = store::logins::failures_since(&app.db.read, &name.to_lowercase(), &address, since).await?;
+    if n >= LOGIN_FAILURES {
+        let wait = wait(oldest);
+        return refuse(
+            format!("too many failed logins for `{name}`; try again in {wait} s"),
+            wait,
+        );
     }
-    let wait = (oldest
-        .unwrap_or(now)
-        .saturating_add(LOGIN_WINDOW_MS)
-        .saturating_sub(now)
-        / 1000)
-        .max(1) as u64;
-    Err(ApiError::new(
-        StatusCode::TOO_MANY_REQUESTS,
-        format!("too many failed logins for `{name}`; try again in {wait} s"),
-    )
-    .with(json!({"retry_after_seconds": wait})))
+    let (n, oldest) = store::logins::failures_from(&app.db.read, &address, since).await?;
+    if n >= LOGIN_ADDRESS_FAILURES {
+        let wait = wait(oldest);
+        return refuse(
+            format!("too many failed logins from your address; try again in {wait} s"),
+            wait,
+        );
+    }
+    Ok(())
 }
 
 async fn login_failed(app: &App, name: &str, ip: IpAddr) -> ApiResult<()> {
     let now = app.clock.now_ms();
-    let (name, address) = (name.to_lowercase(), ip.to_string());
+    let (name, address) = (name.to_lowercase(), client_of(ip));
     let pool = app.db.write.clone();
     app.db
         .writing(async move {
@@ -261,7 +274,7 @@ async fn login_failed(app: &App, name: &str, ip: IpAddr) -> ApiResult<()> {
 }
 
 async fn login_succeeded(app: &App, name: &str, ip: IpAddr) -> ApiResult<()> {
-    let (name, address) = (name.to_lowercase(), ip.to_string());
+    let (name, address) = (name.to_lowercase(), client_of(ip));
     let pool = app.db.write.clone();
     app.db
         .writing(async move {

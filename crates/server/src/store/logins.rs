@@ -1,5 +1,6 @@
 //! `login_failures`: failed logins per account name and address, in the database so that
-//! servers sharing it throttle together and a restart forgets nothing.
+//! servers sharing it throttle together and a restart forgets nothing. Counted per name
+//! and address, and per address across names.
 
 use sqlx::{Any, Executor, Row};
 
@@ -18,6 +19,22 @@ pub async fn failures_since<'e, E: Executor<'e, Database = Any>>(
     .bind(since_ms)
     .fetch_one(e)
     .await?;
+    Ok((row.try_get("n")?, row.try_get("oldest")?))
+}
+
+/// How many failures the address had since `since_ms`, whatever the names tried, and the
+/// oldest one's time: one address trying many names is password spraying.
+pub async fn failures_from<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    address: &str,
+    since_ms: i64,
+) -> sqlx::Result<(i64, Option<i64>)> {
+    let row =
+        sqlx::query("SELECT COUNT(*) AS n, MIN(at_ms) AS oldest FROM login_failures WHERE address = $1 AND at_ms > $2")
+            .bind(address)
+            .bind(since_ms)
+            .fetch_one(e)
+            .await?;
     Ok((row.try_get("n")?, row.try_get("oldest")?))
 }
 
