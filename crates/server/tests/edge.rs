@@ -540,3 +540,109 @@ async fn password_spraying_is_throttled_per_address_across_servers() {
         assert_eq!(status, 200, "{body}");
     }
 }
+
+/// Runs one statement on a test database directly, as an older version's data would be.
+async fn execute(target: &common::Target, sql: &str, text: &str, id: i64) {
+    use sqlx::Connection;
+    if target.label == "postgres" {
+        let mut c = sqlx::postgres::PgConnection::connect(&target.url).await.unwrap();
+        sqlx::query(sql).bind(text).bind(id).execute(&mut c).await.unwrap();
+    } else {
+        let url = format!("sqlite://{}", target.url);
+        let mut c = sqlx::sqlite::SqliteConnection::connect(&url).await.unwrap();
+        sqlx::query(sql).bind(text).bind(id).execute(&mut c).await.unwrap();
+    }
+}
+
+/// Issue 14, finding 6: public press `"ctrl\u0001"` or such a game name made the Atom
+/// feed invalid XML. The boundary check now refuses such text, and the feed is written
+/// by an XML writer from text made XML-safe, so that even text stored before the check
+/// (put in the database directly here) gives a document a real XML parser reads.
+#[tokio::test(flavor = "multi_thread")]
+async fn every_feed_is_well_formed_xml_whatever_was_stored() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let server = Server::start(&target.url);
+        let gm = server.register("gamemaster").await;
+        let (id, players) = common::full_game(&server, &gm, "standard", json!({"press": "public"}), "feed").await;
+        let france = common::player(&players, "France");
+        let press = format!("/api/games/{id}/press");
+        france
+            .post(
+                &press,
+                json!({"body": "<b>Bold</b> & \"quoted\" ]]> — Ελλάδα, two\nlines"}),
+            )
+            .await;
+        france.post(&press, json!({"body": "to be overwritten"})).await;
+        gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+        // Text with characters XML cannot carry, as an older server stored it (no NUL:
+        // PostgreSQL never stored one).
+        let odd = "ctrl\u{1} esc\u{1b}[31m bell\u{7} \u{FFFE} <&>";
+        execute(
+            &target,
+            "UPDATE press SET body = $1 WHERE game_id = $2 AND body = 'to be overwritten'",
+            odd,
+            id,
+        )
+        .await;
+        execute(&target, "UPDATE games SET name = $1 WHERE id = $2", odd, id).await;
+
+        let resp = reqwest::get(format!("{}/games/{id}/feed.atom", server.base))
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 200);
+        assert!(resp.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("application/atom+xml"));
+        let xml = resp.text().await.unwrap();
+        let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("invalid XML ({e}):\n{xml}"));
+        let atom = "http://www.w3.org/2005/Atom";
+        let root = doc.root_element();
+        assert!(root.has_tag_name((atom, "feed")));
+        let child_text = |node: roxmltree::Node, name: &str| {
+            node.children()
+                .find(|c| c.has_tag_name((atom, name)))
+                .and_then(|c| c.text())
+                .unwrap_or_default()
+                .to_string()
+        };
+        let shown = "ctrl\u{FFFD} esc\u{FFFD}[31m bell\u{FFFD} \u{FFFD} <&>";
+        assert_eq!(child_text(root, "title"), shown);
+        let entries: Vec<_> = root.children().filter(|c| c.has_tag_name((atom, "entry"))).collect();
+        let contents: Vec<String> = entries.iter().map(|e| child_text(*e, "content")).collect();
+        assert!(contents.iter().any(|c| c == shown), "{contents:?}");
+        assert!(
+            contents
+                .iter()
+                .any(|c| c == "<b>Bold</b> & \"quoted\" ]]> — Ελλάδα, two\nlines"),
+            "markup is text, kept exactly: {contents:?}"
+        );
+        assert!(
+            contents.iter().any(|c| c.contains("Supply centres:")),
+            "the phase's results"
+        );
+        for e in &entries {
+            assert!(!child_text(*e, "id").is_empty() && !child_text(*e, "updated").is_empty());
+        }
+
+        // Every game's feed on the server parses, and a game without a phase too.
+        let fresh = gm
+            .post(
+                "/api/games",
+                json!({"name": "Quiet <game> & co", "variant": "standard"}),
+            )
+            .await;
+        for game in gm.get("/api/games").await["games"].as_array().unwrap() {
+            let gid = game["id"].as_i64().unwrap();
+            let xml = reqwest::get(format!("{}/games/{gid}/feed.atom", server.base))
+                .await
+                .unwrap()
+                .text()
+                .await
+                .unwrap();
+            roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("game {gid}: invalid XML ({e}):\n{xml}"));
+        }
+        assert!(fresh["id"].is_i64());
+    }
+}

@@ -2,9 +2,14 @@
 //! used to mail its players), public press and GM announcements, and the end. Feed
 //! readers and a club's chat bots follow a game this way without an account, so the
 //! feed holds only what a visitor may see.
+//!
+//! Written with `atom_syndication` (the Atom structure and its escaping), every text
+//! first made XML-safe ([`xml_text`]), so that no stored text can make the document
+//! invalid (issue 14, finding 6).
 
 use std::fmt::Write;
 
+use atom_syndication::{Content, Feed, FixedDateTime, Link, Person, Text};
 use axum::extract::State;
 use axum::http::header::{CONTENT_TYPE, HOST};
 use axum::http::HeaderMap;
@@ -12,9 +17,7 @@ use axum::response::{IntoResponse, Response};
 use chancery_engine::json::AdjudicationJson;
 use sqlx::Row;
 
-use super::layout::esc;
 use crate::auth::Viewer;
-use crate::clock::iso_utc;
 use crate::error::{ApiError, ApiResult, Params, Path};
 use crate::press::PressQuery;
 use crate::services::games;
@@ -111,24 +114,81 @@ pub async fn feed(State(app): State<App>, headers: HeaderMap, Path(id): Path<i64
     }
     entries.sort_by(|a, b| b.updated_ms.cmp(&a.updated_ms).then(b.id.cmp(&a.id)));
     let updated = entries.first().map(|e| e.updated_ms).unwrap_or(0);
-    let mut xml = format!(
-        r#"<?xml version="1.0" encoding="utf-8"?>
-<feed xmlns="http://www.w3.org/2005/Atom"><title>{}</title><subtitle>A {} game on Chancery</subtitle><id>urn:chancery:game:{id}</id><updated>{}</updated><link rel="alternate" type="text/html" href="{base}/games/{id}"/><link rel="self" href="{base}/games/{id}/feed.atom"/><author><name>Chancery</name></author>"#,
-        esc(&game.name),
-        esc(&game.variant),
-        iso_utc(updated)
-    );
-    for e in &entries {
-        let _ = write!(
-            xml,
-            r#"<entry><id>{}</id><title>{}</title><updated>{}</updated><link href="{}"/><content type="text">{}</content></entry>"#,
-            esc(&e.id),
-            esc(&e.title),
-            iso_utc(e.updated_ms),
-            esc(&e.link),
-            esc(&e.content)
-        );
-    }
-    xml.push_str("</feed>");
+    let link = |href: String, rel: &str, mime: Option<&str>| Link {
+        href: xml_text(&href),
+        rel: rel.to_string(),
+        mime_type: mime.map(str::to_string),
+        ..Link::default()
+    };
+    let feed = Feed {
+        title: Text::plain(xml_text(&game.name)),
+        subtitle: Some(Text::plain(xml_text(&format!("A {} game on Chancery", game.variant)))),
+        id: format!("urn:chancery:game:{id}"),
+        updated: moment(updated),
+        links: vec![
+            link(format!("{base}/games/{id}"), "alternate", Some("text/html")),
+            link(format!("{base}/games/{id}/feed.atom"), "self", None),
+        ],
+        authors: vec![Person {
+            name: "Chancery".to_string(),
+            ..Person::default()
+        }],
+        entries: entries
+            .into_iter()
+            .map(|e| atom_syndication::Entry {
+                id: xml_text(&e.id),
+                title: Text::plain(xml_text(&e.title)),
+                updated: moment(e.updated_ms),
+                links: vec![link(e.link, "alternate", None)],
+                content: Some(Content {
+                    value: Some(xml_text(&e.content)),
+                    content_type: Some("text".to_string()),
+                    ..Content::default()
+                }),
+                ..atom_syndication::Entry::default()
+            })
+            .collect(),
+        ..Feed::default()
+    };
+    let xml = feed.write_to(Vec::new()).map_err(|e| {
+        ApiError::new(
+            axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+            format!("writing the feed: {e}"),
+        )
+    })?;
     Ok(([(CONTENT_TYPE, "application/atom+xml; charset=utf-8")], xml).into_response())
+}
+
+/// A time for the feed: milliseconds since 1970, in UTC.
+fn moment(ms: i64) -> FixedDateTime {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .unwrap_or_default()
+        .fixed_offset()
+}
+
+/// Text an XML 1.0 document can carry: every character XML does not allow (control
+/// characters but tab and line breaks, U+FFFE, U+FFFF) becomes U+FFFD. The writer
+/// escapes markup but passes such characters through, and text stored before the
+/// boundary check (input.rs) may hold them.
+fn xml_text(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'.. => c,
+            _ => '\u{FFFD}',
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_xml_characters_are_written() {
+        assert_eq!(
+            xml_text("a\u{0}b\u{1}\u{1b}[31m\u{FFFE}"),
+            "a\u{FFFD}b\u{FFFD}\u{FFFD}[31m\u{FFFD}"
+        );
+        assert_eq!(xml_text("line\nand\ttab — Ελλάδα 😀"), "line\nand\ttab — Ελλάδα 😀");
+    }
 }
