@@ -6,7 +6,7 @@ use crate::movement::{Backup, Command, Extra, Resolver};
 use crate::order::{Order, OrderError, OrderKind};
 use crate::outcome::{DisbandReason, OrderResult, Outcome};
 use crate::state::{Carried, Dislodged, GameState, Phase, PhaseKind, Unit};
-use crate::validate::{can_retreat, retreat_options, retreat_options_into, SpaceIndex, Validator};
+use crate::validate::{can_retreat, retreat_options_into, SpaceIndex, Validator};
 use crate::variant::{Location, PowerId, ProvinceId, Variant};
 
 /// The result of adjudicating one phase.
@@ -58,6 +58,11 @@ pub struct Judge {
     occupied: Vec<bool>,
     /// Retreat lists of earlier results, kept for reuse.
     spare_lists: Vec<Vec<Location>>,
+    /// Retreats: the dislodged units, the spaces retreated to, the armies aboard
+    /// claimed by a retreating fleet.
+    retreating: Vec<Unit>,
+    targets: Vec<ProvinceId>,
+    claimed: Vec<bool>,
     out: Option<Adjudication>,
 }
 
@@ -440,28 +445,37 @@ impl Judge {
         out
     }
 
+    /// A retreat phase, in the judge's buffers as a movement phase is.
     fn retreats(&mut self, v: &Variant, state: &GameState, orders: &[Order]) -> Adjudication {
-        let units: Vec<Unit> = state.dislodged.iter().map(|d| d.unit).collect();
-        let mut refused = Vec::new();
+        let mut out = self.recycle(state);
+        let mut units = std::mem::take(&mut self.retreating);
+        units.clear();
+        units.extend(state.dislodged.iter().map(|d| d.unit));
         self.validator.index(v, state);
-        self.assign(v, state, &units, orders, &mut refused);
+        self.assign(v, state, &units, orders, &mut out.refused);
         let (assigned, void) = (&self.assigned, &self.void);
         // Count valid retreats per destination: two or more to one space all fail.
-        let mut targets: Vec<ProvinceId> = Vec::new();
+        let targets = &mut self.targets;
+        targets.clear();
         for o in assigned.iter().flatten() {
             if let OrderKind::Retreat { to } = o.kind {
                 targets.push(to.province);
             }
         }
-        let mut next_units = state.units.clone();
-        let mut results = Vec::with_capacity(units.len());
+        let next_units = &mut out.next.units;
+        next_units.extend_from_slice(&state.units);
+        let results = &mut out.results;
         // Armies aboard fleets that did not have to retreat stay as they are; those aboard
         // a retreating fleet go with it, and die with it when it is disbanded (rule 6).
-        let mut carried: Vec<Carried> = state.carried.iter().filter(|c| !c.carrier_dislodged).copied().collect();
-        let mut claimed = vec![false; state.carried.len()];
+        let carried = &mut out.next.carried;
+        carried.extend(state.carried.iter().filter(|c| !c.carrier_dislodged).copied());
+        let claimed = &mut self.claimed;
+        claimed.clear();
+        claimed.resize(state.carried.len(), false);
         for (i, unit) in units.iter().enumerate() {
-            let options = retreat_options(v, state, i);
-            let passenger = crate::boarding::carried_by(state, unit, true, &claimed);
+            let mut options = self.spare_lists.pop().unwrap_or_default();
+            retreat_options_into(v, state, i, &mut options);
+            let passenger = crate::boarding::carried_by(state, unit, true, claimed);
             if let Some(k) = passenger {
                 claimed[k] = true;
             }
@@ -507,24 +521,9 @@ impl Judge {
                 removed: false,
             });
         }
-        let mut next = GameState {
-            phase: state.phase,
-            units: next_units,
-            owners: state.owners.clone(),
-            dislodged: Vec::new(),
-            standoffs: Vec::new(),
-            carried,
-            capitals: state.capitals.clone(),
-            disordered: state.disordered.clone(),
-        };
-        let winner = advance(v, &mut next);
-        Adjudication {
-            phase: state.phase,
-            results,
-            refused,
-            next,
-            winner,
-        }
+        self.retreating = units;
+        out.winner = advance(v, &mut out.next);
+        out
     }
 }
 
