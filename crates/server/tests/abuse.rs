@@ -17,7 +17,8 @@
 //! defence exists its status is asserted: 413 for a body over the limit, 415 for a
 //! wrong content type, 400/422 for a body that does not parse, 422 naming the field for
 //! a control character in a string (finding 5). An actor the operation is not for may be
-//! refused first (401, 403), but at least one actor must meet the defence itself.
+//! refused first (401, 403, or 429 when a rate limit stops it before its content is
+//! read), but at least one actor must meet the defence itself.
 
 mod common;
 
@@ -32,10 +33,14 @@ const OVERSIZED: usize = 3 * 1024 * 1024;
 /// Longer than any text field the API takes, yet well inside the 64 KiB body limit.
 const LONG: usize = 20_000;
 
+/// Answers that refuse a request before its content is judged: no session, not this
+/// actor's to do, or a rate limit.
+const REFUSED_FIRST: [u16; 3] = [401, 403, 429];
+
 /// What a case demands of the answers.
 #[derive(Clone, Copy, Debug)]
 enum Expect {
-    /// One of these statuses (or 401/403 for an actor the operation is not for), and at
+    /// One of these statuses (or a refusal before the content: [`REFUSED_FIRST`]), and at
     /// least one actor gets one of them.
     Refused(&'static [u16]),
     /// `Refused(&[422])` with the error naming this field.
@@ -621,7 +626,7 @@ async fn attack(server: &Server, doc: &Value) -> (BTreeSet<(String, String)>, us
                     }
                     Expect::Refused(set) => {
                         met |= set.contains(&status);
-                        set.contains(&status) || status == 401 || status == 403
+                        set.contains(&status) || REFUSED_FIRST.contains(&status)
                     }
                     Expect::Names422 => {
                         let field = field_of(case).unwrap_or_default();
@@ -631,7 +636,7 @@ async fn attack(server: &Server, doc: &Value) -> (BTreeSet<(String, String)>, us
                                 failures.push(format!("{name} as {who}: 422 without naming `{field}`: {text}"));
                             }
                         }
-                        status == 422 || status == 401 || status == 403
+                        status == 422 || REFUSED_FIRST.contains(&status)
                     }
                 };
                 if !ok {
