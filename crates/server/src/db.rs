@@ -282,45 +282,6 @@ fn split_statements(sql: &str) -> Vec<String> {
     out
 }
 
-/// How a write transaction holds its game.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Lock {
-    /// Exclusive, waiting for other holders (GM actions, orders, ready marks).
-    Wait,
-    /// Exclusive, or nothing at once when another transaction holds the game: the
-    /// scheduler's claim, so that servers sharing a database never queue on one phase.
-    SkipLocked,
-}
-
-/// Takes the game's row lock inside `tx`; false when the game does not exist or (with
-/// `SkipLocked`) another transaction holds it.
-///
-/// PostgreSQL: `SELECT … FOR UPDATE [SKIP LOCKED]`. SQLite has one writer per database,
-/// so the first statement of the transaction is a write that takes that lock (waiting up
-/// to the busy timeout); reading first and writing later could fail the upgrade.
-pub async fn lock_game(tx: &mut Tx, backend: Backend, game_id: i64, lock: Lock) -> Result<bool, sqlx::Error> {
-    match backend {
-        Backend::Postgres => {
-            let sql = match lock {
-                Lock::Wait => "SELECT id FROM games WHERE id = $1 FOR UPDATE",
-                Lock::SkipLocked => "SELECT id FROM games WHERE id = $1 FOR UPDATE SKIP LOCKED",
-            };
-            Ok(sqlx::query(sql)
-                .bind(game_id)
-                .fetch_optional(&mut **tx)
-                .await?
-                .is_some())
-        }
-        Backend::Sqlite => {
-            let r = sqlx::query("UPDATE games SET seq = seq WHERE id = $1")
-                .bind(game_id)
-                .execute(&mut **tx)
-                .await?;
-            Ok(r.rows_affected() == 1)
-        }
-    }
-}
-
 /// A new row identifier: random, positive and below 2^53 so that JavaScript clients
 /// read it exactly.
 pub fn new_id() -> i64 {

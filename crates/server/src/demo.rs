@@ -72,14 +72,9 @@ pub async fn create_if_empty(app: &App) -> Result<(), String> {
                 let key = v.provinces[chancery_engine::order::order_province(&order) as usize]
                     .abbr
                     .to_ascii_lowercase();
-                sqlx::query("INSERT INTO orders (game_id, seq, power, unit_key, text, submitted_ms) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING")
-                    .bind(id)
-                    .bind(g.seq)
-                    .bind(&v.power(order.power).name)
-                    .bind(key)
-                    .bind(order.display(&v).to_string())
-                    .bind(app.clock.now_ms())
-                    .execute(&mut *tx)
+                let row = [(key, order.display(&v).to_string())];
+                let power = &v.power(order.power).name;
+                crate::store::orders::upsert(&mut *tx, id, g.seq, power, app.clock.now_ms(), &row)
                     .await
                     .map_err(|e| e.to_string())?;
             }

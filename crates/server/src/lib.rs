@@ -14,22 +14,21 @@
 //!
 //! Not yet moved to the layers (each keeps its handlers, rules and SQL together):
 //!
-//! - [`db`]: opening the database, migrations, the per-game lock.
+//! - [`db`]: opening the database and migrations.
 //! - [`auth`]: accounts, sessions, login throttling.
-//! - [`orders`], [`press`], [`bids`], [`history`], [`gm`]: the API by subject.
-//! - [`services::processing`]: adjudicating a phase exactly once; [`scheduler`]: when.
+//! - [`press`], [`history`]: the API by subject.
 //! - [`demo`]: the demo club on an empty database.
+//!
+//! [`services::processing`] adjudicates a phase exactly once; [`scheduler`] says when.
 
 pub mod api;
 pub mod auth;
-pub mod bids;
 pub mod clock;
 pub mod csrf;
 pub mod db;
 pub mod deadlines;
 pub mod demo;
 pub mod error;
-pub mod gm;
 pub mod headers;
 pub mod history;
 pub mod input;
@@ -37,7 +36,6 @@ pub mod jobs;
 pub mod limits;
 pub mod model;
 pub mod openapi;
-pub mod orders;
 mod pages;
 pub mod press;
 pub mod routes;

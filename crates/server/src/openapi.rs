@@ -83,37 +83,12 @@ use Access::*;
 /// example body, but no schemas. Each route leaves this table when its handler moves to
 /// the layers; `every_derived_operation_has_schemas` holds the rest to schemas.
 pub const LEGACY: &[Op] = &[
-    op("get", "/api/games/{id}/orders", Account, "Your power's orders for the current phase, as they will be adjudicated (GM: `?power=`).", None),
-    op("post", "/api/games/{id}/orders", Account, "Submit orders for the phase named by `seq` (its number) or `phase` (its code), one of which is required: a phase that has moved on gets 409 with the current `seq` and `phase`. Each order is validated on arrival and all are refused (422, with the engine's message per order) if any is wrong. A new order for a unit replaces its old one; `replace` clears the power's orders first.", Some(r#"{"orders":["F lon - nth","A lvp - yor"],"replace":false,"seq":0}"#)),
-    op("delete", "/api/games/{id}/orders", Account, "Clear your orders, or one unit's with `?unit=`; `?seq=` (or `?phase=`) names the phase (409 when it has moved on).", None),
-    op("post", "/api/games/{id}/ready", Account, "Mark your power ready for the phase named by `seq` or `phase` (409 with the current phase when it has moved on, so that a late click never counts for the next one); when every power with a choice is ready the phase is processed at once.", Some(r#"{"seq":0}"#)),
-    op("delete", "/api/games/{id}/ready", Account, "Take back your ready mark; `?seq=` (or `?phase=`) names the phase.", None),
-    op("get", "/api/games/{id}/bids", Account, "Your power's Diplomacy Points bids (the GM: everyone's). Bids are never published.", None),
-    op("post", "/api/games/{id}/bids", Account, "Bid Diplomacy Points on minor units this phase (variants with minor powers only): each bid is a unit, 1 or 2 DPs and the order it asks of the unit, and replaces your earlier bid on that unit; `replace` clears your bids first. Your whole set of bids is checked against the DP rules (budget, caps, no bid on a minor you attack) and refused (422, with the engine's message) if it breaks one. `seq` or `phase` names the phase the bids are for (409 when it has moved on).", Some(r#"{"bids":[{"unit":"Belgium","dp":2,"order":"A bel - hol"}],"replace":false,"seq":0}"#)),
-    op("delete", "/api/games/{id}/bids", Account, "Remove your bids this phase, or one unit's with `?unit=`; `?seq=` (or `?phase=`) names the phase.", None),
-    op("get", "/api/games/{id}/budget", Account, "Your DP budget this turn with the reckoning behind it (the GM: every great power's, or `?power=`).", None),
     op("get", "/api/games/{id}/press", Anyone, "The messages the viewer may read, newest last; `since_ms`, `before_ms` and `limit` (1 to 1000) page through them, `more` says older ones were left out, `latest_ms` is the time to poll from.", None),
     op("post", "/api/games/{id}/press", Account, "Send press: `to` lists powers, or `GM` for the game master alone (allowed whatever the press setting); absent: everyone. `grey` hides your power where the game allows.", Some(r#"{"to":["France"],"body":"Shall we talk about the Channel?","grey":false}"#)),
     op("get", "/api/games/{id}/phases", Anyone, "The processed phases.", None),
     op("get", "/api/games/{id}/phases/{seq}", Anyone, "One processed phase: position before, every order's outcome with its reason, centre counts, and `missing`: the powers with a decision that gave no orders.", None),
     op("get", "/api/games/{id}/map.svg", Anyone, "The current position as an SVG image (no orders: they are secret until processed).", None),
     op("get", "/api/games/{id}/phases/{seq}/map.svg", Anyone, "A processed phase as an SVG image: the position before it with every order and its result drawn, or with `?after=true` the position after it.", None),
-    op("post", "/api/games/{id}/gm/start", Gm, "Start a forming game now.", None),
-    op("post", "/api/games/{id}/gm/process", Gm, "Process the current phase now.", None),
-    op("post", "/api/games/{id}/gm/extend", Gm, "Move the deadline: by `minutes` (1 to 86400), or to `deadline_ms`; the new deadline must be after now and within a year (422 otherwise).", Some(r#"{"minutes":1440}"#)),
-    op("post", "/api/games/{id}/gm/pause", Gm, "Pause the deadline.", None),
-    op("post", "/api/games/{id}/gm/resume", Gm, "Resume a paused game with the time it had left.", None),
-    op("post", "/api/games/{id}/gm/rollback", Gm, "Take back the last processed phase.", None),
-    op("post", "/api/games/{id}/gm/rollforward", Gm, "Undo a rollback: the phase is judged again from the orders stored now; unchanged orders restore the old result, changed ones publish the new (`readjudicated`).", None),
-    op("post", "/api/games/{id}/gm/assign", Gm, "Give a vacant power to an account.", Some(r#"{"power":"Turkey","account":"bob"}"#)),
-    op("post", "/api/games/{id}/gm/replace", Gm, "Give a power to another account; the history stays.", Some(r#"{"power":"Turkey","account":"carol"}"#)),
-    op("post", "/api/games/{id}/gm/civil-disorder", Gm, "Declare a power in civil disorder: its seat ends and its units hold; in the DP variants (rule 11) for good, its centres becoming independent minors, unless `permanent` is false.", Some(r#"{"power":"Italy","permanent":true}"#)),
-    op("post", "/api/games/{id}/gm/end", Gm, "End the game as a draw (two powers or more) or a concession (one).", Some(r#"{"result":"draw","powers":["England","France","Russia"]}"#)),
-    op("post", "/api/games/{id}/gm/settings", Gm, "Change the game's name, press rules (at once) or deadline schedule (from the next phase; the current deadline stays, see `extend`). Fields left out keep their value; `deadlines.at: \"\"` drops a fixed time of day. Anonymity can't change once players joined under it.", Some(r#"{"press":"public","deadlines":{"movement_minutes":2880,"at":"20:00","time_zone":"Europe/Paris"}}"#)),
-    op("post", "/api/games/{id}/gm/transfer", Gm, "Hand the game to another account as its GM (not to one of its players: a GM reads every order and bid). Announced in press.", Some(r#"{"account":"dave"}"#)),
-    op("get", "/api/games/{id}/gm/orders", Gm, "Every power's current orders.", None),
-    op("get", "/api/games/{id}/gm/events", Gm, "The game's event log: starts, processing, GM actions.", None),
-    op("get", "/api/games/{id}/gm/bid-report", Gm, "Who bid what on each minor unit and which order won: for a processed phase (`?seq=`) the report kept with its result; without `seq`, how the current bids would resolve now.", None),
 ];
 
 /// The `default` answer of every operation: an error.

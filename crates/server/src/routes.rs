@@ -7,52 +7,23 @@ use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
 use axum::http::StatusCode;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::get;
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::error::{ApiError, ApiResult, Body};
-use crate::{api, auth, bids, gm, history, openapi, orders, press, App};
+use crate::{api, auth, history, openapi, press, App};
 
 use crate::limits::BODY_LIMIT;
 
 pub fn router(app: App, test_clock: bool) -> Router {
     let mut r = Router::new()
-        .route(
-            "/api/games/{id}/orders",
-            get(orders::list).post(orders::submit).delete(orders::clear),
-        )
-        .route(
-            "/api/games/{id}/ready",
-            post(orders::mark_ready).delete(orders::unmark_ready),
-        )
-        .route(
-            "/api/games/{id}/bids",
-            get(bids::list).post(bids::submit).delete(bids::clear),
-        )
-        .route("/api/games/{id}/budget", get(bids::budget))
         .route("/api/games/{id}/press", get(press::read).post(press::send))
         .route("/api/games/{id}/phases", get(history::list))
         .route("/api/games/{id}/phases/{seq}", get(history::one))
         .route("/api/games/{id}/map.svg", get(crate::pages::image::current))
         .route("/api/games/{id}/phases/{seq}/map.svg", get(crate::pages::image::phase))
-        .route("/api/games/{id}/gm/start", post(gm::start))
-        .route("/api/games/{id}/gm/process", post(gm::process_now))
-        .route("/api/games/{id}/gm/extend", post(gm::extend))
-        .route("/api/games/{id}/gm/pause", post(gm::pause))
-        .route("/api/games/{id}/gm/resume", post(gm::resume))
-        .route("/api/games/{id}/gm/rollback", post(gm::rollback))
-        .route("/api/games/{id}/gm/rollforward", post(gm::rollforward))
-        .route("/api/games/{id}/gm/assign", post(gm::assign))
-        .route("/api/games/{id}/gm/replace", post(gm::replace))
-        .route("/api/games/{id}/gm/civil-disorder", post(gm::civil_disorder))
-        .route("/api/games/{id}/gm/end", post(gm::end))
-        .route("/api/games/{id}/gm/settings", post(gm::settings))
-        .route("/api/games/{id}/gm/transfer", post(gm::transfer))
-        .route("/api/games/{id}/gm/orders", get(gm::all_orders))
-        .route("/api/games/{id}/gm/events", get(gm::events))
-        .route("/api/games/{id}/gm/bid-report", get(bids::report))
         .merge(Router::from(api::router()))
         .merge(crate::pages::router())
         .route("/api/docs", get(openapi::docs));

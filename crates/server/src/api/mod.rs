@@ -7,11 +7,17 @@
 //! - [`accounts`]: registering, logging in and out, passwords.
 //! - [`club`]: the variants offered and their maps as GeoJSON, liveness.
 //! - [`games`]: creating, listing and viewing games, seats, draw votes.
+//! - [`orders`]: orders and ready marks, and the GM's view of every power's orders.
+//! - [`bids`]: DP bids, budgets and the GM's bid report.
+//! - [`gm`]: the GM's tools and the event log.
 //! - [`players`]: the player records (`GET /api/players/{name}`).
 
 pub mod accounts;
+pub mod bids;
 pub mod club;
 pub mod games;
+pub mod gm;
+pub mod orders;
 pub mod players;
 
 use axum::extract::DefaultBodyLimit;
@@ -39,6 +45,26 @@ pub fn router() -> OpenApiRouter<App> {
         .routes(routes!(games::observe))
         .routes(routes!(games::leave))
         .routes(routes!(games::vote, games::withdraw))
+        .routes(routes!(orders::list, orders::submit, orders::clear))
+        .routes(routes!(orders::mark_ready, orders::unmark_ready))
+        .routes(routes!(orders::gm_orders))
+        .routes(routes!(bids::list, bids::submit, bids::clear))
+        .routes(routes!(bids::budget))
+        .routes(routes!(bids::report))
+        .routes(routes!(gm::start))
+        .routes(routes!(gm::process_now))
+        .routes(routes!(gm::extend))
+        .routes(routes!(gm::pause))
+        .routes(routes!(gm::resume))
+        .routes(routes!(gm::rollback))
+        .routes(routes!(gm::rollforward))
+        .routes(routes!(gm::assign))
+        .routes(routes!(gm::replace))
+        .routes(routes!(gm::civil_disorder))
+        .routes(routes!(gm::end))
+        .routes(routes!(gm::settings))
+        .routes(routes!(gm::transfer))
+        .routes(routes!(gm::events))
         .routes(routes!(players::record))
         .routes(routes!(club::variants))
         .routes(routes!(club::geojson))

@@ -7,7 +7,6 @@ use std::fmt::Write;
 
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect};
-use axum::Json;
 use chancery_engine::variant::PowerKind;
 use chancery_engine::{GameState, Variant};
 use serde_json::Value;
@@ -15,7 +14,7 @@ use serde_json::Value;
 use super::game::{colour, deadline_html};
 use super::layout::{esc, frame, power_badge, utc_text, PageError, PageResult};
 use crate::auth::Viewer;
-use crate::error::{ApiError, Params, Path};
+use crate::error::{ApiError, Path};
 use crate::model::GameStatus;
 use crate::services::games::{self, Role};
 use crate::services::processing::has_choice;
@@ -206,12 +205,12 @@ fn tools_html(game: &Game, v: &Variant, view: &Value) -> String {
         "civil-disorder",
         "Declare civil disorder",
         &(power_select("cd-power", &playable)
-            + if crate::bids::has_dp(v) {
+            + if crate::services::bids::has_dp(v) {
                 r#"<label class="check"><input type="checkbox" name="permanent" data-type="bool" checked> Permanent (rule 11): the power's centres become minor powers; untick to leave it as it is while you look for a new player</label>"#
             } else {
                 ""
             }),
-        Some(if crate::bids::has_dp(v) {
+        Some(if crate::services::bids::has_dp(v) {
             "Put this power in civil disorder? If permanent (rule 11), its units are disbanded at once, its centres become independent minor powers, a faction it sponsors goes the same way (rule 8), and nobody plays it again."
         } else {
             "Put this power in civil disorder? Its units hold and its player's seat ends until you give it to someone."
@@ -401,8 +400,9 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
     let view = crate::services::games::view::view_json(&app, &game, &Role::Gm).await?;
     let v = game.variant(&app)?;
     let state = game.state(&v)?;
-    let Json(orders) = crate::gm::all_orders(State(app.clone()), account.clone(), Path(id)).await?;
-    let Json(events) = crate::gm::events(State(app.clone()), account.clone(), Path(id)).await?;
+    // Still read as JSON by the string page below, until the console has its template.
+    let orders = serde_json::to_value(crate::services::orders::of_phase(&app, &account, id).await?).unwrap_or_default();
+    let events = serde_json::to_value(crate::services::gm::events(&app, &account, id).await?).unwrap_or_default();
     let mut body = String::new();
     let _ = write!(
         body,
@@ -425,20 +425,11 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         missed_html(&record)
     );
     if v.powers.iter().any(|p| p.kind == PowerKind::Minor) {
-        let Json(bids) = crate::bids::list(
-            State(app.clone()),
-            account.clone(),
-            Path(id),
-            Params(crate::bids::Which::default()),
-        )
-        .await?;
-        let Json(preview) = crate::bids::report(
-            State(app.clone()),
-            account.clone(),
-            Path(id),
-            Params(crate::bids::Seq::default()),
-        )
-        .await?;
+        // Still read as JSON by the string page below, until the console has its template.
+        let bids =
+            serde_json::to_value(crate::services::bids::list(&app, &account, id, None).await?).unwrap_or_default();
+        let preview =
+            serde_json::to_value(crate::services::bids::report(&app, &account, id, None).await?).unwrap_or_default();
         let mut reports = report_block(
             "bid-preview",
             "How the bids resolve with the orders as they stand",
@@ -446,15 +437,9 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         );
         if game.seq > 0 {
             // A missing record only leaves the report out; the console still opens.
-            if let Ok(Json(last)) = crate::bids::report(
-                State(app.clone()),
-                account.clone(),
-                Path(id),
-                Params(crate::bids::Seq {
-                    seq: Some(game.seq - 1),
-                }),
-            )
-            .await
+            if let Ok(last) = crate::services::bids::report(&app, &account, id, Some(game.seq - 1))
+                .await
+                .map(|r| serde_json::to_value(r).unwrap_or_default())
             {
                 reports.push_str(&report_block("bid-last", "Last phase's bid report", &last));
             }

@@ -191,20 +191,14 @@ async fn orders_panel(
     kind: PhaseKind,
     ready: bool,
 ) -> ApiResult<String> {
-    let Json(current) = crate::orders::list(
-        State(app.clone()),
-        account.clone(),
-        Path(game.id),
-        Params(crate::orders::Which::default()),
-    )
-    .await?;
+    let current = crate::services::orders::list(app, account, game.id, Some(power)).await?;
     let mut items = String::new();
-    for o in current["orders"].as_array().into_iter().flatten() {
+    for o in &current.orders {
         let _ = write!(
             items,
             r#"<li><span class="order-text">{}</span> <button type="button" class="link remove-order" data-unit="{}" aria-label="Remove the order {0}">Remove</button></li>"#,
-            esc(o["order"].as_str().unwrap_or("")),
-            esc(o["unit"].as_str().unwrap_or(""))
+            esc(&o.order),
+            esc(&o.unit)
         );
     }
     Ok(format!(
@@ -240,7 +234,7 @@ async fn bids_panel(
     state: &GameState,
     power: &str,
 ) -> ApiResult<String> {
-    if !crate::bids::has_dp(v) {
+    if !crate::services::bids::has_dp(v) {
         return Ok(String::new());
     }
     let budget = match v.find_power(power) {
@@ -254,28 +248,16 @@ async fn bids_panel(
         }
         None => String::new(),
     };
-    let Json(bids) = crate::bids::list(
-        State(app.clone()),
-        account.clone(),
-        Path(game.id),
-        Params(crate::bids::Which::default()),
-    )
-    .await?;
+    let bids = crate::services::bids::list(app, account, game.id, Some(power)).await?;
     let mut items = String::new();
-    for b in bids["bids"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|b| b["seq"].as_i64() == Some(game.seq))
-    {
-        let order = b["order"].as_str().unwrap_or("");
+    for b in bids.bids.iter().filter(|b| b.seq == game.seq) {
         let _ = write!(
             items,
             r#"<li><span class="bid-text">{} DP: {}</span> <button type="button" class="link remove-bid" data-unit="{}" aria-label="Remove the bid on {}">Remove</button></li>"#,
-            b["dp"].as_i64().unwrap_or(0),
-            esc(order),
-            esc(b["unit"].as_str().unwrap_or("")),
-            esc(order)
+            b.dp,
+            esc(&b.order),
+            esc(&b.unit),
+            esc(&b.order)
         );
     }
     let mut options = String::new();

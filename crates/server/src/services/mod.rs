@@ -6,6 +6,9 @@
 //!
 //! - [`accounts`]: accounts, sessions, the login throttle.
 //! - [`games`]: games, their settings, views and seats.
+//! - [`orders`]: orders and ready marks, each for the phase it names; [`bids`]: DP bids,
+//!   budgets and the GM's bid report.
+//! - [`gm`]: the game master's tools.
 //! - [`votes`]: the players' draw votes.
 //! - [`players`]: the club's player records.
 //! - [`variants`]: the built-in variants.
@@ -13,8 +16,11 @@
 //! - [`processing`]: judging a phase exactly once; the GM's rollback and roll forward.
 
 pub mod accounts;
+pub mod bids;
 pub mod games;
+pub mod gm;
 pub mod maps;
+pub mod orders;
 pub mod players;
 pub mod processing;
 pub mod variants;

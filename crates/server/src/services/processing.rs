@@ -1,6 +1,6 @@
 //! Processing a phase, exactly once, and the GM's rollback and roll forward.
 //!
-//! Once-only rests on two things: the game's row lock (`db::lock_game`) taken before
+//! Once-only rests on two things: the game's row lock (`store::games::lock_id`) taken before
 //! anything is read, and the check that the game is still at the phase the caller
 //! meant. A second server, a retry after a crash, or a GM's "process now" racing the
 //! deadline all find the phase number moved on and do nothing. The `phases` primary key
@@ -17,10 +17,11 @@ use chancery_engine::phase::judge_phase;
 use chancery_engine::variant::PowerKind;
 use chancery_engine::{GameState, Order, PhaseKind, Variant};
 
-use crate::db::{lock_game, Lock, Tx};
+use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::model::GameStatus;
 use crate::store::games::Game;
+use crate::store::games::Lock;
 use crate::store::phases::{PhaseRow, Table};
 use crate::store::set_aside::{Line, Rows, Why};
 use crate::store::{self, bids::BidRow};
@@ -63,7 +64,7 @@ pub fn has_choice(v: &Variant, state: &GameState, power: &str) -> bool {
 /// database spread out over the due games). Returns whether this call processed it.
 pub async fn process_due(app: &App, game_id: i64, seq: i64, now: i64, lock: Lock) -> ApiResult<bool> {
     let mut tx = app.db.write.begin().await?;
-    if !lock_game(&mut tx, app.db.backend, game_id, lock).await? {
+    if !store::games::lock_id(&mut tx, app.db.backend, game_id, lock).await? {
         return Ok(false);
     }
     let Some(game) = store::games::by_id(&mut *tx, game_id).await? else {

@@ -67,7 +67,7 @@ pub async fn vote(app: &App, account: &Account, id: i64) -> ApiResult<DrawVote> 
     let agreed = alive.iter().filter(|p| seated.contains(p)).all(|p| votes.contains(p));
     let outcome = if agreed {
         let outcome = format!("draw: {}", alive.join(", "));
-        crate::gm::finish(app, &mut tx, &game, &outcome, game.gm_id, "the players' vote").await?;
+        crate::services::gm::finish(app, &mut tx, &game, &outcome, game.gm_id, "the players' vote").await?;
         store::votes::delete_all(&mut *tx, id).await?;
         Some(outcome)
     } else {

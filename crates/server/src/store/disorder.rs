@@ -43,3 +43,24 @@ pub async fn delete_after<'e, E: Executor<'e, Database = Any>>(e: E, game_id: i6
         .await?;
     Ok(())
 }
+
+/// Records a declaration made in phase `seq`, with the seat it ends (for a rollback
+/// past it to give back); nothing when the power is already declared.
+pub async fn declare<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    game_id: i64,
+    power: &str,
+    seq: i64,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO disorder (game_id, power, since_seq, seat_member) \
+         VALUES ($1, $2, $3, (SELECT id FROM members WHERE game_id = $1 AND power = $2 AND role = 'player' AND active = 1)) \
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(game_id)
+    .bind(power)
+    .bind(seq)
+    .execute(e)
+    .await?;
+    Ok(())
+}

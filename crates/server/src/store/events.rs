@@ -1,7 +1,7 @@
 //! `events`: the game's log of starts, processing and GM actions, each stamped with the
 //! server that wrote it.
 
-use sqlx::{Any, Executor};
+use sqlx::{Any, Executor, Row};
 
 use crate::db::new_id;
 
@@ -29,4 +29,35 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(e: E, ev: &Event<'_>) -
         .execute(e)
         .await?;
     Ok(())
+}
+
+/// An event as the log shows it.
+#[derive(Clone, Debug)]
+pub struct EventRow {
+    pub seq: i64,
+    pub phase: String,
+    pub kind: String,
+    pub detail: String,
+    pub server: String,
+    pub at_ms: i64,
+}
+
+/// The game's log, oldest first.
+pub async fn of_game<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) -> sqlx::Result<Vec<EventRow>> {
+    sqlx::query("SELECT seq, phase, kind, detail, server, at_ms FROM events WHERE game_id = $1 ORDER BY at_ms, seq")
+        .bind(game)
+        .fetch_all(e)
+        .await?
+        .iter()
+        .map(|r| {
+            Ok(EventRow {
+                seq: r.try_get("seq")?,
+                phase: r.try_get("phase")?,
+                kind: r.try_get("kind")?,
+                detail: r.try_get("detail")?,
+                server: r.try_get("server")?,
+                at_ms: r.try_get("at_ms")?,
+            })
+        })
+        .collect()
 }

@@ -78,9 +78,48 @@ pub async fn by_id<'e, E: Executor<'e, Database = Any>>(e: E, id: i64) -> sqlx::
         .transpose()
 }
 
+/// How a write transaction holds its game.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Lock {
+    /// Exclusive, waiting for other holders (GM actions, orders, ready marks).
+    Wait,
+    /// Exclusive, or nothing at once when another transaction holds the game: the
+    /// scheduler's claim, so that servers sharing a database never queue on one phase.
+    SkipLocked,
+}
+
+/// Takes the game's row lock inside `tx`; false when the game does not exist or (with
+/// `SkipLocked`) another transaction holds it.
+///
+/// PostgreSQL: `SELECT … FOR UPDATE [SKIP LOCKED]`. SQLite has one writer per database,
+/// so the first statement of the transaction is a write that takes that lock (waiting up
+/// to the busy timeout); reading first and writing later could fail the upgrade.
+pub async fn lock_id(tx: &mut Tx, backend: Backend, game_id: i64, lock: Lock) -> sqlx::Result<bool> {
+    match backend {
+        Backend::Postgres => {
+            let sql = match lock {
+                Lock::Wait => "SELECT id FROM games WHERE id = $1 FOR UPDATE",
+                Lock::SkipLocked => "SELECT id FROM games WHERE id = $1 FOR UPDATE SKIP LOCKED",
+            };
+            Ok(sqlx::query(sql)
+                .bind(game_id)
+                .fetch_optional(&mut **tx)
+                .await?
+                .is_some())
+        }
+        Backend::Sqlite => {
+            let r = sqlx::query("UPDATE games SET seq = seq WHERE id = $1")
+                .bind(game_id)
+                .execute(&mut **tx)
+                .await?;
+            Ok(r.rows_affected() == 1)
+        }
+    }
+}
+
 /// Takes the game's row lock inside `tx` and reads the game, in one statement: every
 /// write transaction begins here, and on SQLite each statement is a round trip made
-/// while holding the database's only write lock (see `db::lock_game` for why SQLite's
+/// while holding the database's only write lock (see [`lock_id`] for why SQLite's
 /// lock is a write).
 pub async fn lock(tx: &mut Tx, backend: Backend, id: i64) -> sqlx::Result<Option<Game>> {
     let sql = match backend {
@@ -204,6 +243,124 @@ pub async fn return_to<'e, E: Executor<'e, Database = Any>>(
         .bind(state_json)
         .bind(GameStatus::Active.as_str())
         .bind(deadline_ms)
+        .execute(e)
+        .await?;
+    Ok(())
+}
+
+/// The forming games whose start time has come by `now`.
+pub async fn starting<'e, E: Executor<'e, Database = Any>>(e: E, now: i64) -> sqlx::Result<Vec<i64>> {
+    sqlx::query("SELECT id FROM games WHERE status = 'forming' AND start_at_ms IS NOT NULL AND start_at_ms <= $1")
+        .bind(now)
+        .fetch_all(e)
+        .await?
+        .iter()
+        .map(|r| r.try_get("id"))
+        .collect()
+}
+
+/// The running games whose deadline has passed by `now`, soonest first, at most `limit`:
+/// their ids and phase numbers.
+pub async fn due<'e, E: Executor<'e, Database = Any>>(e: E, now: i64, limit: i64) -> sqlx::Result<Vec<(i64, i64)>> {
+    sqlx::query("SELECT id, seq FROM games WHERE status = 'active' AND deadline_ms <= $1 ORDER BY deadline_ms LIMIT $2")
+        .bind(now)
+        .bind(limit)
+        .fetch_all(e)
+        .await?
+        .iter()
+        .map(|r| Ok((r.try_get("id")?, r.try_get("seq")?)))
+        .collect()
+}
+
+/// Sets the running game's deadline.
+pub async fn set_deadline<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, deadline_ms: i64) -> sqlx::Result<()> {
+    sqlx::query("UPDATE games SET deadline_ms = $2 WHERE id = $1")
+        .bind(id)
+        .bind(deadline_ms)
+        .execute(e)
+        .await?;
+    Ok(())
+}
+
+/// Pauses the game with `left_ms` to play when it resumes.
+pub async fn pause<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, left_ms: i64) -> sqlx::Result<()> {
+    sqlx::query("UPDATE games SET status = $3, paused_left_ms = $2, deadline_ms = NULL WHERE id = $1")
+        .bind(id)
+        .bind(left_ms)
+        .bind(GameStatus::Paused.as_str())
+        .execute(e)
+        .await?;
+    Ok(())
+}
+
+/// Resumes a paused game with its new deadline.
+pub async fn resume<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, deadline_ms: i64) -> sqlx::Result<()> {
+    sqlx::query("UPDATE games SET status = $3, paused_left_ms = NULL, deadline_ms = $2 WHERE id = $1")
+        .bind(id)
+        .bind(deadline_ms)
+        .bind(GameStatus::Active.as_str())
+        .execute(e)
+        .await?;
+    Ok(())
+}
+
+/// Replaces the current position (a declaration changed it within the phase).
+pub async fn set_state<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, state_json: &str) -> sqlx::Result<()> {
+    sqlx::query("UPDATE games SET state_json = $2 WHERE id = $1")
+        .bind(id)
+        .bind(state_json)
+        .execute(e)
+        .await?;
+    Ok(())
+}
+
+/// Hands the game to another GM.
+pub async fn set_gm<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, gm_id: i64) -> sqlx::Result<()> {
+    sqlx::query("UPDATE games SET gm_id = $2 WHERE id = $1")
+        .bind(id)
+        .bind(gm_id)
+        .execute(e)
+        .await?;
+    Ok(())
+}
+
+/// The settings a GM may change while the game runs.
+pub struct SettingsRow<'a> {
+    pub name: &'a str,
+    pub press: &'a str,
+    pub grey_press: bool,
+    pub movement_minutes: i64,
+    pub retreat_minutes: i64,
+    pub adjustment_minutes: i64,
+    pub deadline_time: Option<&'a str>,
+    pub time_zone: Option<&'a str>,
+}
+
+pub async fn set_settings<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, s: &SettingsRow<'_>) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE games SET name = $2, press = $3, grey_press = $4, movement_minutes = $5, retreat_minutes = $6, \
+         adjustment_minutes = $7, deadline_time = $8, time_zone = $9 WHERE id = $1",
+    )
+    .bind(id)
+    .bind(s.name)
+    .bind(s.press)
+    .bind(s.grey_press as i64)
+    .bind(s.movement_minutes)
+    .bind(s.retreat_minutes)
+    .bind(s.adjustment_minutes)
+    .bind(s.deadline_time)
+    .bind(s.time_zone)
+    .execute(e)
+    .await?;
+    Ok(())
+}
+
+/// Ends the game with its outcome.
+pub async fn finish<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, outcome: &str) -> sqlx::Result<()> {
+    sqlx::query("UPDATE games SET status = $3, outcome = $2, deadline_ms = NULL WHERE id = $1")
+        .bind(id)
+        .bind(outcome)
+        .bind(GameStatus::Finished.as_str())
         .execute(e)
         .await?;
     Ok(())

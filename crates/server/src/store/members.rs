@@ -168,3 +168,19 @@ pub async fn around<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, seq: i
     out.draw_votes.sort();
     Ok(out)
 }
+
+/// Ends the current player's membership of `power`; the record of it stays.
+pub async fn end_seat<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    game: i64,
+    power: &str,
+    now_ms: i64,
+) -> sqlx::Result<()> {
+    sqlx::query("UPDATE members SET active = 0, left_ms = $3 WHERE game_id = $1 AND power = $2 AND role = 'player' AND active = 1")
+        .bind(game)
+        .bind(power)
+        .bind(now_ms)
+        .execute(e)
+        .await?;
+    Ok(())
+}

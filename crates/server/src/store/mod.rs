@@ -6,7 +6,7 @@
 //!
 //! - [`games`]: `games`, the game row and its lock.
 //! - [`members`]: players and observers of a game, and what its view reads beside them.
-//! - [`events`]: each game's event log.
+//! - [`events`]: each game's event log; [`press`]: the games' messages.
 //! - [`accounts`]: the club's accounts.
 //! - [`sessions`], [`logins`]: sessions and failed logins.
 //! - [`votes`]: draw votes.
@@ -25,6 +25,7 @@ pub mod members;
 pub mod orders;
 pub mod phases;
 pub mod players;
+pub mod press;
 pub mod sessions;
 pub mod set_aside;
 pub mod votes;

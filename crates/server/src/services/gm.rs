@@ -1,27 +1,25 @@
 //! The game master's tools. Every one checks that the caller is the game's GM and runs
 //! in one transaction holding the game's lock.
 
-use axum::extract::State;
-use axum::Json;
 use chancery_engine::dp;
 use chancery_engine::json::state_to_json;
 use chancery_engine::variant::PowerKind;
-use serde::Deserialize;
-use serde_json::{json, Value};
-use sqlx::Row;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
-use crate::auth::Account;
 use crate::clock::iso_utc;
 use crate::db::{new_id, Tx};
-use crate::error::{ApiError, ApiResult, Body, Path};
-use crate::limits::{future_moment, MAX_AHEAD_MS, MAX_MINUTES};
-use crate::model::GameStatus;
+use crate::error::{ApiError, ApiResult};
+use crate::limits::{future_moment, MAX_AHEAD_MS, MAX_GAME_NAME_CHARS, MAX_MINUTES};
+use crate::model::{Account, GameStatus};
+use crate::services::bids::has_dp;
 use crate::services::games::seats::{self, seat_player};
-use crate::services::games::{self, settings, view};
-use crate::services::processing::{adjudicate_current, log_event, roll_forward, set_aside_text};
-use crate::store;
-use crate::store::games::Game;
+use crate::services::games::view::{self, GameView};
+use crate::services::games::{self, settings, Role};
+use crate::services::processing::{self, adjudicate_current, log_event, set_aside_text};
+use crate::store::games::{Game, SettingsRow};
 use crate::store::set_aside::{Rows, Why};
+use crate::store::{self, events::EventRow, press::NewMessage};
 use crate::App;
 
 async fn gm_lock(app: &App, account: &Account, id: i64) -> ApiResult<(Tx, Game)> {
@@ -37,47 +35,81 @@ fn phase_code(app: &App, game: &Game) -> ApiResult<String> {
     Ok(game.state(&v)?.phase.code())
 }
 
-pub async fn start(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
-    let (mut tx, game) = gm_lock(&app, &account, id).await?;
+/// The game's status after a tool changed it.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct Status {
+    pub game: i64,
+    pub status: GameStatus,
+}
+
+/// Starts a forming game now.
+pub async fn start(app: &App, account: &Account, id: i64) -> ApiResult<Status> {
+    let (mut tx, game) = gm_lock(app, account, id).await?;
     if game.status != GameStatus::Forming {
         return Err(ApiError::conflict("the game has already started"));
     }
-    seats::start(&app, &mut tx, &game).await?;
+    seats::start(app, &mut tx, &game).await?;
     tx.commit().await?;
     app.wake.notify_one();
-    Ok(Json(json!({"game": id, "status": "active"})))
+    Ok(Status {
+        game: id,
+        status: GameStatus::Active,
+    })
 }
 
-pub async fn process_now(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
-    let (mut tx, game) = gm_lock(&app, &account, id).await?;
+/// A phase the GM had processed.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct Processed {
+    pub game: i64,
+    /// The phase processed.
+    pub processed: String,
+    /// The phase the game is at now.
+    pub next: String,
+    /// The winner, when the phase ended the game.
+    pub winner: Option<String>,
+}
+
+/// Processes the current phase now.
+pub async fn process_now(app: &App, account: &Account, id: i64) -> ApiResult<Processed> {
+    let (mut tx, game) = gm_lock(app, account, id).await?;
     if !game.status.running() {
         return Err(ApiError::conflict(format!("the game is {}", game.status)));
     }
-    let result = adjudicate_current(&app, &mut tx, &game, "gm").await?;
+    let result = adjudicate_current(app, &mut tx, &game, "gm").await?;
     tx.commit().await?;
-    Ok(Json(
-        json!({"game": id, "processed": result.phase, "next": result.next.phase, "winner": result.winner}),
-    ))
+    Ok(Processed {
+        game: id,
+        processed: result.phase,
+        next: result.next.phase,
+        winner: result.winner,
+    })
 }
 
-#[derive(Deserialize)]
+/// A new deadline: by `minutes`, or at `deadline_ms`.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"minutes": 1440}))]
 pub struct Extend {
-    /// Minutes to add to the deadline.
+    /// Minutes to add to the deadline (1 to 86400).
     #[serde(default)]
     pub minutes: Option<i64>,
-    /// Or a new deadline, ms since 1970 UTC.
+    /// Or a new deadline, ms since 1970 UTC: after now and within a year.
     #[serde(default)]
     pub deadline_ms: Option<i64>,
 }
 
-pub async fn extend(
-    State(app): State<App>,
-    account: Account,
-    Path(id): Path<i64>,
-    Body(e): Body<Extend>,
-) -> ApiResult<Json<Value>> {
-    let (mut tx, game) = gm_lock(&app, &account, id).await?;
+/// A deadline after a tool set it.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct Deadline {
+    pub game: i64,
+    /// UTC, ISO 8601.
+    pub deadline: String,
+    pub deadline_ms: i64,
+}
+
+/// Moves the deadline of a running game.
+pub async fn extend(app: &App, account: &Account, id: i64, e: Extend) -> ApiResult<Deadline> {
+    let (mut tx, game) = gm_lock(app, account, id).await?;
     if game.status != GameStatus::Active {
         return Err(ApiError::conflict("only a running game has a deadline to move"));
     }
@@ -99,21 +131,30 @@ pub async fn extend(
         }
     };
     let deadline = future_moment(now, deadline, "the new deadline").map_err(ApiError::unprocessable)?;
-    sqlx::query("UPDATE games SET deadline_ms = $2 WHERE id = $1")
-        .bind(id)
-        .bind(deadline)
-        .execute(&mut *tx)
-        .await?;
-    let phase = phase_code(&app, &game)?;
-    log_event(&mut tx, &app, id, game.seq, &phase, "deadline", &iso_utc(deadline)).await?;
+    store::games::set_deadline(&mut *tx, id, deadline).await?;
+    let phase = phase_code(app, &game)?;
+    log_event(&mut tx, app, id, game.seq, &phase, "deadline", &iso_utc(deadline)).await?;
     tx.commit().await?;
-    Ok(Json(
-        json!({"game": id, "deadline": iso_utc(deadline), "deadline_ms": deadline}),
-    ))
+    app.wake.notify_one();
+    Ok(Deadline {
+        game: id,
+        deadline: iso_utc(deadline),
+        deadline_ms: deadline,
+    })
 }
 
-pub async fn pause(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
-    let (mut tx, game) = gm_lock(&app, &account, id).await?;
+/// A paused game and the time it keeps.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct Paused {
+    pub game: i64,
+    pub status: GameStatus,
+    /// The time left to play when it resumes.
+    pub remaining_ms: i64,
+}
+
+/// Stops the deadline, keeping the time left.
+pub async fn pause(app: &App, account: &Account, id: i64) -> ApiResult<Paused> {
+    let (mut tx, game) = gm_lock(app, account, id).await?;
     if game.status != GameStatus::Active {
         return Err(ApiError::conflict("only a running game can be paused"));
     }
@@ -123,19 +164,29 @@ pub async fn pause(State(app): State<App>, account: Account, Path(id): Path<i64>
         .unwrap_or(0)
         .saturating_sub(app.clock.now_ms())
         .clamp(60_000, MAX_AHEAD_MS);
-    sqlx::query("UPDATE games SET status = 'paused', paused_left_ms = $2, deadline_ms = NULL WHERE id = $1")
-        .bind(id)
-        .bind(left)
-        .execute(&mut *tx)
-        .await?;
-    let phase = phase_code(&app, &game)?;
-    log_event(&mut tx, &app, id, game.seq, &phase, "paused", "").await?;
+    store::games::pause(&mut *tx, id, left).await?;
+    let phase = phase_code(app, &game)?;
+    log_event(&mut tx, app, id, game.seq, &phase, "paused", "").await?;
     tx.commit().await?;
-    Ok(Json(json!({"game": id, "status": "paused", "remaining_ms": left})))
+    Ok(Paused {
+        game: id,
+        status: GameStatus::Paused,
+        remaining_ms: left,
+    })
 }
 
-pub async fn resume(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
-    let (mut tx, game) = gm_lock(&app, &account, id).await?;
+/// A resumed game and its deadline.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct Resumed {
+    pub game: i64,
+    pub status: GameStatus,
+    pub deadline: String,
+    pub deadline_ms: i64,
+}
+
+/// Resumes a paused game with the time it had left.
+pub async fn resume(app: &App, account: &Account, id: i64) -> ApiResult<Resumed> {
+    let (mut tx, game) = gm_lock(app, account, id).await?;
     if game.status != GameStatus::Paused {
         return Err(ApiError::conflict("the game is not paused"));
     }
@@ -145,64 +196,99 @@ pub async fn resume(State(app): State<App>, account: Account, Path(id): Path<i64
         .now_ms()
         .checked_add(left)
         .ok_or_else(|| ApiError::unprocessable("the clock is out of range"))?;
-    sqlx::query("UPDATE games SET status = 'active', paused_left_ms = NULL, deadline_ms = $2 WHERE id = $1")
-        .bind(id)
-        .bind(deadline)
-        .execute(&mut *tx)
-        .await?;
-    let phase = phase_code(&app, &game)?;
-    log_event(&mut tx, &app, id, game.seq, &phase, "resumed", "").await?;
+    store::games::resume(&mut *tx, id, deadline).await?;
+    let phase = phase_code(app, &game)?;
+    log_event(&mut tx, app, id, game.seq, &phase, "resumed", "").await?;
     tx.commit().await?;
-    Ok(Json(
-        json!({"game": id, "status": "active", "deadline": iso_utc(deadline), "deadline_ms": deadline}),
-    ))
+    app.wake.notify_one();
+    Ok(Resumed {
+        game: id,
+        status: GameStatus::Active,
+        deadline: iso_utc(deadline),
+        deadline_ms: deadline,
+    })
 }
 
-pub async fn rollback(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
-    let (mut tx, game) = gm_lock(&app, &account, id).await?;
-    let phase = crate::services::processing::rollback(&app, &mut tx, &game).await?;
-    tx.commit().await?;
-    Ok(Json(json!({"game": id, "phase": phase, "seq": game.seq - 1})))
+/// The phase a rollback returned to.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct RolledBack {
+    pub game: i64,
+    pub phase: String,
+    pub seq: i64,
 }
 
-pub async fn rollforward(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
-    let (mut tx, game) = gm_lock(&app, &account, id).await?;
-    let (phase, changed) = roll_forward(&app, &mut tx, &game).await?;
+/// Takes back the last processed phase.
+pub async fn rollback(app: &App, account: &Account, id: i64) -> ApiResult<RolledBack> {
+    let (mut tx, game) = gm_lock(app, account, id).await?;
+    let phase = processing::rollback(app, &mut tx, &game).await?;
     tx.commit().await?;
-    Ok(Json(
-        json!({"game": id, "restored": phase, "seq": game.seq + 1, "readjudicated": changed}),
-    ))
+    Ok(RolledBack {
+        game: id,
+        phase,
+        seq: game.seq - 1,
+    })
 }
 
-#[derive(Deserialize)]
+/// A roll forward's result.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct RolledForward {
+    pub game: i64,
+    /// The phase judged again.
+    pub restored: String,
+    pub seq: i64,
+    /// Whether orders changed since the rollback, so that a new result was published.
+    pub readjudicated: bool,
+}
+
+/// Undoes a rollback: the phase is judged again from the orders stored now.
+pub async fn rollforward(app: &App, account: &Account, id: i64) -> ApiResult<RolledForward> {
+    let (mut tx, game) = gm_lock(app, account, id).await?;
+    let (phase, changed) = processing::roll_forward(app, &mut tx, &game).await?;
+    tx.commit().await?;
+    Ok(RolledForward {
+        game: id,
+        restored: phase,
+        seq: game.seq + 1,
+        readjudicated: changed,
+    })
+}
+
+/// A power and the account that takes it.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"power": "Turkey", "account": "bob"}))]
 pub struct Seat {
     pub power: String,
     /// The account name that takes the power.
     pub account: String,
 }
 
-async fn account_id(tx: &mut Tx, name: &str) -> ApiResult<i64> {
-    sqlx::query("SELECT id FROM accounts WHERE LOWER(name) = LOWER($1)")
-        .bind(name)
-        .fetch_optional(&mut **tx)
+/// A power given to an account.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct Seated {
+    pub game: i64,
+    pub power: String,
+    pub account: String,
+}
+
+async fn account_id(tx: &mut Tx, name: &str) -> ApiResult<(i64, String)> {
+    store::accounts::by_name(&mut **tx, name)
         .await?
-        .map(|r| r.get("id"))
+        .map(|a| (a.id, a.name))
         .ok_or_else(|| ApiError::not_found(format!("no account `{name}`")))
 }
 
 /// Gives a vacant power to an account.
-pub async fn assign(
-    State(app): State<App>,
-    account: Account,
-    Path(id): Path<i64>,
-    Body(s): Body<Seat>,
-) -> ApiResult<Json<Value>> {
-    let (mut tx, game) = gm_lock(&app, &account, id).await?;
-    let who = account_id(&mut tx, &s.account).await?;
-    let power = seat_player(&app, &mut tx, &game, who, Some(&s.power)).await?;
+pub async fn assign(app: &App, account: &Account, id: i64, s: Seat) -> ApiResult<Seated> {
+    let (mut tx, game) = gm_lock(app, account, id).await?;
+    let (who, _) = account_id(&mut tx, &s.account).await?;
+    let power = seat_player(app, &mut tx, &game, who, Some(&s.power)).await?;
     tx.commit().await?;
-    Ok(Json(json!({"game": id, "power": power, "account": s.account})))
+    Ok(Seated {
+        game: id,
+        power,
+        account: s.account,
+    })
 }
 
 /// The power's name as the variant spells it.
@@ -212,45 +298,44 @@ fn power_name(v: &chancery_engine::Variant, name: &str) -> ApiResult<String> {
         .ok_or_else(|| ApiError::unprocessable(format!("unknown power `{name}`")))
 }
 
-/// Ends the current player's membership of `power`; the record of it stays.
-async fn end_player(tx: &mut Tx, app: &App, game: i64, power: &str) -> ApiResult<()> {
-    sqlx::query("UPDATE members SET active = 0, left_ms = $3 WHERE game_id = $1 AND power = $2 AND role = 'player' AND active = 1")
-        .bind(game)
-        .bind(power)
-        .bind(app.clock.now_ms())
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
-}
-
 /// A new account takes over a power; the old player's membership ends but stays in the
 /// record, and the power's orders and history are untouched.
-pub async fn replace(
-    State(app): State<App>,
-    account: Account,
-    Path(id): Path<i64>,
-    Body(s): Body<Seat>,
-) -> ApiResult<Json<Value>> {
-    let (mut tx, game) = gm_lock(&app, &account, id).await?;
-    let v = game.variant(&app)?;
+pub async fn replace(app: &App, account: &Account, id: i64, s: Seat) -> ApiResult<Seated> {
+    let (mut tx, game) = gm_lock(app, account, id).await?;
+    let v = game.variant(app)?;
     let power = power_name(&v, &s.power)?;
-    let who = account_id(&mut tx, &s.account).await?;
-    end_player(&mut tx, &app, id, &power).await?;
-    seat_player(&app, &mut tx, &game, who, Some(&power)).await?;
-    let phase = phase_code(&app, &game)?;
-    log_event(&mut tx, &app, id, game.seq, &phase, "replaced", &power).await?;
+    let (who, _) = account_id(&mut tx, &s.account).await?;
+    store::members::end_seat(&mut *tx, id, &power, app.clock.now_ms()).await?;
+    seat_player(app, &mut tx, &game, who, Some(&power)).await?;
+    let phase = phase_code(app, &game)?;
+    log_event(&mut tx, app, id, game.seq, &phase, "replaced", &power).await?;
     tx.commit().await?;
-    Ok(Json(json!({"game": id, "power": power, "account": s.account})))
+    Ok(Seated {
+        game: id,
+        power,
+        account: s.account,
+    })
 }
 
-#[derive(Deserialize)]
+/// A power to declare in civil disorder.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"power": "Italy", "permanent": true}))]
 pub struct Disorder {
     pub power: String,
     /// DP variants: rule 11's permanent civil disorder (the default there). False keeps
     /// the power as it is while the GM looks for a new player, as the rule urges first.
     #[serde(default)]
     pub permanent: Option<bool>,
+}
+
+/// A declaration made.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct Declared {
+    pub game: i64,
+    pub power: String,
+    pub civil_disorder: bool,
+    pub permanent: bool,
 }
 
 /// Declares a power in civil disorder. Its player's seat ends and its orders are ignored
@@ -263,17 +348,12 @@ pub struct Disorder {
 /// with an army, that take bids from then on (`dp::civil_disorder`). The position changes
 /// within the current phase, so everyone sees the new minors before its deadline; orders
 /// already given that name the power's old units are judged against the new board.
-pub async fn civil_disorder(
-    State(app): State<App>,
-    account: Account,
-    Path(id): Path<i64>,
-    Body(p): Body<Disorder>,
-) -> ApiResult<Json<Value>> {
-    let (mut tx, game) = gm_lock(&app, &account, id).await?;
+pub async fn civil_disorder(app: &App, account: &Account, id: i64, p: Disorder) -> ApiResult<Declared> {
+    let (mut tx, game) = gm_lock(app, account, id).await?;
     if game.status == GameStatus::Finished {
         return Err(ApiError::conflict("the game is over"));
     }
-    let v = game.variant(&app)?;
+    let v = game.variant(app)?;
     let power = power_name(&v, &p.power)?;
     let power_id = v
         .find_power(&power)
@@ -284,7 +364,7 @@ pub async fn civil_disorder(
             "{power} is a minor power: it has no player to lose"
         )));
     }
-    let permanent = match (crate::bids::has_dp(&v), p.permanent) {
+    let permanent = match (has_dp(&v), p.permanent) {
         (true, choice) => choice.unwrap_or(true),
         (false, Some(true)) => {
             return Err(ApiError::unprocessable(
@@ -306,11 +386,7 @@ pub async fn civil_disorder(
         gone.extend(orphaned.iter().map(|&f| v.power(f).name.clone()));
         let text = serde_json::to_string(&state_to_json(&v, &next))
             .map_err(|e| ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
-        sqlx::query("UPDATE games SET state_json = $2 WHERE id = $1")
-            .bind(id)
-            .bind(text)
-            .execute(&mut *tx)
-            .await?;
+        store::games::set_state(&mut *tx, id, &text).await?;
         // The power gives no more orders and buys none: what it had given is set aside,
         // to come back if a rollback passes before the declaration and a roll forward
         // restores this phase (issue 14, finding 8).
@@ -321,17 +397,8 @@ pub async fn civil_disorder(
         }
     }
     // The seat the declaration ends is remembered, for a rollback past it to give back.
-    sqlx::query(
-        "INSERT INTO disorder (game_id, power, since_seq, seat_member) \
-         VALUES ($1, $2, $3, (SELECT id FROM members WHERE game_id = $1 AND power = $2 AND role = 'player' AND active = 1)) \
-         ON CONFLICT DO NOTHING",
-    )
-    .bind(id)
-    .bind(&power)
-    .bind(game.seq)
-    .execute(&mut *tx)
-    .await?;
-    end_player(&mut tx, &app, id, &power).await?;
+    store::disorder::declare(&mut *tx, id, &power, game.seq).await?;
+    store::members::end_seat(&mut *tx, id, &power, app.clock.now_ms()).await?;
     let phase = state.phase.code();
     let detail = if permanent {
         let factions = gone[1..]
@@ -346,69 +413,53 @@ pub async fn civil_disorder(
     } else {
         power.clone()
     };
-    log_event(&mut tx, &app, id, game.seq, &phase, "civil_disorder", &detail).await?;
+    log_event(&mut tx, app, id, game.seq, &phase, "civil_disorder", &detail).await?;
     tx.commit().await?;
-    Ok(Json(
-        json!({"game": id, "power": power, "civil_disorder": true, "permanent": permanent}),
-    ))
+    Ok(Declared {
+        game: id,
+        power,
+        civil_disorder: true,
+        permanent,
+    })
 }
 
-#[derive(Deserialize)]
+/// The account to hand the game to.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"account": "dave"}))]
 pub struct Transfer {
     pub account: String,
+}
+
+/// The game's GM after a hand-over.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct Transferred {
+    pub game: i64,
+    pub gm: String,
 }
 
 /// The GM hands the game to another account, as a club does when its GM steps down:
 /// the new GM gets every tool and sees every order and bid from then on, the old one
 /// nothing more. Not to a player of this game, who would then read the others' orders
 /// and bids; an observer stops observing.
-pub async fn transfer(
-    State(app): State<App>,
-    account: Account,
-    Path(id): Path<i64>,
-    Body(t): Body<Transfer>,
-) -> ApiResult<Json<Value>> {
-    let (mut tx, game) = gm_lock(&app, &account, id).await?;
+pub async fn transfer(app: &App, account: &Account, id: i64, t: Transfer) -> ApiResult<Transferred> {
+    let (mut tx, game) = gm_lock(app, account, id).await?;
     let name = t.account.trim();
-    let to = account_id(&mut tx, name).await?;
+    let (to, new_name) = account_id(&mut tx, name).await?;
     if to == game.gm_id {
         return Err(ApiError::conflict(format!("`{name}` is already this game's GM")));
     }
-    let plays: Option<String> = sqlx::query(
-        "SELECT power FROM members WHERE game_id = $1 AND account_id = $2 AND role = 'player' AND active = 1",
-    )
-    .bind(id)
-    .bind(to)
-    .fetch_optional(&mut *tx)
-    .await?
-    .map(|r| r.get("power"));
-    if let Some(power) = plays {
+    if let Some(power) = store::members::power_of(&mut *tx, id, to).await? {
         return Err(ApiError::conflict(format!(
             "`{name}` plays {power} in this game, and a GM reads every power's orders and bids"
         )));
     }
-    let now = app.clock.now_ms();
-    sqlx::query("UPDATE members SET active = 0, left_ms = $3 WHERE game_id = $1 AND account_id = $2 AND active = 1")
-        .bind(id)
-        .bind(to)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
-    sqlx::query("UPDATE games SET gm_id = $2 WHERE id = $1")
-        .bind(id)
-        .bind(to)
-        .execute(&mut *tx)
-        .await?;
-    let new_name: String = sqlx::query("SELECT name FROM accounts WHERE id = $1")
-        .bind(to)
-        .fetch_one(&mut *tx)
-        .await?
-        .get("name");
-    let phase = phase_code(&app, &game)?;
+    store::members::leave(&mut *tx, id, to, app.clock.now_ms()).await?;
+    store::games::set_gm(&mut *tx, id, to).await?;
+    let phase = phase_code(app, &game)?;
     announce(
         &mut tx,
-        &app,
+        app,
         &game,
         &phase,
         account.id,
@@ -417,7 +468,7 @@ pub async fn transfer(
     .await?;
     log_event(
         &mut tx,
-        &app,
+        app,
         id,
         game.seq,
         &phase,
@@ -426,17 +477,20 @@ pub async fn transfer(
     )
     .await?;
     tx.commit().await?;
-    Ok(Json(json!({"game": id, "gm": new_name})))
+    Ok(Transferred { game: id, gm: new_name })
 }
 
-#[derive(Deserialize)]
+/// The settings to change; fields left out keep their value.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"press": "public", "deadlines": {"movement_minutes": 2880, "at": "20:00", "time_zone": "Europe/Paris"}}))]
 pub struct Settings {
     #[serde(default)]
     pub name: Option<String>,
-    /// Fields left out keep their value; `at: ""` drops a fixed time of day.
+    /// `at: ""` drops a fixed time of day.
     #[serde(default)]
     pub deadlines: Option<settings::Deadlines>,
+    /// `full`, `public` or `none`.
     #[serde(default)]
     pub press: Option<String>,
     #[serde(default)]
@@ -453,13 +507,8 @@ pub struct Settings {
 /// the new schedule applies from the next phase. Press rules apply at once to new
 /// messages. Anonymity is fixed at creation: players joined under it, and lifting it
 /// would name them.
-pub async fn settings(
-    State(app): State<App>,
-    account: Account,
-    Path(id): Path<i64>,
-    Body(s): Body<Settings>,
-) -> ApiResult<Json<Value>> {
-    let (mut tx, game) = gm_lock(&app, &account, id).await?;
+pub async fn change_settings(app: &App, account: &Account, id: i64, s: Settings) -> ApiResult<GameView> {
+    let (mut tx, game) = gm_lock(app, account, id).await?;
     if game.status == GameStatus::Finished {
         return Err(ApiError::conflict("the game is over"));
     }
@@ -469,8 +518,10 @@ pub async fn settings(
         ));
     }
     let name = match s.name.as_deref().map(str::trim) {
-        Some(n) if n.is_empty() || n.chars().count() > crate::limits::MAX_GAME_NAME_CHARS => {
-            return Err(ApiError::unprocessable("a game's name has 1 to 100 characters"))
+        Some(n) if n.is_empty() || n.chars().count() > MAX_GAME_NAME_CHARS => {
+            return Err(ApiError::unprocessable(format!(
+                "a game's name has 1 to {MAX_GAME_NAME_CHARS} characters"
+            )))
         }
         Some(n) => n.to_string(),
         None => game.name.clone(),
@@ -481,21 +532,17 @@ pub async fn settings(
         Some(d) => d.schedule(&game.schedule())?,
         None => game.schedule(),
     };
-    sqlx::query(
-        "UPDATE games SET name = $2, press = $3, grey_press = $4, movement_minutes = $5, retreat_minutes = $6, \
-         adjustment_minutes = $7, deadline_time = $8, time_zone = $9 WHERE id = $1",
-    )
-    .bind(id)
-    .bind(&name)
-    .bind(&press)
-    .bind(grey_press as i64)
-    .bind(schedule.movement)
-    .bind(schedule.retreat)
-    .bind(schedule.adjustment)
-    .bind(&schedule.at)
-    .bind(&schedule.time_zone)
-    .execute(&mut *tx)
-    .await?;
+    let row = SettingsRow {
+        name: &name,
+        press: &press,
+        grey_press,
+        movement_minutes: schedule.movement,
+        retreat_minutes: schedule.retreat,
+        adjustment_minutes: schedule.adjustment,
+        deadline_time: schedule.at.as_deref(),
+        time_zone: schedule.time_zone.as_deref(),
+    };
+    store::games::set_settings(&mut *tx, id, &row).await?;
     let mut changed = Vec::new();
     if name != game.name {
         changed.push(format!("name {name}"));
@@ -514,34 +561,40 @@ pub async fn settings(
         ));
     }
     if !changed.is_empty() {
-        let phase = phase_code(&app, &game)?;
-        log_event(&mut tx, &app, id, game.seq, &phase, "settings", &changed.join("; ")).await?;
+        let phase = phase_code(app, &game)?;
+        log_event(&mut tx, app, id, game.seq, &phase, "settings", &changed.join("; ")).await?;
     }
     tx.commit().await?;
     let game = games::load(&app.db.read, id).await?;
-    Ok(Json(view::view_json(&app, &game, &games::Role::Gm).await?))
+    view::game_view(app, &game, &Role::Gm).await
 }
 
-#[derive(Deserialize)]
+/// How the GM ends the game.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"result": "draw", "powers": ["England", "France", "Russia"]}))]
 pub struct End {
-    /// "draw" or "concession".
+    /// `draw` or `concession`.
     pub result: String,
     /// For a draw: the powers sharing it. For a concession: the one power conceded to.
     pub powers: Vec<String>,
 }
 
-pub async fn end(
-    State(app): State<App>,
-    account: Account,
-    Path(id): Path<i64>,
-    Body(e): Body<End>,
-) -> ApiResult<Json<Value>> {
-    let (mut tx, game) = gm_lock(&app, &account, id).await?;
+/// A game the GM ended.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct Ended {
+    pub game: i64,
+    pub status: GameStatus,
+    pub outcome: String,
+}
+
+/// Ends the game as a draw (two powers or more) or a concession (one).
+pub async fn end(app: &App, account: &Account, id: i64, e: End) -> ApiResult<Ended> {
+    let (mut tx, game) = gm_lock(app, account, id).await?;
     if game.status == GameStatus::Finished {
         return Err(ApiError::conflict("the game is already over"));
     }
-    let v = game.variant(&app)?;
+    let v = game.variant(app)?;
     let mut names = Vec::new();
     for p in &e.powers {
         let i = v
@@ -556,34 +609,37 @@ pub async fn end(
         ("concession", _) => return Err(ApiError::unprocessable("a concession names one power")),
         _ => return Err(ApiError::unprocessable("`result` is `draw` or `concession`")),
     };
-    finish(&app, &mut tx, &game, &outcome, account.id, "the GM").await?;
+    finish(app, &mut tx, &game, &outcome, account.id, "the GM").await?;
     tx.commit().await?;
-    Ok(Json(json!({"game": id, "status": "finished", "outcome": outcome})))
+    Ok(Ended {
+        game: id,
+        status: GameStatus::Finished,
+        outcome,
+    })
 }
 
 /// A GM announcement to everyone, in the name of the GM account `announcer`.
 async fn announce(tx: &mut Tx, app: &App, game: &Game, phase: &str, announcer: i64, body: &str) -> ApiResult<()> {
-    sqlx::query("INSERT INTO press (id, game_id, seq, phase, sender_account, sender_power, from_gm, grey, recipients, body, sent_ms) VALUES ($1, $2, $3, $4, $5, NULL, 1, 0, '*', $6, $7)")
-        .bind(new_id())
-        .bind(game.id)
-        .bind(game.seq)
-        .bind(phase)
-        .bind(announcer)
-        .bind(body)
-        .bind(app.clock.now_ms())
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
+    let message = NewMessage {
+        id: new_id(),
+        game_id: game.id,
+        seq: game.seq,
+        phase,
+        sender_account: announcer,
+        sender_power: None,
+        from_gm: true,
+        grey: false,
+        recipients: "*",
+        body,
+        sent_ms: app.clock.now_ms(),
+    };
+    Ok(store::press::insert(&mut **tx, &message).await?)
 }
 
 /// Ends the game with `outcome` inside `tx` and announces it to everyone in press, in
 /// the name of the GM account `announcer`; `by` says who decided, for the event log.
 pub async fn finish(app: &App, tx: &mut Tx, game: &Game, outcome: &str, announcer: i64, by: &str) -> ApiResult<()> {
-    sqlx::query("UPDATE games SET status = 'finished', outcome = $2, deadline_ms = NULL WHERE id = $1")
-        .bind(game.id)
-        .bind(outcome)
-        .execute(&mut **tx)
-        .await?;
+    store::games::finish(&mut **tx, game.id, outcome).await?;
     let phase = phase_code(app, game)?;
     announce(
         tx,
@@ -606,46 +662,46 @@ pub async fn finish(app: &App, tx: &mut Tx, game: &Game, outcome: &str, announce
     .await
 }
 
-/// Every power's current orders.
-pub async fn all_orders(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
-    let game = games::load(&app.db.read, id).await?;
-    if game.gm_id != account.id {
-        return Err(ApiError::forbidden("only the game's GM can do that"));
-    }
-    let rows = sqlx::query("SELECT power, unit_key, text FROM orders WHERE game_id = $1 AND seq = $2 ORDER BY power, submitted_ms, unit_key")
-        .bind(id)
-        .bind(game.seq)
-        .fetch_all(&app.db.read)
-        .await?;
-    let orders: Vec<Value> = rows
-        .iter()
-        .map(|r| json!({"power": r.get::<String, _>("power"), "unit": r.get::<String, _>("unit_key"), "order": r.get::<String, _>("text")}))
-        .collect();
-    Ok(Json(
-        json!({"game": id, "seq": game.seq, "phase": phase_code(&app, &game)?, "orders": orders}),
-    ))
+/// One entry of the event log.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct EventLine {
+    pub seq: i64,
+    pub phase: String,
+    /// `started`, `processed`, `rolled_back`, `deadline`, `civil_disorder`, …
+    pub kind: String,
+    pub detail: String,
+    /// The server that wrote it.
+    pub server: String,
+    /// UTC, ISO 8601.
+    pub at: String,
+}
+
+/// The game's event log.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct Events {
+    pub game: i64,
+    pub events: Vec<EventLine>,
 }
 
 /// The game's event log: starts, processing (and by which server), rollbacks, GM actions.
-pub async fn events(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
+pub async fn events(app: &App, account: &Account, id: i64) -> ApiResult<Events> {
     let game = games::load(&app.db.read, id).await?;
     if game.gm_id != account.id {
         return Err(ApiError::forbidden("only the game's GM can do that"));
     }
-    let rows = sqlx::query(
-        "SELECT seq, phase, kind, detail, server, at_ms FROM events WHERE game_id = $1 ORDER BY at_ms, seq",
-    )
-    .bind(id)
-    .fetch_all(&app.db.read)
-    .await?;
-    let events: Vec<Value> = rows
-        .iter()
-        .map(|r| {
-            json!({
-                "seq": r.get::<i64, _>("seq"), "phase": r.get::<String, _>("phase"), "kind": r.get::<String, _>("kind"),
-                "detail": r.get::<String, _>("detail"), "server": r.get::<String, _>("server"), "at": iso_utc(r.get("at_ms")),
+    let rows = store::events::of_game(&app.db.read, id).await?;
+    Ok(Events {
+        game: id,
+        events: rows
+            .into_iter()
+            .map(|r: EventRow| EventLine {
+                seq: r.seq,
+                phase: r.phase,
+                kind: r.kind,
+                detail: r.detail,
+                server: r.server,
+                at: iso_utc(r.at_ms),
             })
-        })
-        .collect();
-    Ok(Json(json!({"game": id, "events": events})))
+            .collect(),
+    })
 }

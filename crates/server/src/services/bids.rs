@@ -5,51 +5,57 @@
 //!
 //! Bids are secret: the bidding power and the GM see them, nobody else. The orders they
 //! buy are given in the minor's own name, so no published result says who bid; who bid
-//! what is kept in a report beside the result that only the GM reads.
+//! what is kept in a report beside the result that only the GM reads. A change names
+//! the phase it is for, as orders do.
 
-use axum::extract::State;
-use axum::Json;
+use std::sync::Arc;
+
 use chancery_engine::dp::{self, Bid};
 use chancery_engine::parse::{parse_order, parse_order_line};
 use chancery_engine::phase::judge_phase;
 use chancery_engine::variant::PowerKind;
 use chancery_engine::{GameState, Order, PowerId, Variant};
-use serde::Deserialize;
-use serde_json::{json, Value};
-use sqlx::{Any, Executor, Row};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use utoipa::{IntoParams, ToSchema};
 
-use crate::auth::Account;
 use crate::db::Tx;
-use crate::error::{ApiError, ApiResult, Body, Params, Path};
-use crate::services::games::{self, acting_power, role_of, PhaseRef, Role};
+use crate::error::{ApiError, ApiResult};
+use crate::limits::{MAX_BIDS, MAX_ORDER_CHARS};
+use crate::model::Account;
+use crate::services::games::{self, acting_power, at_phase, role_of, PhaseRef, Role};
+use crate::services::orders::open_for_orders;
+use crate::services::processing::{engine_bid, phase_input};
 use crate::store::bids::BidRow;
 use crate::store::games::Game;
+use crate::store::{self, phases::Table};
 use crate::App;
 
 pub const NO_DP: &str = "this variant has no Diplomacy Points";
-
-/// More bids than any map has minor units.
-use crate::limits::{MAX_BIDS, MAX_ORDER_CHARS};
 
 /// Whether the variant bids DPs at all: only variants with minor powers do.
 pub fn has_dp(v: &Variant) -> bool {
     v.powers.iter().any(|p| p.kind == PowerKind::Minor)
 }
 
-#[derive(Deserialize)]
+/// One bid as a request gives it.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewBid {
     /// The minor unit's space; optional, since the order names the unit too, but when
     /// given the two must agree (a form that picks the unit from a list sends it).
     #[serde(default)]
     pub unit: Option<String>,
+    /// 1, or 2 on one unit (rule 3).
     pub dp: i64,
     /// The order for the minor unit, in the same notation as a power's own orders.
     pub order: String,
 }
 
-#[derive(Deserialize)]
+/// Bids of one power.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"bids": [{"unit": "Belgium", "dp": 2, "order": "A bel - hol"}], "replace": false, "seq": 0}))]
 pub struct Bids {
     /// Each bid replaces the power's earlier bid on the same unit this phase.
     pub bids: Vec<NewBid>,
@@ -59,11 +65,104 @@ pub struct Bids {
     /// Clear the power's bids for this phase first.
     #[serde(default)]
     pub replace: bool,
-    /// The phase the bids are for: its number, or its code (one is required).
+    /// The phase the bids are for, by number; or give `phase`. One is required.
     #[serde(default)]
     pub seq: Option<i64>,
+    /// The phase the bids are for, by code (`S1936M`).
     #[serde(default)]
     pub phase: Option<String>,
+}
+
+/// Which bids to remove, for which phase.
+#[derive(Deserialize, Default, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ClearQuery {
+    /// For the GM: the power whose bids to remove.
+    #[serde(default)]
+    pub power: Option<String>,
+    /// One unit's bid to remove (its space); absent: all the power's bids.
+    #[serde(default)]
+    pub unit: Option<String>,
+    /// The phase, by number (or give `phase`; one is required).
+    #[serde(default)]
+    pub seq: Option<i64>,
+    /// The phase, by code.
+    #[serde(default)]
+    pub phase: Option<String>,
+}
+
+/// A stored bid.
+#[derive(Serialize, ToSchema, Clone, Debug)]
+pub struct BidLine {
+    /// The phase it was made in.
+    pub seq: i64,
+    pub power: String,
+    /// The minor unit's space.
+    pub unit: String,
+    pub dp: i64,
+    /// The order bought for the unit, in the engine's notation.
+    pub order: String,
+}
+
+impl BidLine {
+    fn new(seq: i64, b: BidRow) -> Self {
+        BidLine {
+            seq,
+            power: b.power,
+            unit: b.unit,
+            dp: b.dp,
+            order: b.order,
+        }
+    }
+}
+
+/// A power's bids in the current phase.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct PowerBids {
+    pub game: i64,
+    pub seq: i64,
+    pub phase: String,
+    pub power: String,
+    pub bids: Vec<BidLine>,
+}
+
+/// Bids in every phase: a player's own, the GM's view of all.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct GameBids {
+    pub game: i64,
+    pub bids: Vec<BidLine>,
+}
+
+/// A great power's DP budget this turn with its reckoning (rule 2).
+#[derive(Serialize, ToSchema, Debug)]
+pub struct BudgetLine {
+    pub power: String,
+    pub total: u32,
+    /// The base and every deduction, in words.
+    pub lines: Vec<String>,
+    pub summary: String,
+}
+
+#[derive(Serialize, ToSchema, Debug)]
+pub struct Budgets {
+    pub game: i64,
+    pub seq: i64,
+    pub phase: String,
+    pub budgets: Vec<BudgetLine>,
+}
+
+/// The GM's bid report of a phase.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct BidReport {
+    pub game: i64,
+    pub seq: i64,
+    pub phase: String,
+    /// Whether the phase is processed (the report kept with its result) or current (how
+    /// the bids would resolve now).
+    pub processed: bool,
+    /// The report's text; absent for a phase without bidding.
+    pub report: Option<String>,
 }
 
 fn space(v: &Variant, p: chancery_engine::ProvinceId) -> &str {
@@ -116,55 +215,42 @@ pub fn read_bid(v: &Variant, state: &GameState, power: PowerId, b: &NewBid) -> R
     })
 }
 
-fn bid_json(b: &BidRow, seq: i64) -> Value {
-    json!({"seq": seq, "power": b.power, "unit": b.unit, "dp": b.dp, "order": b.order})
-}
-
-/// The bids of phase `seq`, of one power or of all, by power and unit.
-pub async fn stored_bids<'e, E: Executor<'e, Database = Any>>(
-    e: E,
-    game_id: i64,
-    seq: i64,
-    power: Option<&str>,
-) -> ApiResult<Vec<BidRow>> {
-    Ok(crate::store::bids::for_phase(e, game_id, seq, power).await?)
-}
-
 /// A power's own orders this phase, as the engine reads them.
 async fn own_orders(tx: &mut Tx, v: &Variant, game: &Game, power: PowerId) -> ApiResult<Vec<Order>> {
-    let rows = sqlx::query("SELECT text FROM orders WHERE game_id = $1 AND seq = $2 AND power = $3")
-        .bind(game.id)
-        .bind(game.seq)
-        .bind(&v.power(power).name)
-        .fetch_all(&mut **tx)
-        .await?;
+    let rows = store::orders::of_power(&mut **tx, game.id, game.seq, &v.power(power).name).await?;
     Ok(rows
         .iter()
-        .filter_map(|r| parse_order(v, power, &r.get::<String, _>("text")).ok())
+        .filter_map(|r| parse_order(v, power, &r.text).ok())
         .collect())
 }
 
-fn bids_json(game: &Game, state: &GameState, power: &str, bids: &[BidRow]) -> Value {
-    json!({"game": game.id, "seq": game.seq, "phase": state.phase.code(), "power": power,
-           "bids": bids.iter().map(|b| bid_json(b, game.seq)).collect::<Vec<_>>()})
+async fn power_bids(tx: &mut Tx, game: &Game, state: &GameState, power: &str) -> ApiResult<PowerBids> {
+    let mine = store::bids::for_phase(&mut **tx, game.id, game.seq, Some(power)).await?;
+    Ok(PowerBids {
+        game: game.id,
+        seq: game.seq,
+        phase: state.phase.code(),
+        power: power.to_string(),
+        bids: mine.into_iter().map(|b| BidLine::new(game.seq, b)).collect(),
+    })
 }
 
-/// Locks the game for a change to `power`'s bids: running, a DP variant, and a caller
-/// who may bid for the power.
+/// Locks the game for a change to `power`'s bids: running, a DP variant, the phase the
+/// request names, and a caller who may bid for the power.
 async fn lock_for_bids(
     app: &App,
     account: &Account,
     id: i64,
     requested: Option<&str>,
     named: &PhaseRef,
-) -> ApiResult<(Tx, Game, std::sync::Arc<Variant>, String)> {
+) -> ApiResult<(Tx, Game, Arc<Variant>, String)> {
     let now = app.clock.now_ms();
     games::lock_acting(app, account, id, requested, |game, role, v| {
         if !has_dp(v) {
             return Err(ApiError::unprocessable(NO_DP));
         }
-        games::at_phase(game, &game.state(v)?, named)?;
-        crate::orders::open_for_orders(game, role, now)
+        at_phase(game, &game.state(v)?, named)?;
+        open_for_orders(game, role, now)
     })
     .await
 }
@@ -172,12 +258,7 @@ async fn lock_for_bids(
 /// Adds or replaces bids of one power for the current phase. The power's whole set of
 /// bids after the change is checked against rule 3 with its current orders; nothing is
 /// stored unless all of it passes.
-pub async fn submit(
-    State(app): State<App>,
-    account: Account,
-    Path(id): Path<i64>,
-    Body(b): Body<Bids>,
-) -> ApiResult<Json<Value>> {
+pub async fn submit(app: &App, account: &Account, id: i64, b: Bids) -> ApiResult<PowerBids> {
     if b.bids.len() > MAX_BIDS {
         return Err(ApiError::unprocessable(format!("at most {MAX_BIDS} bids at once")));
     }
@@ -185,7 +266,7 @@ pub async fn submit(
         seq: b.seq,
         phase: b.phase.clone(),
     };
-    let (mut tx, game, v, power) = lock_for_bids(&app, &account, id, b.power.as_deref(), &named).await?;
+    let (mut tx, game, v, power) = lock_for_bids(app, account, id, b.power.as_deref(), &named).await?;
     let power_id = v
         .find_power(&power)
         .ok_or_else(|| ApiError::unprocessable("unknown power"))?;
@@ -202,10 +283,10 @@ pub async fn submit(
     let kept: Vec<Bid> = if b.replace {
         Vec::new()
     } else {
-        stored_bids(&mut *tx, id, game.seq, Some(&power))
+        store::bids::for_phase(&mut *tx, id, game.seq, Some(&power))
             .await?
             .iter()
-            .filter_map(|s| crate::services::processing::engine_bid(&v, s))
+            .filter_map(|s| engine_bid(&v, s))
             .filter(|old| {
                 !new.iter()
                     .any(|n| n.order.unit.location.province == old.order.unit.location.province)
@@ -216,222 +297,143 @@ pub async fn submit(
     let orders = own_orders(&mut tx, &v, &game, power_id).await?;
     dp::check_bids(&v, &state, power_id, &orders, &all).map_err(|e| ApiError::unprocessable(e.to_string()))?;
     if b.replace {
-        sqlx::query("DELETE FROM bids WHERE game_id = $1 AND seq = $2 AND power = $3")
-            .bind(id)
-            .bind(game.seq)
-            .bind(&power)
-            .execute(&mut *tx)
-            .await?;
+        store::bids::delete(&mut *tx, id, game.seq, &power, None).await?;
     }
     let now = app.clock.now_ms();
     for bid in &new {
         // Stored in the engine's canonical notation, so the bidder reads back exactly
         // the order that will compete for the unit.
         let canonical = dp::bids::bid_problem(&v, &state, bid).map_err(ApiError::unprocessable)?;
-        let key = unit_key(&v, &canonical);
-        sqlx::query("DELETE FROM bids WHERE game_id = $1 AND seq = $2 AND power = $3 AND unit_key = $4")
-            .bind(id)
-            .bind(game.seq)
-            .bind(&power)
-            .bind(&key)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query(
-            "INSERT INTO bids (game_id, seq, power, unit_key, dp, text, submitted_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(id)
-        .bind(game.seq)
-        .bind(&power)
-        .bind(&key)
-        .bind(bid.dp as i64)
-        .bind(canonical.display(&v).to_string())
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
+        let row = BidRow {
+            power: power.clone(),
+            unit: unit_key(&v, &canonical),
+            dp: bid.dp as i64,
+            order: canonical.display(&v).to_string(),
+        };
+        store::bids::delete(&mut *tx, id, game.seq, &power, Some(&row.unit)).await?;
+        store::bids::insert(&mut *tx, id, game.seq, &row, now).await?;
     }
-    let mine = stored_bids(&mut *tx, id, game.seq, Some(&power)).await?;
+    let answered = power_bids(&mut tx, &game, &state, &power).await?;
     tx.commit().await?;
-    Ok(Json(bids_json(&game, &state, &power, &mine)))
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-pub struct Which {
-    #[serde(default)]
-    pub power: Option<String>,
-    /// One unit's bid to remove (its space).
-    #[serde(default)]
-    pub unit: Option<String>,
-    /// When removing bids, the phase they are for: its number or code.
-    #[serde(default)]
-    pub seq: Option<i64>,
-    #[serde(default)]
-    pub phase: Option<String>,
+    Ok(answered)
 }
 
 /// Removes one bid of the power's this phase (`unit`), or all of them. Fewer bids never
 /// break rule 3, so nothing is checked again.
-pub async fn clear(
-    State(app): State<App>,
-    account: Account,
-    Path(id): Path<i64>,
-    Params(w): Params<Which>,
-) -> ApiResult<Json<Value>> {
-    let (mut tx, game, v, power) = lock_for_bids(
-        &app,
-        &account,
-        id,
-        w.power.as_deref(),
-        &PhaseRef {
-            seq: w.seq,
-            phase: w.phase.clone(),
-        },
-    )
-    .await?;
+pub async fn clear(app: &App, account: &Account, id: i64, q: ClearQuery) -> ApiResult<PowerBids> {
+    let named = PhaseRef {
+        seq: q.seq,
+        phase: q.phase.clone(),
+    };
+    let (mut tx, game, v, power) = lock_for_bids(app, account, id, q.power.as_deref(), &named).await?;
     let state = game.state(&v)?;
-    match &w.unit {
+    let key = match &q.unit {
         Some(unit) => {
             let p = v
                 .find_province(unit)
                 .ok_or_else(|| ApiError::unprocessable(format!("there is no space called `{unit}`")))?;
-            sqlx::query("DELETE FROM bids WHERE game_id = $1 AND seq = $2 AND power = $3 AND unit_key = $4")
-                .bind(id)
-                .bind(game.seq)
-                .bind(&power)
-                .bind(v.province(p).abbr.to_ascii_lowercase())
-                .execute(&mut *tx)
-                .await?;
+            Some(v.province(p).abbr.to_ascii_lowercase())
         }
-        None => {
-            sqlx::query("DELETE FROM bids WHERE game_id = $1 AND seq = $2 AND power = $3")
-                .bind(id)
-                .bind(game.seq)
-                .bind(&power)
-                .execute(&mut *tx)
-                .await?;
-        }
-    }
-    let mine = stored_bids(&mut *tx, id, game.seq, Some(&power)).await?;
+        None => None,
+    };
+    store::bids::delete(&mut *tx, id, game.seq, &power, key.as_deref()).await?;
+    let answered = power_bids(&mut tx, &game, &state, &power).await?;
     tx.commit().await?;
-    Ok(Json(bids_json(&game, &state, &power, &mine)))
+    Ok(answered)
 }
 
 /// A player's own bids in every phase; the GM's view of every power's (or one power's).
-pub async fn list(
-    State(app): State<App>,
-    account: Account,
-    Path(id): Path<i64>,
-    Params(w): Params<Which>,
-) -> ApiResult<Json<Value>> {
+pub async fn list(app: &App, account: &Account, id: i64, power: Option<&str>) -> ApiResult<GameBids> {
     let game = games::load(&app.db.read, id).await?;
-    let role = role_of(&app.db.read, &game, Some(&account)).await?;
-    let v = game.variant(&app)?;
-    let only: Option<String> = match (&role, &w.power) {
+    let role = role_of(&app.db.read, &game, Some(account)).await?;
+    let v = game.variant(app)?;
+    let only: Option<String> = match (&role, power) {
         (Role::Gm, None) => None,
-        _ => Some(acting_power(&role, w.power.as_deref(), &v)?),
+        _ => Some(acting_power(&role, power, &v)?),
     };
-    let rows =
-        sqlx::query("SELECT seq, power, unit_key, dp, text FROM bids WHERE game_id = $1 ORDER BY seq, power, unit_key")
-            .bind(id)
-            .fetch_all(&app.db.read)
-            .await?;
-    let bids: Vec<Value> = rows
-        .iter()
-        .filter(|r| only.as_deref().is_none_or(|p| r.get::<String, _>("power") == p))
-        .map(|r| {
-            let bid = BidRow {
-                power: r.get("power"),
-                unit: r.get("unit_key"),
-                dp: r.get("dp"),
-                order: r.get("text"),
-            };
-            bid_json(&bid, r.get("seq"))
-        })
+    let bids = store::bids::of_game(&app.db.read, id)
+        .await?
+        .into_iter()
+        .filter(|(_, b)| only.as_deref().is_none_or(|p| b.power == p))
+        .map(|(seq, b)| BidLine::new(seq, b))
         .collect();
-    Ok(Json(json!({"game": id, "bids": bids})))
+    Ok(GameBids { game: id, bids })
 }
 
 /// This turn's DP budget with its reckoning (rule 2): a player's own; for the GM one
 /// power's, or every great power's.
-pub async fn budget(
-    State(app): State<App>,
-    account: Account,
-    Path(id): Path<i64>,
-    Params(w): Params<Which>,
-) -> ApiResult<Json<Value>> {
+pub async fn budget(app: &App, account: &Account, id: i64, power: Option<&str>) -> ApiResult<Budgets> {
     let game = games::load(&app.db.read, id).await?;
-    let role = role_of(&app.db.read, &game, Some(&account)).await?;
-    let v = game.variant(&app)?;
+    let role = role_of(&app.db.read, &game, Some(account)).await?;
+    let v = game.variant(app)?;
     if !has_dp(&v) {
         return Err(ApiError::unprocessable(NO_DP));
     }
     let state = game.state(&v)?;
-    let list = match (&role, &w.power) {
+    let list = match (&role, power) {
         (Role::Gm, None) => dp::budgets(&v, &state),
         _ => {
-            let name = acting_power(&role, w.power.as_deref(), &v)?;
+            let name = acting_power(&role, power, &v)?;
             let p = v
                 .find_power(&name)
                 .ok_or_else(|| ApiError::unprocessable("unknown power"))?;
             vec![dp::budget(&v, &state, p)]
         }
     };
-    let budgets: Vec<Value> = list
-        .iter()
-        .map(|b| json!({"power": v.power(b.power).name, "total": b.total, "lines": b.lines, "summary": b.summary()}))
-        .collect();
-    Ok(Json(
-        json!({"game": id, "seq": game.seq, "phase": state.phase.code(), "budgets": budgets}),
-    ))
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-pub struct Seq {
-    #[serde(default)]
-    pub seq: Option<i64>,
+    Ok(Budgets {
+        game: id,
+        seq: game.seq,
+        phase: state.phase.code(),
+        budgets: list
+            .iter()
+            .map(|b| BudgetLine {
+                power: v.power(b.power).name.clone(),
+                total: b.total,
+                lines: b.lines.clone(),
+                summary: b.summary(),
+            })
+            .collect(),
+    })
 }
 
 /// The GM's bid report. For a processed phase (`seq`), the report stored with its
 /// result; for the current phase (no `seq`), how the bids would resolve if the phase
 /// were processed now, with the orders as they stand.
-pub async fn report(
-    State(app): State<App>,
-    account: Account,
-    Path(id): Path<i64>,
-    Params(q): Params<Seq>,
-) -> ApiResult<Json<Value>> {
+pub async fn report(app: &App, account: &Account, id: i64, seq: Option<i64>) -> ApiResult<BidReport> {
     let game = games::load(&app.db.read, id).await?;
     if game.gm_id != account.id {
         return Err(ApiError::forbidden("only the game's GM can do that"));
     }
-    let v = game.variant(&app)?;
+    let v = game.variant(app)?;
     if !has_dp(&v) {
         return Err(ApiError::unprocessable(NO_DP));
     }
-    match q.seq.filter(|&s| s != game.seq) {
+    match seq.filter(|&s| s != game.seq) {
         Some(seq) => {
-            let row = sqlx::query("SELECT phase, bid_report FROM phases WHERE game_id = $1 AND seq = $2")
-                .bind(id)
-                .bind(seq)
-                .fetch_optional(&app.db.read)
+            let row = store::phases::get(&app.db.read, Table::Phases, id, seq)
                 .await?
                 .ok_or_else(|| ApiError::not_found(format!("game {id} has no processed phase {seq}")))?;
-            Ok(Json(json!({
-                "game": id, "seq": seq, "phase": row.get::<String, _>("phase"), "processed": true,
-                "report": row.get::<Option<String>, _>("bid_report"),
-            })))
+            Ok(BidReport {
+                game: id,
+                seq,
+                phase: row.phase,
+                processed: true,
+                report: row.bid_report,
+            })
         }
         None => {
             let mut tx = app.db.read.begin().await?;
-            let input = crate::services::processing::phase_input(&mut tx, &v, &game).await?;
+            let input = phase_input(&mut tx, &v, &game).await?;
             tx.rollback().await?;
             // Judged as processing would judge it now, so the preview cannot differ.
             let judged = judge_phase(&v, &input.state, &input.orders, &input.bids);
-            let report = judged.bid_report.map(|r| r.text(&v));
-            Ok(Json(json!({
-                "game": id, "seq": game.seq, "phase": input.state.phase.code(), "processed": false, "report": report,
-            })))
+            Ok(BidReport {
+                game: id,
+                seq: game.seq,
+                phase: input.state.phase.code(),
+                processed: false,
+                report: judged.bid_report.map(|r| r.text(&v)),
+            })
         }
     }
 }

@@ -1,0 +1,417 @@
+//! Orders and ready marks. Each order is checked on arrival against the board with the
+//! engine's own validation, and stored in the engine's canonical notation, so what a
+//! player reads back is exactly what will be adjudicated. Only the power's player and
+//! the GM ever see a power's orders before the phase is processed. Every change names
+//! the phase it is for ([`PhaseRef`]).
+
+use std::collections::HashMap;
+
+use chancery_engine::order::order_province;
+use chancery_engine::parse::parse_order;
+use chancery_engine::validate::validate;
+use chancery_engine::OrderKind;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use utoipa::{IntoParams, ToSchema};
+
+use crate::clock::iso_utc;
+use crate::db::Tx;
+use crate::error::{ApiError, ApiResult};
+use crate::limits::{MAX_ORDERS, MAX_ORDER_CHARS};
+use crate::model::{Account, GameStatus};
+use crate::services::games::{self, acting_power, at_phase, role_of, PhaseRef, Role};
+use crate::services::processing::{adjudicate_current, disorder_powers, has_choice};
+use crate::store::games::Game;
+use crate::store::{self, orders::UnitOrder};
+use crate::App;
+
+/// Orders for one power.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"orders": ["F lon - nth", "A lvp - yor"], "replace": false, "seq": 0}))]
+pub struct Submission {
+    /// Each in any notation the engine reads; at most 200, of 200 characters each.
+    pub orders: Vec<String>,
+    /// For the GM: the power to order for.
+    #[serde(default)]
+    pub power: Option<String>,
+    /// Clear the power's orders for this phase first.
+    #[serde(default)]
+    pub replace: bool,
+    /// The phase the orders are for, by number; or give `phase`. One is required.
+    #[serde(default)]
+    pub seq: Option<i64>,
+    /// The phase the orders are for, by code (`S1901M`).
+    #[serde(default)]
+    pub phase: Option<String>,
+}
+
+/// Which orders to clear, for which phase.
+#[derive(Deserialize, Default, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ClearQuery {
+    /// For the GM: the power whose orders to clear.
+    #[serde(default)]
+    pub power: Option<String>,
+    /// One unit's order to clear (its space); absent: all the power's orders.
+    #[serde(default)]
+    pub unit: Option<String>,
+    /// The phase, by number (or give `phase`; one is required).
+    #[serde(default)]
+    pub seq: Option<i64>,
+    /// The phase, by code.
+    #[serde(default)]
+    pub phase: Option<String>,
+}
+
+/// A ready mark, or taking it back: for which power and phase.
+#[derive(Deserialize, Default, ToSchema, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+#[schema(example = json!({"seq": 0}))]
+pub struct ReadyRequest {
+    /// For the GM: the power to mark.
+    #[serde(default)]
+    pub power: Option<String>,
+    /// The phase, by number (or give `phase`; one is required).
+    #[serde(default)]
+    pub seq: Option<i64>,
+    /// The phase, by code.
+    #[serde(default)]
+    pub phase: Option<String>,
+}
+
+/// One stored order.
+#[derive(Serialize, ToSchema, Clone, Debug)]
+pub struct OrderLine {
+    /// The unit's space; `space/type/n` for a unit of a stack, `waiveN` for a waived build.
+    pub unit: String,
+    /// In the engine's canonical notation.
+    pub order: String,
+}
+
+impl From<UnitOrder> for OrderLine {
+    fn from(o: UnitOrder) -> Self {
+        OrderLine {
+            unit: o.unit,
+            order: o.text,
+        }
+    }
+}
+
+/// A power's orders for the current phase, as they will be adjudicated.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct PowerOrders {
+    pub game: i64,
+    pub seq: i64,
+    pub phase: String,
+    pub power: String,
+    pub orders: Vec<OrderLine>,
+}
+
+/// A ready mark's state after the request.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct ReadyMark {
+    pub power: String,
+    pub ready: bool,
+    /// Marking: whether every power with a decision is now ready.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub all_ready: Option<bool>,
+    /// Marking: whether this mark processed the phase.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub processed: Option<bool>,
+}
+
+/// One power's order, in the GM's list of all of them.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct PowerOrder {
+    pub power: String,
+    pub unit: String,
+    pub order: String,
+}
+
+/// Every power's orders for the current phase (the GM's view).
+#[derive(Serialize, ToSchema, Debug)]
+pub struct PhaseOrders {
+    pub game: i64,
+    pub seq: i64,
+    pub phase: String,
+    pub orders: Vec<PowerOrder>,
+}
+
+/// Whether `role` may still change the phase's orders or bids: the game is running and,
+/// for a player, the deadline has not passed. Between the deadline and the scheduler's
+/// processing the orders are what they were at the deadline; the GM may still correct
+/// them (and extends the deadline to let a player do so).
+pub fn open_for_orders(game: &Game, role: &Role, now: i64) -> ApiResult<()> {
+    match game.status {
+        GameStatus::Active | GameStatus::Paused => {}
+        GameStatus::Forming => return Err(ApiError::conflict("the game has not started")),
+        _ => return Err(ApiError::conflict("the game is over")),
+    }
+    match (role, game.deadline_ms) {
+        (Role::Player(_), Some(deadline)) if deadline <= now => Err(ApiError::conflict(format!(
+            "the deadline passed at {}; the phase is being processed",
+            iso_utc(deadline)
+        ))),
+        _ => Ok(()),
+    }
+}
+
+async fn power_orders(tx: &mut Tx, game: &Game, power: &str, v: &chancery_engine::Variant) -> ApiResult<PowerOrders> {
+    let orders = store::orders::of_power(&mut **tx, game.id, game.seq, power).await?;
+    answer(game, v, power, orders.into_iter().map(OrderLine::from).collect())
+}
+
+fn answer(game: &Game, v: &chancery_engine::Variant, power: &str, orders: Vec<OrderLine>) -> ApiResult<PowerOrders> {
+    Ok(PowerOrders {
+        game: game.id,
+        seq: game.seq,
+        phase: game.state(v)?.phase.code(),
+        power: power.to_string(),
+        orders,
+    })
+}
+
+/// Adds orders of one power for the phase the request names; all or nothing.
+pub async fn submit(app: &App, account: &Account, id: i64, s: Submission) -> ApiResult<PowerOrders> {
+    if s.orders.len() > MAX_ORDERS {
+        return Err(ApiError::unprocessable(format!("at most {MAX_ORDERS} orders at once")));
+    }
+    app.db
+        .clone()
+        .writing(store_orders(app.clone(), account.clone(), id, s))
+        .await
+}
+
+async fn store_orders(app: App, account: Account, id: i64, s: Submission) -> ApiResult<PowerOrders> {
+    let now = app.clock.now_ms();
+    let named = PhaseRef {
+        seq: s.seq,
+        phase: s.phase.clone(),
+    };
+    let (mut tx, game, v, power) = games::lock_acting(&app, &account, id, s.power.as_deref(), |g, r, v| {
+        at_phase(g, &g.state(v)?, &named)?;
+        open_for_orders(g, r, now)
+    })
+    .await?;
+    let power_id = v
+        .find_power(&power)
+        .ok_or_else(|| ApiError::unprocessable("unknown power"))?;
+    let state = game.state(&v)?;
+    let mut accepted = Vec::new();
+    let mut refused = Vec::new();
+    for text in &s.orders {
+        if text.chars().count() > MAX_ORDER_CHARS {
+            refused.push(json!({"order": text, "error": "the order is too long"}));
+            continue;
+        }
+        match parse_order(&v, power_id, text).and_then(|o| validate(&v, &state, &o)) {
+            Ok(order) => accepted.push(order),
+            Err(e) => refused.push(json!({"order": text, "error": e.to_string()})),
+        }
+    }
+    // All or nothing, so that the stored orders are never a surprise.
+    if !refused.is_empty() {
+        let first = refused[0]["error"].as_str().unwrap_or_default().to_string();
+        let message = if refused.len() == 1 {
+            first
+        } else {
+            format!("{} orders refused; the first: {first}", refused.len())
+        };
+        return Err(ApiError::unprocessable(message).with(json!({"refused": refused})));
+    }
+    if s.replace {
+        store::orders::delete(&mut *tx, id, game.seq, &power, None).await?;
+    }
+    // Waived builds have no unit to key on: number them after those already stored.
+    let mut waives = if accepted.iter().any(|o| o.kind == OrderKind::Waive) {
+        store::orders::of_power(&mut *tx, id, game.seq, &power)
+            .await?
+            .iter()
+            .filter(|o| o.unit.starts_with("waive"))
+            .count()
+    } else {
+        0
+    };
+    // Where several units share a space (Original 1958 stacks, several builds in one
+    // capital), each gets its own key `space/type/n`; the orders one request gives a
+    // space's units of one type replace that space's earlier orders for that type.
+    let stacking = v.rule_on(chancery_engine::rules::Rule::Stacking);
+    let mut slots: HashMap<String, usize> = HashMap::new();
+    // A later order for the same unit (or build site) replaces the earlier one; the
+    // engine would void both (DATC 4.D.3), which is never what a player means.
+    let mut rows: Vec<(String, String)> = Vec::with_capacity(accepted.len());
+    for order in &accepted {
+        let space = v.provinces[order_province(order) as usize].abbr.to_ascii_lowercase();
+        let key = if order.kind == OrderKind::Waive {
+            waives += 1;
+            format!("waive{waives}")
+        } else if stacking {
+            let letter = order.unit.kind.map_or('?', |k| k.letter().to_ascii_lowercase());
+            let base = format!("{space}/{letter}");
+            let n = slots.entry(base.clone()).or_insert(0);
+            if *n == 0 && !s.replace {
+                store::orders::delete_stack(&mut *tx, id, game.seq, &power, &space, &base).await?;
+            }
+            *n += 1;
+            format!("{base}/{n}")
+        } else {
+            space
+        };
+        let text = order.display(&v).to_string();
+        match rows.iter_mut().find(|(k, _)| *k == key) {
+            Some(row) => row.1 = text,
+            None => rows.push((key, text)),
+        }
+    }
+    store::orders::upsert(&mut *tx, id, game.seq, &power, app.clock.now_ms(), &rows).await?;
+    // After a replacement the stored orders are exactly these: no need to read them back.
+    let answered = if s.replace {
+        rows.sort();
+        answer(
+            &game,
+            &v,
+            &power,
+            rows.into_iter()
+                .map(|(unit, order)| OrderLine { unit, order })
+                .collect(),
+        )?
+    } else {
+        power_orders(&mut tx, &game, &power, &v).await?
+    };
+    tx.commit().await?;
+    Ok(answered)
+}
+
+/// A power's current orders: the player's own; the GM names the power.
+pub async fn list(app: &App, account: &Account, id: i64, power: Option<&str>) -> ApiResult<PowerOrders> {
+    // No transaction: the orders are read for the phase the game row says, so a phase
+    // processed in between cannot mix two phases' orders.
+    let game = games::load(&app.db.read, id).await?;
+    let role = role_of(&app.db.read, &game, Some(account)).await?;
+    let v = game.variant(app)?;
+    let power = acting_power(&role, power, &v)?;
+    let orders = store::orders::of_power(&app.db.read, game.id, game.seq, &power).await?;
+    answer(&game, &v, &power, orders.into_iter().map(OrderLine::from).collect())
+}
+
+/// Clears a power's orders, or one unit's, in the phase the request names.
+pub async fn clear(app: &App, account: &Account, id: i64, q: ClearQuery) -> ApiResult<PowerOrders> {
+    let now = app.clock.now_ms();
+    let named = PhaseRef {
+        seq: q.seq,
+        phase: q.phase.clone(),
+    };
+    let (mut tx, game, v, power) = games::lock_acting(app, account, id, q.power.as_deref(), |g, r, v| {
+        at_phase(g, &g.state(v)?, &named)?;
+        open_for_orders(g, r, now)
+    })
+    .await?;
+    match &q.unit {
+        Some(unit) => {
+            let key = match v.find_province(unit) {
+                Some(p) => v.provinces[p as usize].abbr.to_ascii_lowercase(),
+                None => unit.to_ascii_lowercase(),
+            };
+            // `vie` also clears every unit of a stack there (`vie/A/1`, `vie/A/2`).
+            if store::orders::delete(&mut *tx, id, game.seq, &power, Some(&key)).await? == 0 {
+                return Err(ApiError::not_found(format!("{power} has no order for `{unit}`")));
+            }
+        }
+        None => {
+            store::orders::delete(&mut *tx, id, game.seq, &power, None).await?;
+        }
+    }
+    let answered = power_orders(&mut tx, &game, &power, &v).await?;
+    tx.commit().await?;
+    Ok(answered)
+}
+
+/// The powers whose ready mark early processing waits for: those with a player, not in
+/// civil disorder, with a choice to make.
+async fn waiting_for(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<Vec<String>> {
+    let v = game.variant(app)?;
+    let state = game.state(&v)?;
+    let disorder = disorder_powers(tx, game.id).await?;
+    let seated = store::members::seated(&mut **tx, game.id).await?;
+    let ready = store::orders::ready_powers(&mut **tx, game.id, game.seq).await?;
+    Ok(seated
+        .into_iter()
+        .filter(|p| !disorder.contains(p) && !ready.contains(p) && has_choice(&v, &state, p))
+        .collect())
+}
+
+/// Marks the power ready in the phase the request names; the last mark processes the
+/// phase in the same transaction, so nothing (a scheduler's tick, another server, a
+/// crash) can come between them.
+pub async fn mark_ready(app: &App, account: &Account, id: i64, r: ReadyRequest) -> ApiResult<ReadyMark> {
+    let named = PhaseRef {
+        seq: r.seq,
+        phase: r.phase.clone(),
+    };
+    let (mut tx, game, _, power) = games::lock_acting(app, account, id, r.power.as_deref(), |g, _, v| {
+        at_phase(g, &g.state(v)?, &named)?;
+        match g.status {
+            GameStatus::Active => Ok(()),
+            _ => Err(ApiError::conflict("the game is not running")),
+        }
+    })
+    .await?;
+    store::orders::set_ready(&mut *tx, id, game.seq, &power, true).await?;
+    let all_ready = waiting_for(app, &mut tx, &game).await?.is_empty();
+    if all_ready {
+        adjudicate_current(app, &mut tx, &game, "all ready").await?;
+    }
+    tx.commit().await?;
+    Ok(ReadyMark {
+        power,
+        ready: true,
+        all_ready: Some(all_ready),
+        processed: Some(all_ready),
+    })
+}
+
+/// Takes back the power's ready mark in the phase the request names.
+pub async fn unmark_ready(app: &App, account: &Account, id: i64, r: ReadyRequest) -> ApiResult<ReadyMark> {
+    let named = PhaseRef {
+        seq: r.seq,
+        phase: r.phase.clone(),
+    };
+    let (mut tx, game, _, power) = games::lock_acting(app, account, id, r.power.as_deref(), |g, _, v| {
+        at_phase(g, &g.state(v)?, &named)
+    })
+    .await?;
+    store::orders::set_ready(&mut *tx, id, game.seq, &power, false).await?;
+    tx.commit().await?;
+    Ok(ReadyMark {
+        power,
+        ready: false,
+        all_ready: None,
+        processed: None,
+    })
+}
+
+/// Every power's current orders, for the game's GM.
+pub async fn of_phase(app: &App, account: &Account, id: i64) -> ApiResult<PhaseOrders> {
+    let game = games::load(&app.db.read, id).await?;
+    if game.gm_id != account.id {
+        return Err(ApiError::forbidden("only the game's GM can do that"));
+    }
+    let v = game.variant(app)?;
+    let orders = store::orders::of_phase(&app.db.read, game.id, game.seq).await?;
+    Ok(PhaseOrders {
+        game: game.id,
+        seq: game.seq,
+        phase: game.state(&v)?.phase.code(),
+        orders: orders
+            .into_iter()
+            .map(|(power, o)| PowerOrder {
+                power,
+                unit: o.unit,
+                order: o.text,
+            })
+            .collect(),
+    })
+}
