@@ -1,11 +1,9 @@
-//! The game page: the map of the current phase, the deadline, each power's counts, and
-//! for a player the orders (typed or clicked on the map), the DP bids, the ready mark;
-//! for everyone who may, the press.
+//! The game page (`templates/game.html`): the map of the current phase, the deadline,
+//! each power's counts, and for a player the orders (typed or clicked on the map), the
+//! DP bids, the ready mark; for everyone who may, the press.
 
-use std::fmt::Write;
-
+use askama::Template;
 use axum::extract::State;
-use axum::response::IntoResponse;
 use axum::Json;
 use chancery_engine::parse::parse_order;
 use chancery_engine::validate::validate;
@@ -14,7 +12,7 @@ use chancery_engine::{GameState, PhaseKind, Variant};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::layout::{esc, frame, json_block, power_badge, utc_text, PageResult};
+use super::layout::{json_block, render, utc_text, Layout, PageResult};
 use super::{map, press};
 use crate::auth::{Account, Viewer};
 use crate::error::{ApiResult, Params, Path};
@@ -32,37 +30,85 @@ pub fn colour(v: &Variant, name: &str) -> String {
         .unwrap_or_else(|| "#888888".into())
 }
 
+/// What the deadline box says (`templates/deadline.html`).
+enum Deadline {
+    Running {
+        ms: i64,
+        now_ms: i64,
+        iso: String,
+        utc: String,
+    },
+    Paused {
+        minutes_left: i64,
+    },
+    StartsAt {
+        iso: String,
+        utc: String,
+    },
+    StartsWhenFull,
+    Over {
+        outcome: Option<String>,
+    },
+}
+
+#[derive(Template)]
+#[template(path = "deadline.html")]
+struct DeadlineBox {
+    deadline: Deadline,
+}
+
 /// The deadline as a countdown (run by common.js against the server's clock, `now_ms`),
 /// as a date in UTC, and in the viewer's own time zone.
 pub(super) fn deadline_html(game: &Game, view: &Value, now_ms: i64) -> String {
-    match (game.status, game.deadline_ms, view["deadline"].as_str()) {
-        (GameStatus::Active, Some(ms), Some(iso)) => format!(
-            r#"<p class="deadline">Deadline in <strong id="countdown" class="countdown" data-deadline-ms="{ms}" data-now-ms="{now_ms}">…</strong><br><time datetime="{iso}">{}</time><span id="deadline-local" class="local-time" data-ms="{ms}"></span></p>"#,
-            esc(&utc_text(iso))
-        ),
-        (GameStatus::Paused, _, _) => {
-            let left = game.paused_left_ms.unwrap_or(0) / 60_000;
-            format!(r#"<p class="deadline">Paused by the GM with {left} minutes left.</p>"#)
-        }
+    let deadline = match (game.status, game.deadline_ms, view["deadline"].as_str()) {
+        (GameStatus::Active, Some(ms), Some(iso)) => Deadline::Running {
+            ms,
+            now_ms,
+            iso: iso.to_string(),
+            utc: utc_text(iso),
+        },
+        (GameStatus::Paused, _, _) => Deadline::Paused {
+            minutes_left: game.paused_left_ms.unwrap_or(0) / 60_000,
+        },
         (GameStatus::Forming, _, _) => match view["start_at"].as_str() {
-            Some(iso) => format!(
-                r#"<p class="deadline">Starts at <time datetime="{iso}">{}</time>.</p>"#,
-                esc(&utc_text(iso))
-            ),
-            None => r#"<p class="deadline">Starts when every power has a player.</p>"#.to_string(),
+            Some(iso) => Deadline::StartsAt {
+                iso: iso.to_string(),
+                utc: utc_text(iso),
+            },
+            None => Deadline::StartsWhenFull,
         },
-        _ => match &game.outcome {
-            Some(o) => format!(r#"<p class="deadline">Game over: {}.</p>"#, esc(o)),
-            None => r#"<p class="deadline">Game over.</p>"#.to_string(),
+        _ => Deadline::Over {
+            outcome: game.outcome.clone(),
         },
-    }
+    };
+    // Rendering only fails when writing to the string fails, which it does not.
+    DeadlineBox { deadline }.render().unwrap_or_default()
 }
 
-fn powers_table(v: &Variant, view: &Value) -> String {
-    let mut great = String::new();
-    let mut minor = String::new();
+/// Who holds a power, as the powers table says it.
+enum Seat {
+    Named(String),
+    OrderedBy(String),
+    Taken,
+    Minor,
+    Vacant,
+}
+
+struct PowerRow {
+    name: String,
+    colour: String,
+    player: Seat,
+    centres: i64,
+    units: i64,
+    marks: String,
+}
+
+/// The powers table: great powers and factions, then the minors (folded away).
+fn power_rows(v: &Variant, view: &Value) -> (Vec<PowerRow>, Vec<PowerRow>) {
+    let mut great = Vec::new();
+    let mut minor = Vec::new();
     for p in view["powers"].as_array().into_iter().flatten() {
-        let name = p["name"].as_str().unwrap_or("");
+        let name = p["name"].as_str().unwrap_or("").to_string();
         let mut marks = Vec::new();
         if p["ready"].as_bool() == Some(true) {
             marks.push("ready");
@@ -75,112 +121,90 @@ fn powers_table(v: &Variant, view: &Value) -> String {
             p["ordered_by"].as_str(),
             p["has_player"].as_bool(),
         ) {
-            (Some(n), _, _) => format!(r#"<a href="/players/{0}">{0}</a>"#, esc(n)),
-            (None, Some(by), _) => format!("ordered by {}", esc(by)),
-            (None, None, Some(true)) => "taken".into(),
-            _ if p["kind"] == "minor" => "—".into(),
-            _ => "<em>vacant</em>".into(),
+            (Some(n), _, _) => Seat::Named(n.to_string()),
+            (None, Some(by), _) => Seat::OrderedBy(by.to_string()),
+            (None, None, Some(true)) => Seat::Taken,
+            _ if p["kind"] == "minor" => Seat::Minor,
+            _ => Seat::Vacant,
         };
-        let row = format!(
-            r#"<tr data-power="{}"><th scope="row">{}</th><td>{player}</td><td class="num">{}</td><td class="num">{}</td><td>{}</td></tr>"#,
-            esc(name),
-            power_badge(name, &colour(v, name)),
-            p["centres"],
-            p["units"],
-            marks.join(", ")
-        );
+        let row = PowerRow {
+            colour: colour(v, &name),
+            name,
+            player,
+            centres: p["centres"].as_i64().unwrap_or(0),
+            units: p["units"].as_i64().unwrap_or(0),
+            marks: marks.join(", "),
+        };
         if p["kind"] == "minor" {
-            minor.push_str(&row);
+            minor.push(row);
         } else {
-            great.push_str(&row);
+            great.push(row);
         }
     }
-    let head = r#"<thead><tr><th scope="col">Power</th><th scope="col">Player</th><th scope="col" class="num">Centres</th><th scope="col" class="num">Units</th><th scope="col">Status</th></tr></thead>"#;
-    let mut out = format!(r#"<div class="scroll"><table class="powers">{head}<tbody>{great}</tbody></table></div>"#);
-    if !minor.is_empty() {
-        let _ = write!(
-            out,
-            r#"<details><summary>Minor powers</summary><div class="scroll"><table class="powers">{head}<tbody>{minor}</tbody></table></div></details>"#
-        );
-    }
-    out
+    (great, minor)
 }
 
-/// A button that leaves the game (`/api/games/{id}/leave`), after a confirmation.
-fn leave_button(game: &Game, label: &str, confirm: &str) -> String {
-    format!(
-        r#"<form class="api-form inline" data-api="/api/games/{}/leave" data-method="POST" data-reload data-confirm="{}"><button type="submit" id="leave" class="secondary">{label}</button><span class="form-message" role="status"></span></form>"#,
-        game.id,
-        esc(confirm)
-    )
+/// What the page offers for joining or leaving.
+enum Join {
+    Nothing,
+    /// A player of a forming game, who may still give the power up.
+    Waiting {
+        power: String,
+    },
+    LogIn,
+    /// The vacant powers to take; `observer`: the viewer follows the game already.
+    Choose {
+        vacant: Vec<String>,
+        observer: bool,
+    },
 }
 
-fn join_html(game: &Game, view: &Value, viewer: Option<&Account>, role: &Role) -> String {
+fn join_of(game: &Game, view: &Value, viewer: Option<&Account>, role: &Role) -> Join {
     if game.status == GameStatus::Finished || *role == Role::Gm {
-        return String::new();
+        return Join::Nothing;
     }
     if let Role::Player(power) = role {
         // Once the game runs, the GM replaces players: no button then.
         if game.status != GameStatus::Forming {
-            return String::new();
+            return Join::Nothing;
         }
-        return format!(
-            r#"<section class="card"><p>You will play {} when the game starts.</p>{}</section>"#,
-            esc(power),
-            leave_button(
-                game,
-                "Give up this power",
-                "Leave the game? The power becomes vacant again."
-            )
-        );
+        return Join::Waiting { power: power.clone() };
     }
-    let Some(_) = viewer else {
-        return format!(
-            r#"<section class="card"><p><a href="/login?next=/games/{}">Log in</a> to join this game or follow it.</p></section>"#,
-            game.id
-        );
-    };
-    let vacant: Vec<&str> = view["powers"]
+    if viewer.is_none() {
+        return Join::LogIn;
+    }
+    let vacant = view["powers"]
         .as_array()
         .into_iter()
         .flatten()
         .filter(|p| p["playable"].as_bool() == Some(true) && p["has_player"].as_bool() != Some(true))
-        .filter_map(|p| p["name"].as_str())
+        .filter_map(|p| p["name"].as_str().map(String::from))
         .collect();
-    let mut out = String::from(r#"<section class="card" aria-labelledby="join-h"><h2 id="join-h">Join</h2>"#);
-    if vacant.is_empty() {
-        out.push_str(r#"<p class="note">Every power has a player.</p>"#);
-    } else {
-        out.push_str(r#"<p>Take a vacant power:</p><div class="buttons">"#);
-        for p in vacant {
-            let _ = write!(
-                out,
-                r#"<form class="api-form inline" data-api="/api/games/{}/join" data-method="POST" data-reload><input type="hidden" name="power" value="{p}"><button type="submit" data-join="{p}">Play {p}</button><span class="form-message" role="status"></span></form>"#,
-                game.id,
-                p = esc(p)
-            );
-        }
-        out.push_str("</div>");
+    Join::Choose {
+        vacant,
+        observer: *role == Role::Observer,
     }
-    if *role == Role::Visitor {
-        let _ = write!(
-            out,
-            r#"<form class="api-form inline" data-api="/api/games/{}/observe" data-method="POST" data-reload><button type="submit" class="secondary">Follow as an observer</button><span class="form-message" role="status"></span></form>"#,
-            game.id
-        );
-    } else {
-        out.push_str(&leave_button(game, "Stop following", "Stop following this game?"));
-    }
-    out.push_str("</section>");
-    out
 }
 
+/// The hint above the order field; static HTML.
 fn phase_hint(kind: PhaseKind) -> &'static str {
     match kind {
         PhaseKind::Movement => "Click one of your units on the map, then the space it should move to (the unit again: hold), or choose Support… or Convoy… after it. Or type an order, such as <code>A ber - sil</code>, <code>F kie S A ber - den</code> or <code>F lon C A yor - nwy</code>.",
         PhaseKind::Retreat => "Click a dislodged unit (ringed in red), then the space it retreats to, or type <code>A ber R sil</code> or <code>A ber D</code>.",
         PhaseKind::Adjustment => "Click a home centre to build there, or a unit to remove it. Or type <code>Build A ber</code>, <code>Build F stp/nc</code>, <code>Remove A war</code>, <code>Waive</code>.",
     }
+}
+
+struct OrderRow {
+    unit: String,
+    order: String,
+}
+
+struct OrdersPanel {
+    power: String,
+    hint: &'static str,
+    lines: Vec<OrderRow>,
+    ready: bool,
 }
 
 async fn orders_panel(
@@ -190,37 +214,46 @@ async fn orders_panel(
     power: &str,
     kind: PhaseKind,
     ready: bool,
-) -> ApiResult<String> {
+) -> ApiResult<OrdersPanel> {
     let current = crate::services::orders::list(app, account, game.id, Some(power)).await?;
-    let mut items = String::new();
-    for o in &current.orders {
-        let _ = write!(
-            items,
-            r#"<li><span class="order-text">{}</span> <button type="button" class="link remove-order" data-unit="{}" aria-label="Remove the order {0}">Remove</button></li>"#,
-            esc(&o.order),
-            esc(&o.unit)
-        );
-    }
-    Ok(format!(
-        r#"<section class="card" aria-labelledby="orders-h"><h2 id="orders-h">Orders for {power}</h2>
-<p class="hint">{hint}</p>
-<p id="map-hint" class="map-hint" role="status" aria-live="polite"></p>
-<ol id="orders" class="orders" aria-label="Your orders">{items}</ol>
-<p id="no-orders" class="note"{none}>No orders yet: units without one hold.</p>
-<form id="order-form" autocomplete="off"><label for="order-text">Order</label><div class="row"><input id="order-text" name="order" required maxlength="200" spellcheck="false" autocapitalize="none" aria-describedby="order-message"><button type="submit">Add order</button></div>
-<p id="order-message" class="form-message" role="status" aria-live="polite"></p></form>
-<p><button type="button" id="ready" aria-pressed="{ready}">{ready_label}</button> <span id="ready-message" class="form-message" role="status" aria-live="polite"></span></p>
-<p class="note">When every player with a decision is ready, the phase is processed at once.</p>
-<noscript><p class="note">Sending orders from this page needs JavaScript; the JSON API (<a href="/api/docs">/api/docs</a>) takes them too.</p></noscript></section>"#,
-        power = esc(power),
-        hint = phase_hint(kind),
-        none = if items.is_empty() { "" } else { " hidden" },
-        ready_label = if ready {
-            "Ready ✓ (click to take back)"
-        } else {
-            "Mark ready"
-        },
-    ))
+    Ok(OrdersPanel {
+        power: power.to_string(),
+        hint: phase_hint(kind),
+        lines: current
+            .orders
+            .into_iter()
+            .map(|o| OrderRow {
+                unit: o.unit,
+                order: o.order,
+            })
+            .collect(),
+        ready,
+    })
+}
+
+struct Budget {
+    total: i64,
+    lines: Vec<String>,
+}
+
+struct BidRow {
+    dp: i64,
+    order: String,
+    unit: String,
+}
+
+/// A minor unit that may be bid on.
+struct MinorUnit {
+    space: String,
+    letter: char,
+    place: String,
+    power: String,
+}
+
+struct BidsPanel {
+    budget: Option<Budget>,
+    lines: Vec<BidRow>,
+    minors: Vec<MinorUnit>,
 }
 
 /// The DP panel for variants with minor powers (1936, 1648): this turn's budget with
@@ -233,63 +266,83 @@ async fn bids_panel(
     v: &Variant,
     state: &GameState,
     power: &str,
-) -> ApiResult<String> {
+) -> ApiResult<Option<BidsPanel>> {
     if !crate::services::bids::has_dp(v) {
-        return Ok(String::new());
+        return Ok(None);
     }
-    let budget = match v.find_power(power) {
-        Some(p) => {
-            let b = chancery_engine::dp::budget(v, state, p);
-            let lines: String = b.lines.iter().map(|l| format!("<li>{}</li>", esc(l))).collect();
-            format!(
-                r#"<p>Budget this turn: <strong id="dp-budget" data-dp="{}">{} DP</strong></p><ul class="reckoning" id="dp-reckoning">{lines}</ul>"#,
-                b.total, b.total
-            )
+    let budget = v.find_power(power).map(|p| {
+        let b = chancery_engine::dp::budget(v, state, p);
+        Budget {
+            total: b.total as i64,
+            lines: b.lines.clone(),
         }
-        None => String::new(),
-    };
+    });
     let bids = crate::services::bids::list(app, account, game.id, Some(power)).await?;
-    let mut items = String::new();
-    for b in bids.bids.iter().filter(|b| b.seq == game.seq) {
-        let _ = write!(
-            items,
-            r#"<li><span class="bid-text">{} DP: {}</span> <button type="button" class="link remove-bid" data-unit="{}" aria-label="Remove the bid on {}">Remove</button></li>"#,
-            b.dp,
-            esc(&b.order),
-            esc(&b.unit),
-            esc(&b.order)
-        );
-    }
-    let mut options = String::new();
-    for u in state.units.iter().filter(|u| v.power(u.power).kind == PowerKind::Minor) {
-        let place = &v.province(u.location.province).name;
-        let _ = write!(
-            options,
-            r#"<option value="{}" data-prefix="{} {}">{} {} ({})</option>"#,
-            esc(&v.province(u.location.province).abbr.to_ascii_lowercase()),
-            u.kind.letter(),
-            esc(place),
-            u.kind.letter(),
-            esc(place),
-            esc(&v.power(u.power).name)
-        );
-    }
-    if options.is_empty() {
-        return Ok(format!(
-            r#"<section class="card" aria-labelledby="dp-h"><h2 id="dp-h">Diplomacy Points</h2>{budget}<p class="note">No minor power has a unit on the board.</p></section>"#
-        ));
-    }
-    Ok(format!(
-        r#"<section class="card" aria-labelledby="dp-h"><h2 id="dp-h">Diplomacy Points</h2>{budget}
-<ol id="bids" class="orders" aria-label="Your bids">{items}</ol>
-<p id="no-bids" class="note"{none}>No bids yet.</p>
-<form id="bid-form" autocomplete="off"><label for="bid-unit">Minor unit</label><select id="bid-unit" name="unit">{options}</select>
-<label for="bid-dp">DPs</label><select id="bid-dp" name="dp"><option value="1">1</option><option value="2">2</option></select>
-<label for="bid-order">Its order</label><div class="row"><input id="bid-order" name="order" required maxlength="200" spellcheck="false" autocapitalize="none" aria-describedby="bid-message"><button type="submit">Add bid</button></div>
-<p id="bid-message" class="form-message" role="status" aria-live="polite"></p></form>
-<p class="note">At most 1 DP on a unit, or 2 on one unit; no bid on a minor you attack. Bids are secret: only you and the GM see them.</p></section>"#,
-        none = if items.is_empty() { "" } else { " hidden" },
-    ))
+    let lines = bids
+        .bids
+        .into_iter()
+        .filter(|b| b.seq == game.seq)
+        .map(|b| BidRow {
+            dp: b.dp,
+            order: b.order,
+            unit: b.unit,
+        })
+        .collect();
+    let minors = state
+        .units
+        .iter()
+        .filter(|u| v.power(u.power).kind == PowerKind::Minor)
+        .map(|u| {
+            let prov = v.province(u.location.province);
+            MinorUnit {
+                space: prov.abbr.to_ascii_lowercase(),
+                letter: u.kind.letter(),
+                place: prov.name.clone(),
+                power: v.power(u.power).name.clone(),
+            }
+        })
+        .collect();
+    Ok(Some(BidsPanel { budget, lines, minors }))
+}
+
+/// Who the viewer is, as the head of the page says.
+enum You {
+    Gm,
+    Player { power: String, colour: String },
+    Observer,
+    Visitor,
+}
+
+#[derive(Template)]
+#[template(path = "game.html")]
+struct GamePage {
+    layout: Layout,
+    id: i64,
+    name: String,
+    variant: String,
+    phase_code: String,
+    phase_name: String,
+    status: GameStatus,
+    gm: String,
+    you: You,
+    /// The phase whose results the head links to.
+    last_seq: Option<i64>,
+    /// The deadline box (`templates/deadline.html`, shared with the GM console).
+    deadline: String,
+    /// The map and its legend (`map::svg`): the renderer's SVG, escaped by the renderer.
+    map: String,
+    join: Join,
+    orders: Option<OrdersPanel>,
+    bids: Option<BidsPanel>,
+    /// The viewer's draw vote, for a player of a running game.
+    draw_vote: Option<bool>,
+    great: Vec<PowerRow>,
+    minor: Vec<PowerRow>,
+    gm_view: bool,
+    /// The press section (`press::section`, still built as a string there).
+    press: String,
+    /// The script's data (`json_block`).
+    data: String,
 }
 
 pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path<i64>) -> PageResult {
@@ -309,68 +362,21 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
             .collect(),
         None => Vec::new(),
     };
-    let running = game.status.running();
-    let mut body = String::new();
-    let you = match &role {
-        Role::Gm => format!(r#"You are the GM. <a href="/games/{id}/gm">GM console</a>"#),
-        Role::Player(p) => format!("You play {}.", power_badge(p, &colour(&v, p))),
-        Role::Observer => "You follow this game.".into(),
-        Role::Visitor => String::new(),
-    };
-    let last = if game.seq > 0 {
-        format!(
-            r#" · <a href="/games/{id}/history/{}">Results of the last phase</a>"#,
-            game.seq - 1
-        )
-    } else {
-        String::new()
-    };
-    let _ = write!(
-        body,
-        r#"<div class="game-head"><div><h1>{}</h1><p class="meta">{} · <span id="phase" data-phase="{}">{}</span> · {} · GM {}</p><p class="you">{you}{last}</p></div>{}</div>"#,
-        esc(&game.name),
-        esc(&game.variant),
-        esc(&state.phase.code()),
-        esc(&state.phase.to_string()),
-        game.status,
-        esc(view["gm"].as_str().unwrap_or("?")),
-        deadline_html(&game, &view, app.clock.now_ms())
-    );
-    let mut side = String::new();
-    side.push_str(&join_html(&game, &view, viewer.as_ref(), &role));
-    if let (Some(account), Some(power), true) = (&viewer, &my_power, running) {
+    let (mut orders, mut bids, mut draw_vote) = (None, None, None);
+    if let (Some(account), Some(power), true) = (&viewer, &my_power, game.status.running()) {
         let ready = view["powers"]
             .as_array()
             .into_iter()
             .flatten()
             .any(|p| p["name"] == power.as_str() && p["ready"].as_bool() == Some(true));
-        side.push_str(&orders_panel(&app, &game, account, power, state.phase.kind, ready).await?);
-        side.push_str(&bids_panel(&app, &game, account, &v, &state, power).await?);
-        side.push_str(&draw_panel(&view));
+        orders = Some(orders_panel(&app, &game, account, power, state.phase.kind, ready).await?);
+        bids = bids_panel(&app, &game, account, &v, &state, power).await?;
+        draw_vote = Some(view["you"]["draw_vote"].as_bool() == Some(true));
     }
-    let _ = write!(
-        side,
-        r#"<section class="card" aria-labelledby="powers-h"><h2 id="powers-h">Powers</h2>{}</section>"#,
-        powers_table(&v, &view)
-    );
-    let _ = write!(
-        side,
-        r#"<nav class="card links" aria-label="This game"><a href="/games/{id}/history">History and results</a> · <a href="/api/games/{id}/map.svg" download="game-{id}-{}.svg">The map as an image</a> · <a href="/games/{id}/feed.atom" type="application/atom+xml">Follow in a feed reader</a>{}</nav>"#,
-        state.phase.code(),
-        if role == Role::Gm {
-            format!(r#" · <a href="/games/{id}/gm">GM console</a>"#)
-        } else {
-            String::new()
-        }
-    );
+    let (great, minor) = power_rows(&v, &view);
     let label = format!("Map of {} in {}", game.name, state.phase);
     let drawn = map::svg(&app, &MapOf::game(&app, &game)?, &state, None, &label).await;
-    let _ = write!(
-        body,
-        r#"<div class="game-grid"><div class="map-col">{drawn}</div><div class="side-col">{side}</div></div>"#,
-    );
-    body.push_str(r#"<p id="stale" class="stale" role="status" hidden></p>"#);
-    body.push_str(&press::section(&app, &game, &role, viewer.as_ref(), &v).await?);
+    let press = press::section(&app, &game, &role, viewer.as_ref(), &v).await?;
     let data = json!({
         "id": game.id,
         "status": game.status,
@@ -384,8 +390,38 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         },
         "controls": controlled,
     });
-    body.push_str(&json_block("game-data", &data));
-    Ok(frame(&game.name, viewer.as_ref(), &body, &["game.js"]).into_response())
+    let you = match &role {
+        Role::Gm => You::Gm,
+        Role::Player(p) => You::Player {
+            power: p.clone(),
+            colour: colour(&v, p),
+        },
+        Role::Observer => You::Observer,
+        Role::Visitor => You::Visitor,
+    };
+    render(&GamePage {
+        layout: Layout::new(&game.name, viewer.as_ref(), &["game.js"]),
+        id,
+        name: game.name.clone(),
+        variant: game.variant.clone(),
+        phase_code: state.phase.code(),
+        phase_name: state.phase.to_string(),
+        status: game.status,
+        gm: view["gm"].as_str().unwrap_or("?").to_string(),
+        you,
+        last_seq: (game.seq > 0).then(|| game.seq - 1),
+        deadline: deadline_html(&game, &view, app.clock.now_ms()),
+        map: drawn,
+        join: join_of(&game, &view, viewer.as_ref(), &role),
+        orders,
+        bids,
+        draw_vote,
+        great,
+        minor,
+        gm_view: role == Role::Gm,
+        press,
+        data: json_block("game-data", &data),
+    })
 }
 
 #[derive(Deserialize)]
@@ -421,17 +457,4 @@ pub async fn check_order(
             Err(e) => json!({"ok": false, "error": e.to_string()}),
         },
     ))
-}
-
-/// The player's draw vote: a toggle, private to the player (and the GM).
-fn draw_panel(view: &Value) -> String {
-    let on = view["you"]["draw_vote"].as_bool() == Some(true);
-    let label = if on {
-        "Voted for a draw ✓ (click to take back)"
-    } else {
-        "Vote for a draw"
-    };
-    format!(
-        r#"<section class="card" aria-labelledby="draw-h"><h2 id="draw-h">Draw</h2><p class="note">The game ends in a draw shared by every surviving power once each surviving player has voted for one. Only you and the GM see your vote.</p><p><button type="button" id="draw-vote" aria-pressed="{on}">{label}</button> <span id="draw-vote-message" class="form-message" role="status" aria-live="polite"></span></p></section>"#
-    )
 }
