@@ -23,11 +23,12 @@
     });
   }
 
-  // The message for a refused request, with each refused order's own reason.
+  // The message for a refused request, with each refused order's own reason. The
+  // server's own words come first: a 401 is a missing session on most pages but a wrong
+  // password on the login form, and only the server knows which.
   function errorText(res) {
     var d = res.data || {};
-    var text = d.error || "refused (" + res.status + ")";
-    if (res.status === 401) text = "Log in first.";
+    var text = d.error || (res.status === 401 ? "Log in first." : "refused (" + res.status + ")");
     if (Array.isArray(d.refused) && d.refused.length > 1) {
       text += " — " + d.refused.map(function (r) { return r.order + ": " + r.error; }).join("; ");
     }

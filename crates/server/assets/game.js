@@ -44,6 +44,9 @@
   }
 
   function submitOrder(text) {
+    // A check still waiting to run would answer for the text just sent (or for the
+    // emptied field) and wipe the verdict below.
+    window.clearTimeout(checkTimer);
     checkSeq++;
     C.say(message, "Sending " + text + "…", false);
     return C.api("POST", base + "/orders", { orders: [text], seq: game.seq }).then(function (res) {

@@ -33,6 +33,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (8, "reveal_at_end", include_str!("../migrations/0008_reveal_at_end.sql")),
     (9, "phase_results", include_str!("../migrations/0009_phase_results.sql")),
     (10, "set_aside", include_str!("../migrations/0010_set_aside.sql")),
+    (
+        11,
+        "early_processing",
+        include_str!("../migrations/0011_early_processing.sql"),
+    ),
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

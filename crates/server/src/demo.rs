@@ -14,7 +14,7 @@ use rand::{Rng, SeedableRng};
 use crate::services::accounts::create_account;
 use crate::services::games;
 use crate::services::games::create::NewGame;
-use crate::services::games::settings::Deadlines;
+use crate::services::games::settings::{Deadlines, EarlyProcessing};
 use crate::services::processing::adjudicate_current;
 use crate::App;
 
@@ -56,6 +56,9 @@ pub async fn create_if_empty(app: &App) -> Result<(), String> {
                 anonymous: false,
                 reveal_at_end: false,
                 start_at_ms: None,
+                // The seats are open: one newcomer's ready mark must not end the phase
+                // for the powers nobody plays yet.
+                early_processing: Some(EarlyProcessing::Never),
             },
         )
         .await

@@ -182,6 +182,30 @@ async fn production_servers_have_no_test_clock_and_create_the_demo_club() {
         let phases = server.visitor().get(&format!("/api/games/{id}/phases")).await;
         assert_eq!(phases["phases"].as_array().unwrap().len(), 4, "{g}");
     }
+    // A newcomer who takes a seat in a demo game and marks ready does not end the phase
+    // for the powers nobody plays yet: the demo waits for the deadline (issue 13).
+    let standard = games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["variant"] == "standard")
+        .expect("a standard demo game");
+    let id = standard["id"].as_i64().unwrap();
+    let view = server.visitor().get(&format!("/api/games/{id}")).await;
+    assert_eq!(view["early_processing"], "never", "{view}");
+    let newcomer = server.register("newcomer").await;
+    newcomer
+        .post(&format!("/api/games/{id}/join"), json!({"power": "France"}))
+        .await;
+    let mark = newcomer
+        .post(&format!("/api/games/{id}/ready"), json!({"seq": view["seq"]}))
+        .await;
+    assert_eq!(mark["all_ready"], true, "{mark}");
+    assert_eq!(mark["processed"], false, "{mark}");
+    assert_eq!(
+        server.visitor().get(&format!("/api/games/{id}")).await["seq"],
+        view["seq"]
+    );
     // The README's login for the demo GM works.
     let (status, body) = server
         .visitor()

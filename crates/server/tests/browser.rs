@@ -1102,3 +1102,72 @@ async fn a_game_is_created_in_the_lobby_and_followed() {
         .await;
     assert_eq!(status, 200, "the new password logs in");
 }
+
+/// Issue 13's broken items in the browser, on a desktop and on a phone: a wrong password
+/// is reported in the server's words (not "Log in first."), and an order sent with Enter
+/// straight after typing keeps its "Order accepted" (the check-as-you-type timer used to
+/// fire after it and wipe it).
+async fn server_messages_stay_on_screen(width: u32, height: u32, tag: &str) {
+    let Some(b) = browser(width, height).await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let base = server.base.clone();
+    let gm = server.register("gm-ines").await;
+    let game = gm
+        .post("/api/games", json!({"name": "Quick fingers", "variant": "standard"}))
+        .await;
+    let id = game["id"].as_i64().unwrap();
+    let france = server.register("france-jo").await;
+    france
+        .post(&format!("/api/games/{id}/join"), json!({"power": "France"}))
+        .await;
+    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+
+    b.goto(&format!("{base}/login")).await;
+    b.type_into("#name", "france-jo").await;
+    b.type_into("#password", "not the password at all").await;
+    b.find("form.api-form button[type=submit]").await.click().await.unwrap();
+    b.until(
+        "the refusal",
+        "document.querySelector('.form-message.error') && document.querySelector('.form-message.error').textContent.length > 0",
+    )
+    .await;
+    let said = b.text(".form-message.error").await;
+    assert!(
+        said.contains("wrong account name or password"),
+        "the login form said: {said}"
+    );
+    assert!(!said.contains("Log in first"), "{said}");
+    b.shot(&format!("login-refused-{tag}")).await;
+
+    b.login(&base, "france-jo").await;
+    b.goto(&format!("{base}/games/{id}")).await;
+    // Typed and sent in one burst, well within the 250 ms the check waits for.
+    b.find("#order-text")
+        .await
+        .send_keys("A par - bur\u{E007}")
+        .await
+        .unwrap();
+    b.until(
+        "the order accepted",
+        "document.getElementById('order-message').textContent.startsWith('Order accepted')",
+    )
+    .await;
+    // Longer than the check's delay and its round trip: the verdict is still there.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let said = b.text("#order-message").await;
+    assert!(said.starts_with("Order accepted"), "the message became: {said:?}");
+    b.js("document.getElementById('order-message').scrollIntoView({block: 'center'}); return 1;")
+        .await;
+    b.shot(&format!("order-accepted-{tag}")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_messages_stay_on_screen_on_a_desktop() {
+    server_messages_stay_on_screen(1400, 1000, "desktop").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_messages_stay_on_screen_on_a_phone() {
+    server_messages_stay_on_screen(375, 800, "phone").await;
+}

@@ -791,3 +791,61 @@ async fn an_anonymous_game_may_name_its_players_at_the_end() {
         }
     }
 }
+
+/// The GM's choice of early processing (issue 13): a game set to wait for the deadline
+/// counts every ready mark but is processed only by the deadline; switched back, the last
+/// mark processes the phase at once, as in the rulebook's "when all orders are in".
+#[tokio::test(flavor = "multi_thread")]
+async fn a_game_set_to_wait_for_the_deadline_ignores_ready_marks() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let server = Server::start(&target.url);
+        let gm = server.register("patient-gm").await;
+        let (id, players) = full_game(&server, &gm, "standard", json!({"early_processing": "never"}), "wt").await;
+        let game = gm.get(&format!("/api/games/{id}")).await;
+        assert_eq!(game["status"], "active");
+        assert_eq!(game["early_processing"], "never");
+        let ready = format!("/api/games/{id}/ready");
+        for (i, (_, p)) in players.iter().enumerate() {
+            let mark = p.post(&ready, json!({"seq": 0})).await;
+            assert_eq!(mark["processed"], false, "{mark}");
+            assert_eq!(mark["all_ready"], i == players.len() - 1, "{mark}");
+        }
+        assert_eq!(gm.get(&format!("/api/games/{id}")).await["seq"], 0, "still Spring 1901");
+        // A value the setting does not know is refused with the ones it does.
+        let (status, body) = gm
+            .call(
+                "POST",
+                &format!("/api/games/{id}/gm/settings"),
+                Some(json!({"early_processing": "soon"})),
+            )
+            .await;
+        assert_eq!(status, 422, "{body}");
+        // The deadline processes it.
+        server.advance(24 * 60 * 60_000 + 60_000).await;
+        let game = gm.get(&format!("/api/games/{id}")).await;
+        assert_eq!(game["seq"], 1, "{game}");
+        assert_eq!(gm.get(&format!("/api/games/{id}/phases/0")).await["how"], "deadline");
+
+        // The GM switches to early processing: the last mark now ends the phase.
+        let view = gm
+            .post(
+                &format!("/api/games/{id}/gm/settings"),
+                json!({"early_processing": "when_all_ready"}),
+            )
+            .await;
+        assert_eq!(view["early_processing"], "when_all_ready");
+        let events = gm.get(&format!("/api/games/{id}/gm/events")).await;
+        assert!(
+            events
+                .to_string()
+                .contains("processed early once every seated power is ready"),
+            "{events}"
+        );
+        for (i, (_, p)) in players.iter().enumerate() {
+            let mark = p.post(&ready, json!({"seq": 1})).await;
+            assert_eq!(mark["processed"], i == players.len() - 1, "{mark}");
+        }
+        assert_eq!(gm.get(&format!("/api/games/{id}/phases/1")).await["how"], "all ready");
+    }
+}

@@ -84,6 +84,20 @@ fn settings_html(game: &Game) -> String {
         format!(r#"<option value="{value}"{selected}>{text}</option>"#)
     })
     .collect();
+    let early: String = [
+        (true, "when_all_ready", "Process once every seated power is ready"),
+        (false, "never", "Never: wait for the deadline"),
+    ]
+    .iter()
+    .map(|(flag, value, text)| {
+        let selected = if game.process_when_ready == *flag {
+            " selected"
+        } else {
+            ""
+        };
+        format!(r#"<option value="{value}"{selected}>{text}</option>"#)
+    })
+    .collect();
     format!(
         r#"<section class="card" aria-labelledby="settings-h"><h2 id="settings-h">Settings</h2>
 <form class="api-form grid" data-api="/api/games/{id}/gm/settings" data-method="POST" data-reload>
@@ -94,6 +108,7 @@ fn settings_html(game: &Game) -> String {
 {times}
 <label for="s-press">Press</label><select id="s-press" name="press">{press}</select>
 <label class="check"><input type="checkbox" name="grey_press" data-type="bool"{grey}> Grey press allowed</label>
+<label for="s-early">Before the deadline</label><select id="s-early" name="early_processing">{early}</select>
 <button type="submit" id="gm-settings">Save the settings</button>
 <p class="form-message" role="status" aria-live="polite"></p>
 </form><p class="note">A new schedule applies from the next phase; the current deadline stays (extend it above). Press rules apply to new messages at once. Anonymity is fixed when a game is created.</p></section>"#,

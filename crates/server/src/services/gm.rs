@@ -495,6 +495,9 @@ pub struct Settings {
     pub press: Option<String>,
     #[serde(default)]
     pub grey_press: Option<bool>,
+    /// `when_all_ready` or `never`: whether the last ready mark processes the phase.
+    #[serde(default)]
+    pub early_processing: Option<settings::EarlyProcessing>,
     /// Refused with a reason, rather than as an unknown field (as is `reveal_at_end`).
     #[serde(default)]
     pub anonymous: Option<bool>,
@@ -528,6 +531,9 @@ pub async fn change_settings(app: &App, account: &Account, id: i64, s: Settings)
     };
     let press = settings::check_press(s.press.as_deref().unwrap_or(&game.press))?.to_string();
     let grey_press = s.grey_press.unwrap_or(game.grey_press);
+    let early = s
+        .early_processing
+        .unwrap_or(settings::EarlyProcessing::from_flag(game.process_when_ready));
     let schedule = match &s.deadlines {
         Some(d) => d.schedule(&game.schedule())?,
         None => game.schedule(),
@@ -541,6 +547,7 @@ pub async fn change_settings(app: &App, account: &Account, id: i64, s: Settings)
         adjustment_minutes: schedule.adjustment,
         deadline_time: schedule.at.as_deref(),
         time_zone: schedule.time_zone.as_deref(),
+        process_when_ready: early.flag(),
     };
     store::games::set_settings(&mut *tx, id, &row).await?;
     let mut changed = Vec::new();
@@ -549,6 +556,9 @@ pub async fn change_settings(app: &App, account: &Account, id: i64, s: Settings)
     }
     if press != game.press || grey_press != game.grey_press {
         changed.push(format!("press {press}{}", if grey_press { " with grey" } else { "" }));
+    }
+    if early.flag() != game.process_when_ready {
+        changed.push(early.words().to_string());
     }
     if schedule != game.schedule() {
         let at = match (&schedule.at, &schedule.time_zone) {

@@ -361,7 +361,9 @@ pub async fn mark_ready(app: &App, account: &Account, id: i64, r: ReadyRequest) 
     .await?;
     store::orders::set_ready(&mut *tx, id, game.seq, &power, true).await?;
     let all_ready = waiting_for(app, &mut tx, &game).await?.is_empty();
-    if all_ready {
+    // A game set to wait for the deadline counts the marks but is not processed by them.
+    let processed = all_ready && game.process_when_ready;
+    if processed {
         adjudicate_current(app, &mut tx, &game, "all ready").await?;
     }
     tx.commit().await?;
@@ -369,7 +371,7 @@ pub async fn mark_ready(app: &App, account: &Account, id: i64, r: ReadyRequest) 
         power,
         ready: true,
         all_ready: Some(all_ready),
-        processed: Some(all_ready),
+        processed: Some(processed),
     })
 }
 

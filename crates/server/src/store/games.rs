@@ -33,9 +33,11 @@ pub struct Game {
     /// "HH:MM": deadlines fall at this time of day in `time_zone`.
     pub deadline_time: Option<String>,
     pub time_zone: Option<String>,
+    /// The last ready mark processes the phase before its deadline.
+    pub process_when_ready: bool,
 }
 
-const GAME_COLUMNS: &str = "id, name, variant, variant_text, gm_id, status, press, grey_press, anonymous, reveal_at_end, movement_minutes, retreat_minutes, adjustment_minutes, start_at_ms, seq, state_json, deadline_ms, paused_left_ms, outcome, deadline_time, time_zone";
+const GAME_COLUMNS: &str = "id, name, variant, variant_text, gm_id, status, press, grey_press, anonymous, reveal_at_end, movement_minutes, retreat_minutes, adjustment_minutes, start_at_ms, seq, state_json, deadline_ms, paused_left_ms, outcome, deadline_time, time_zone, process_when_ready";
 
 /// The `status` column of a row, which the schema only ever sets to a [`GameStatus`].
 pub(crate) fn status_of(r: &AnyRow) -> Result<GameStatus, sqlx::Error> {
@@ -66,6 +68,7 @@ fn game_from_row(r: &AnyRow) -> Result<Game, sqlx::Error> {
         outcome: r.try_get("outcome")?,
         deadline_time: r.try_get("deadline_time")?,
         time_zone: r.try_get("time_zone")?,
+        process_when_ready: flag(r, "process_when_ready")?,
     })
 }
 
@@ -166,13 +169,14 @@ pub struct NewGameRow<'a> {
     pub created_ms: i64,
     pub deadline_time: Option<&'a str>,
     pub time_zone: Option<&'a str>,
+    pub process_when_ready: bool,
 }
 
 /// Adds a forming game at phase 0.
 pub async fn insert<'e, E: Executor<'e, Database = Any>>(e: E, g: &NewGameRow<'_>) -> sqlx::Result<()> {
     sqlx::query(
-        "INSERT INTO games (id, name, variant, variant_text, gm_id, status, press, grey_press, anonymous, movement_minutes, retreat_minutes, adjustment_minutes, start_at_ms, seq, state_json, created_ms, deadline_time, time_zone, reveal_at_end)
-         VALUES ($1, $2, $3, $4, $5, 'forming', $6, $7, $8, $9, $10, $11, $12, 0, $13, $14, $15, $16, $17)",
+        "INSERT INTO games (id, name, variant, variant_text, gm_id, status, press, grey_press, anonymous, movement_minutes, retreat_minutes, adjustment_minutes, start_at_ms, seq, state_json, created_ms, deadline_time, time_zone, reveal_at_end, process_when_ready)
+         VALUES ($1, $2, $3, $4, $5, 'forming', $6, $7, $8, $9, $10, $11, $12, 0, $13, $14, $15, $16, $17, $18)",
     )
     .bind(g.id)
     .bind(g.name)
@@ -191,6 +195,7 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(e: E, g: &NewGameRow<'_
     .bind(g.deadline_time)
     .bind(g.time_zone)
     .bind(g.reveal_at_end as i64)
+    .bind(g.process_when_ready as i64)
     .execute(e)
     .await?;
     Ok(())
@@ -334,12 +339,13 @@ pub struct SettingsRow<'a> {
     pub adjustment_minutes: i64,
     pub deadline_time: Option<&'a str>,
     pub time_zone: Option<&'a str>,
+    pub process_when_ready: bool,
 }
 
 pub async fn set_settings<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, s: &SettingsRow<'_>) -> sqlx::Result<()> {
     sqlx::query(
         "UPDATE games SET name = $2, press = $3, grey_press = $4, movement_minutes = $5, retreat_minutes = $6, \
-         adjustment_minutes = $7, deadline_time = $8, time_zone = $9 WHERE id = $1",
+         adjustment_minutes = $7, deadline_time = $8, time_zone = $9, process_when_ready = $10 WHERE id = $1",
     )
     .bind(id)
     .bind(s.name)
@@ -350,6 +356,7 @@ pub async fn set_settings<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, s:
     .bind(s.adjustment_minutes)
     .bind(s.deadline_time)
     .bind(s.time_zone)
+    .bind(s.process_when_ready as i64)
     .execute(e)
     .await?;
     Ok(())

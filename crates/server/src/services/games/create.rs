@@ -8,7 +8,7 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use super::load;
-use super::settings::{check_press, Deadlines, Schedule};
+use super::settings::{check_press, Deadlines, EarlyProcessing, Schedule};
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
 use crate::jobs::Weight;
@@ -57,6 +57,10 @@ pub struct NewGame {
     /// when every power has a player.
     #[serde(default)]
     pub start_at_ms: Option<i64>,
+    /// `when_all_ready` (default): the last ready mark processes the phase; `never`:
+    /// only the deadline does.
+    #[serde(default)]
+    pub early_processing: Option<EarlyProcessing>,
 }
 
 /// Creates a forming game; `account` is its GM.
@@ -120,6 +124,7 @@ pub async fn create(app: &App, account: &Account, g: NewGame) -> ApiResult<Game>
             created_ms: app.clock.now_ms(),
             deadline_time: deadline_time.as_deref(),
             time_zone: time_zone.as_deref(),
+            process_when_ready: g.early_processing.is_none_or(EarlyProcessing::flag),
         },
     )
     .await?;

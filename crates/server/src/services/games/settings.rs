@@ -1,7 +1,7 @@
 //! A game's settings as requests give them and the rules they must keep: the press
 //! setting and the deadline schedule.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
@@ -111,5 +111,40 @@ impl Deadlines {
             at,
             time_zone,
         })
+    }
+}
+
+/// When a phase may be processed before its deadline: once every seated power with a
+/// decision is ready (vacant powers and those in civil disorder are not waited for),
+/// or never. A club with open seats, like the demo's, waits for the deadline, so that
+/// one player's ready mark does not end the phase for the powers nobody plays yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EarlyProcessing {
+    /// The last ready mark processes the phase (the default).
+    WhenAllReady,
+    /// Only the deadline (or the GM) processes the phase; ready marks only inform.
+    Never,
+}
+
+impl EarlyProcessing {
+    pub fn from_flag(process_when_ready: bool) -> EarlyProcessing {
+        if process_when_ready {
+            EarlyProcessing::WhenAllReady
+        } else {
+            EarlyProcessing::Never
+        }
+    }
+
+    pub fn flag(self) -> bool {
+        self == EarlyProcessing::WhenAllReady
+    }
+
+    /// The setting as the game's log and pages say it.
+    pub fn words(self) -> &'static str {
+        match self {
+            EarlyProcessing::WhenAllReady => "processed early once every seated power is ready",
+            EarlyProcessing::Never => "processed at the deadline only",
+        }
     }
 }

@@ -7,6 +7,7 @@ use chancery_engine::variant::PowerKind;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::settings::EarlyProcessing;
 use super::{load, role_of, Role};
 use crate::clock::iso_utc;
 use crate::error::{ApiError, ApiResult};
@@ -91,6 +92,8 @@ pub struct GameView {
     pub anonymous: bool,
     pub reveal_at_end: bool,
     pub deadlines: ScheduleView,
+    /// Whether the last ready mark processes the phase before its deadline.
+    pub early_processing: EarlyProcessing,
     /// When a forming game starts with whoever joined (ISO 8601, UTC).
     pub start_at: Option<String>,
     /// The number of phases processed.
@@ -178,6 +181,7 @@ pub async fn game_view(app: &App, game: &Game, role: &Role) -> ApiResult<GameVie
             at: game.deadline_time.clone(),
             time_zone: game.time_zone.clone(),
         },
+        early_processing: EarlyProcessing::from_flag(game.process_when_ready),
         start_at: game.start_at_ms.map(iso_utc),
         seq: game.seq,
         phase: state.phase.code(),
