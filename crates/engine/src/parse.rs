@@ -383,7 +383,7 @@ impl<'t> Parser<'_, 't> {
             return Ok(Some(p));
         }
         let name = self.toks[self.pos..].iter().map(tok_text).collect::<Vec<_>>().join(" ");
-        let nearest = nearest(&name, self.v.powers.iter().map(|p| p.name.as_str())).map(str::to_string);
+        let nearest = nearest(&name, self.v.all_power_names(true)).map(str::to_string);
         Err(OrderError::UnknownPower { name, nearest })
     }
 
@@ -460,7 +460,7 @@ pub fn parse_order_line(v: &Variant, text: &str) -> Result<(Option<PowerId>, Ord
         match v.find_power(name) {
             Some(p) => power = Some(p),
             None => {
-                let n = nearest(name, v.powers.iter().map(|p| p.name.as_str())).map(str::to_string);
+                let n = nearest(name, v.all_power_names(false)).map(str::to_string);
                 return Err(OrderError::UnknownPower {
                     name: name.to_string(),
                     nearest: n,

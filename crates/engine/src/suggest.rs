@@ -18,15 +18,17 @@ pub fn distance(a: &str, b: &str) -> usize {
 }
 
 /// The candidate closest to `word` (ties go to the shorter, then the first in order),
-/// if it is close enough to be what was meant: at most a third of the word's letters
-/// wrong (at least one may be), so that an unrelated name is never proposed.
+/// if it is close enough to be what was meant: at most a third of the letters of the
+/// shorter of the two wrong (at least one may be), so that an unrelated name is never
+/// proposed, nor one that merely shares a long word ("Holy Roman Empire" is not
+/// "Ottoman Empire").
 pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let allowed = (word.chars().count() / 3).max(1);
+    let len = word.chars().count();
     candidates
         .into_iter()
         .map(|c| (distance(word, c), c))
+        .filter(|&(d, c)| d <= (len.min(c.chars().count()) / 3).max(1))
         .min_by(|(d1, c1), (d2, c2)| d1.cmp(d2).then(c1.len().cmp(&c2.len())).then(c1.cmp(c2)))
-        .filter(|&(d, _)| d <= allowed)
         .map(|(_, c)| c)
 }
 
@@ -46,5 +48,6 @@ mod tests {
         // Issue 12: "Turkey" in Original 1958 was answered "did you mean Italy?".
         assert_eq!(nearest("Turkey", ["Italy", "France", "Germany"]), None);
         assert_eq!(nearest("xyzzy", ["nth", "nwy"]), None);
+        assert_eq!(nearest("Holy Roman Empire", ["Ottoman Empire", "Austria"]), None);
     }
 }

@@ -87,6 +87,18 @@ pub struct Power {
     pub player: Option<PowerId>,
 }
 
+impl Power {
+    /// Its name and every alias: what a player may write for the power.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.name.as_str()).chain(self.aliases.iter().map(String::as_str))
+    }
+
+    /// Every adjective read in orders, the one shown first.
+    pub fn adjectives(&self) -> impl Iterator<Item = &str> {
+        self.adjective.iter().chain(&self.other_adjectives).map(String::as_str)
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Province {
     pub abbr: String,
@@ -299,12 +311,7 @@ impl Variant {
             .powers
             .iter()
             .enumerate()
-            .flat_map(|(i, p)| {
-                p.adjective
-                    .iter()
-                    .chain(&p.other_adjectives)
-                    .map(move |a| (normalise_name(a), i as PowerId))
-            })
+            .flat_map(|(i, p)| p.adjectives().map(move |a| (normalise_name(a), i as PowerId)))
             .collect();
         self.lookup = Names {
             provinces: NameTable::new(self.names.iter().map(|(k, &p)| (k.as_str(), p))),
@@ -347,6 +354,15 @@ impl Variant {
     /// Every name a player may type, for "did you mean" suggestions.
     pub fn all_names(&self) -> impl Iterator<Item = (&str, ProvinceId)> {
         self.names.iter().map(|(k, v)| (k.as_str(), *v))
+    }
+
+    /// Every name of every power (aliases included), and with `adjectives` every
+    /// adjective too, for "did you mean" suggestions.
+    pub fn all_power_names(&self, adjectives: bool) -> impl Iterator<Item = &str> {
+        self.powers.iter().flat_map(move |p| {
+            let adjectives = p.adjectives().filter(move |_| adjectives);
+            p.names().chain(adjectives)
+        })
     }
 
     pub fn coast_name(&self, loc: Location) -> Option<&str> {

@@ -655,7 +655,7 @@ fn find_location(ld: &Loader, v: &Variant, text: &str) -> Result<Location, LoadE
 fn find_power(ld: &Loader, v: &Variant, name: &str) -> Result<PowerId, LoadError> {
     v.find_power(name).map_or_else(
         || {
-            let hint = nearest(name, v.powers.iter().map(|p| p.name.as_str()))
+            let hint = nearest(name, v.all_power_names(false))
                 .map(|s| format!(" (did you mean `{s}`?)"))
                 .unwrap_or_default();
             ld.err(format!("unknown power `{name}`{hint}"))

@@ -291,3 +291,131 @@ fn original_1958_reads_its_powers_short_names() {
     assert_eq!(v.power(named("England")).name, "United Kingdom");
     assert_eq!(v.power(named("England")).adjective.as_deref(), Some("British"));
 }
+
+/// Every variant's powers answer to the usual short forms and other names players write
+/// (issue 12 §6): as the name before an order, and, with their adjectives, as the
+/// nationality before a unit. The name shown stays the variant's own.
+#[test]
+fn every_variant_reads_its_powers_other_names() {
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        (
+            "standard",
+            &[
+                ("Aus", "Austria"),
+                ("Austria-Hungary", "Austria"),
+                ("Eng", "England"),
+                ("Fra", "France"),
+                ("Ger", "Germany"),
+                ("Ita", "Italy"),
+                ("Rus", "Russia"),
+                ("Tur", "Turkey"),
+                ("Ottoman Empire", "Turkey"),
+            ],
+        ),
+        (
+            "1936",
+            &[
+                ("Great Britain", "Britain"),
+                ("United Kingdom", "Britain"),
+                ("UK", "Britain"),
+                ("England", "Britain"),
+                ("USSR", "Soviet Union"),
+                ("Russia", "Soviet Union"),
+                ("Sov", "Soviet Union"),
+                ("Pol", "Poland"),
+                ("Nationalists", "Nationalist Spain"),
+                ("Republicans", "Republican Spain"),
+                ("Romania", "Rumania"),
+                ("Holland", "Netherlands"),
+                ("Persia", "Iran"),
+            ],
+        ),
+        (
+            "1648",
+            &[
+                ("Muscovy", "Russia"),
+                ("Ottoman Empire", "Turkey"),
+                ("Denmark", "Denmark-Norway"),
+                ("Den", "Denmark-Norway"),
+                ("Poland", "Poland-Lithuania"),
+                ("Pol", "Poland-Lithuania"),
+                ("Swe", "Sweden"),
+                ("Spa", "Spain"),
+            ],
+        ),
+        (
+            "original-1958",
+            &[
+                ("UK", "United Kingdom"),
+                ("Britain", "United Kingdom"),
+                ("Eng", "United Kingdom"),
+                ("Tur", "Ottoman Turkey"),
+                ("Ottoman Empire", "Ottoman Turkey"),
+                ("Aus", "Austria-Hungary"),
+            ],
+        ),
+    ];
+    for (variant, names) in cases {
+        let v = builtin(variant).unwrap().unwrap();
+        for (other, full) in *names {
+            let want = v.find_power(full).unwrap();
+            assert_eq!(v.find_power(other), Some(want), "{variant}: `{other}`");
+            let line = format!("{other}: A {} H", v.provinces[0].abbr);
+            let (p, _) = parse_order_line(&v, &line).unwrap_or_else(|e| panic!("{variant}: `{line}`: {e}"));
+            assert_eq!(p, Some(want), "{variant}: `{line}`");
+            assert_eq!(v.power(want).name, *full);
+        }
+    }
+    // Adjectives before a unit (DATC 4.C.5 reads a nationality there).
+    for (variant, adjective, text) in [
+        ("1936", "Russian", "A mos S Russian A len"),
+        ("1648", "Muscovite", "A mos S Muscovite A nov"),
+        ("1648", "Turkish", "A bel S Turkish F con"),
+        ("standard", "Ottoman", "A con S Ottoman F ank"),
+    ] {
+        let v = builtin(variant).unwrap().unwrap();
+        let o = parse_order(&v, 0, text).unwrap_or_else(|e| panic!("{variant}: {adjective}: {e}"));
+        assert!(
+            matches!(o.kind, OrderKind::SupportHold { .. }),
+            "{variant}: {adjective}: {o:?}"
+        );
+    }
+}
+
+/// "Did you mean" weighs every name a power answers to, and proposes only a close one
+/// (issue 12 §6: "Turkey" was once answered "did you mean Italy?").
+#[test]
+fn unknown_powers_get_only_a_close_suggestion() {
+    for (variant, typed, want) in [
+        ("original-1958", "Turky", Some("Turkey")),
+        ("original-1958", "Englund", Some("England")),
+        ("original-1958", "Ottoman Turky", Some("Ottoman Turkey")),
+        ("1648", "Muscvy", Some("Muscovy")),
+        ("1936", "USSSR", Some("USSR")),
+        ("standard", "Turkei", Some("Turkey")),
+        ("standard", "Bavaria", None),
+        ("original-1958", "Spain", None),
+        ("1936", "Yugoslvia", Some("Yugoslavia")),
+        ("1648", "Holy Roman Empire", None),
+    ] {
+        let v = builtin(variant).unwrap().unwrap();
+        let err = parse_order_line(&v, &format!("{typed}: A par H"))
+            .unwrap_err()
+            .to_string();
+        match want {
+            Some(name) => assert!(
+                err.ends_with(&format!("did you mean `{name}`?")),
+                "{variant}: `{typed}`: {err}"
+            ),
+            None => assert!(
+                err.starts_with(&format!("unknown power `{typed}`")) && !err.contains("did you mean"),
+                "{variant}: `{typed}`: {err}"
+            ),
+        }
+    }
+    // After `B`, adjectives are candidates too.
+    let v = builtin("original-1958").unwrap().unwrap();
+    let france = v.find_power("France").unwrap();
+    let err = parse_order(&v, france, "A bre B Englsh").unwrap_err().to_string();
+    assert!(err.ends_with("did you mean `English`?"), "{err}");
+}
