@@ -14,6 +14,7 @@ use serde::Deserialize;
 
 use crate::commands::load;
 use crate::order_lines::OrderLines;
+use crate::output::{say, Failure};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -92,7 +93,7 @@ pub fn read_input(input: Option<&str>) -> Result<String, String> {
     }
 }
 
-pub fn run(input: Option<&str>) -> Result<ExitCode, String> {
+pub fn run(input: Option<&str>) -> Result<ExitCode, Failure> {
     let PhaseRequest {
         variant: v,
         state,
@@ -114,6 +115,6 @@ pub fn run(input: Option<&str>) -> Result<ExitCode, String> {
     if !unreadable.is_empty() {
         out["unreadable"] = serde_json::Value::Array(unreadable);
     }
-    println!("{}", serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?);
+    say!("{}", serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?);
     Ok(ExitCode::SUCCESS)
 }

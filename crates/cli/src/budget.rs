@@ -13,17 +13,18 @@ use chancery_engine::{GameState, PhaseKind, Variant};
 
 use crate::adjudicate_json::{read_input, read_request};
 use crate::commands::load;
+use crate::output::{say, Failure};
 
-pub fn run(variant: &str, state: Option<&str>, phase: Option<&str>) -> Result<ExitCode, String> {
+pub fn run(variant: &str, state: Option<&str>, phase: Option<&str>) -> Result<ExitCode, Failure> {
     let (v, state, judged) = match (state, phase) {
         (Some(_), Some(_)) => return Err("--phase brings its own position; leave out --state".into()),
         (None, Some(path)) => {
             let request = read_request(&read_input(Some(path))?).map_err(|e| format!("{path}: {e}"))?;
             if let Some(bad) = request.unreadable.first() {
-                return Err(format!("{path}: cannot read {bad}"));
+                return Err(format!("{path}: cannot read {bad}").into());
             }
             if load(variant)?.id != request.variant.id {
-                return Err(format!("{path} is a phase of {}, not {variant}", request.variant.id));
+                return Err(format!("{path} is a phase of {}, not {variant}", request.variant.id).into());
             }
             let judged = judge_phase(&request.variant, &request.state, &request.orders, &request.bids);
             (request.variant, request.state, Some(judged))
@@ -35,13 +36,13 @@ pub fn run(variant: &str, state: Option<&str>, phase: Option<&str>) -> Result<Ex
         }
     };
     if !v.rule_on(Rule::DiplomacyPoints) {
-        println!("{} has no Diplomacy Points (no `rule dp-budget` line)", v.title);
+        say!("{} has no Diplomacy Points (no `rule dp-budget` line)", v.title);
         return Ok(ExitCode::SUCCESS);
     }
-    print_budgets(&v, &state);
+    print_budgets(&v, &state)?;
     if let Some(report) = judged.and_then(|j| j.bid_report) {
-        println!();
-        print!("{}", report.text(&v));
+        say!();
+        say!(raw "{}", report.text(&v));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -58,7 +59,7 @@ fn read_state(v: &Variant, state: Option<&str>) -> Result<GameState, String> {
     })
 }
 
-fn print_budgets(v: &Variant, state: &GameState) {
+fn print_budgets(v: &Variant, state: &GameState) -> Result<(), Failure> {
     // "Each Great Power receives a set number of Diplomacy Points (DPs) every Spring and
     // Fall turn" (rule 2), and spends them in that turn's orders: a retreat or Winter
     // phase has no budget to show.
@@ -67,19 +68,20 @@ fn print_budgets(v: &Variant, state: &GameState) {
         while next.kind != PhaseKind::Movement {
             next = next.next();
         }
-        println!("No bids are made in {}; the next are made in {next}.", state.phase);
-        return;
+        say!("No bids are made in {}; the next are made in {next}.", state.phase);
+        return Ok(());
     }
-    println!("Diplomacy Points, {} ({})", state.phase, v.title);
+    say!("Diplomacy Points, {} ({})", state.phase, v.title);
     for b in budgets(v, state) {
-        println!(
+        say!(
             "{}: {} DP{}",
             v.power(b.power).name,
             b.total,
             if b.total == 1 { "" } else { "s" }
         );
         for line in &b.lines {
-            println!("  {line}");
+            say!("  {line}");
         }
     }
+    Ok(())
 }

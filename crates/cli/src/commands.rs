@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::process::ExitCode;
 
+use crate::output::{say, Failure};
 use chancery_cases::{parse_cases, run_case};
 use chancery_engine::builtin::{builtin, builtin_names};
 use chancery_engine::lint::{self as map_lint, counts, Severity};
@@ -27,7 +28,7 @@ pub fn load(name_or_path: &str) -> Result<Variant, String> {
     }
 }
 
-pub fn cases(files: &[String], verbose: bool, known: Option<&str>) -> Result<ExitCode, String> {
+pub fn cases(files: &[String], verbose: bool, known: Option<&str>) -> Result<ExitCode, Failure> {
     let known: Vec<String> = match known {
         Some(path) => std::fs::read_to_string(path)
             .map_err(|e| format!("{path}: {e}"))?
@@ -59,7 +60,7 @@ pub fn cases(files: &[String], verbose: bool, known: Option<&str>) -> Result<Exi
                     if report.passed() {
                         passed += 1;
                         if verbose {
-                            println!("ok   {file}:{} {}", report.line, report.name);
+                            say!("ok   {file}:{} {}", report.line, report.name);
                         }
                     } else {
                         let label = if known.contains(&report.name) {
@@ -69,17 +70,17 @@ pub fn cases(files: &[String], verbose: bool, known: Option<&str>) -> Result<Exi
                             "FAIL"
                         };
                         let differences = report.differences.join("; ");
-                        println!("{label} {file}:{} {}: {differences}", report.line, report.name);
+                        say!("{label} {file}:{} {}: {differences}", report.line, report.name);
                     }
                 }
                 Err(e) => {
                     failed += 1;
-                    println!("FAIL {file}:{} {}: variant: {e}", case.line, case.name);
+                    say!("FAIL {file}:{} {}: variant: {e}", case.line, case.name);
                 }
             }
         }
     }
-    println!("{passed} passed, {failed} failed");
+    say!("{passed} passed, {failed} failed");
     Ok(if failed == 0 {
         ExitCode::SUCCESS
     } else {
@@ -154,7 +155,7 @@ pub fn map_json(v: &Variant) -> serde_json::Value {
     })
 }
 
-pub fn map(name: &str, as_json: bool, geojson: bool) -> Result<ExitCode, String> {
+pub fn map(name: &str, as_json: bool, geojson: bool) -> Result<ExitCode, Failure> {
     let v = load(name)?;
     if geojson {
         // The committed shapes, or shaped now from the anchors.
@@ -162,9 +163,9 @@ pub fn map(name: &str, as_json: bool, geojson: bool) -> Result<ExitCode, String>
             Some(text) => chancery_geo::Shapes::from_geojson(&v, &text)?,
             None => chancery_geo::shape(&v, &chancery_geo::Options::default()).map_err(|e| e.to_string())?,
         };
-        print!("{}", shapes.to_geojson(&v));
+        say!(raw "{}", shapes.to_geojson(&v));
     } else if as_json {
-        println!(
+        say!(
             "{}",
             serde_json::to_string_pretty(&map_json(&v)).map_err(|e| e.to_string())?
         );
@@ -174,7 +175,7 @@ pub fn map(name: &str, as_json: bool, geojson: bool) -> Result<ExitCode, String>
                 .iter()
                 .map(|q| v.provinces[*q as usize].abbr.clone())
                 .collect();
-            println!(
+            say!(
                 "{:<5} {:<28} {:<10} army: {}",
                 p.abbr,
                 p.name,
@@ -201,11 +202,11 @@ pub fn shapes_text(name: &str, shapes: Option<&str>) -> Result<Option<String>, S
     Ok(beside.and_then(|path| std::fs::read_to_string(path).ok()))
 }
 
-pub fn lint(name: &str, shapes: Option<&str>) -> Result<ExitCode, String> {
+pub fn lint(name: &str, shapes: Option<&str>) -> Result<ExitCode, Failure> {
     let v = match load(name) {
         Ok(v) => v,
         Err(e) => {
-            println!("error: {e}");
+            say!("error: {e}");
             return Ok(ExitCode::FAILURE);
         }
     };
@@ -215,10 +216,10 @@ pub fn lint(name: &str, shapes: Option<&str>) -> Result<ExitCode, String> {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        println!("{label}: {}", f.message);
+        say!("{label}: {}", f.message);
     }
     let c = counts(&v);
-    println!(
+    say!(
         "{}: {} spaces ({} land, {} coastal, {} sea, {} impassable), {} supply centres",
         v.id,
         c.land + c.coast + c.sea + c.impassable,
@@ -229,7 +230,7 @@ pub fn lint(name: &str, shapes: Option<&str>) -> Result<ExitCode, String> {
         c.centres
     );
     for (power, units, centres) in &c.units {
-        println!("  {power}: {units} units, {centres} centres");
+        say!("  {power}: {units} units, {centres} centres");
     }
     let mut errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
     let warnings = findings.len() - errors;
@@ -237,20 +238,20 @@ pub fn lint(name: &str, shapes: Option<&str>) -> Result<ExitCode, String> {
         Some(text) => match chancery_geo::Shapes::from_geojson(&v, &text) {
             Ok(shapes) => {
                 let report = chancery_geo::check(&v, &shapes);
-                println!("drawing: {}", report.to_string().trim_end().replace('\n', "\n  "));
+                say!("drawing: {}", report.to_string().trim_end().replace('\n', "\n  "));
                 for e in report.errors() {
-                    println!("error: drawing: {e}");
+                    say!("error: drawing: {e}");
                 }
                 errors += report.errors().len();
             }
             Err(e) => {
-                println!("error: shapes: {e}");
+                say!("error: shapes: {e}");
                 errors += 1;
             }
         },
-        None => println!("drawing: no shapes to check"),
+        None => say!("drawing: no shapes to check"),
     }
-    println!("{errors} errors, {warnings} warnings");
+    say!("{errors} errors, {warnings} warnings");
     Ok(if errors == 0 {
         ExitCode::SUCCESS
     } else {

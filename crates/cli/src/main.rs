@@ -4,6 +4,7 @@ mod adjudicate_json;
 mod budget;
 mod commands;
 mod order_lines;
+mod output;
 mod render;
 mod serve;
 mod shape;
@@ -11,6 +12,8 @@ mod shape;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+use output::Failure;
 
 #[derive(Parser)]
 #[command(
@@ -181,7 +184,9 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
-        Err(e) => {
+        // The reader has all it wanted (`chancery budget 1936 | head`).
+        Err(Failure::PipeClosed) => ExitCode::SUCCESS,
+        Err(Failure::Message(e)) => {
             eprintln!("chancery: {e}");
             ExitCode::from(2)
         }

@@ -13,6 +13,7 @@ use chancery_render::{render_with, Labels, MapGeometry, RenderOptions};
 
 use crate::commands::load;
 use crate::order_lines::OrderLines;
+use crate::output::{say, Failure};
 
 pub struct RenderArgs<'a> {
     pub variant: &'a str,
@@ -28,7 +29,7 @@ pub struct RenderArgs<'a> {
     pub scale: f32,
 }
 
-pub fn run(args: &RenderArgs) -> Result<ExitCode, String> {
+pub fn run(args: &RenderArgs) -> Result<ExitCode, Failure> {
     let v = load(args.variant)?;
     let (state, orders) = match args.case {
         Some([file, name]) => {
@@ -105,9 +106,9 @@ fn case_position(v: &Variant, file: &str, name: &str) -> Result<(GameState, Opti
     Ok((state, Some(orders)))
 }
 
-fn write_output(path: &str, svg: &str, scale: f32) -> Result<(), String> {
+fn write_output(path: &str, svg: &str, scale: f32) -> Result<(), Failure> {
     if path == "-" {
-        println!("{svg}");
+        say!("{svg}");
         return Ok(());
     }
     let bytes = if path.to_ascii_lowercase().ends_with(".png") {
@@ -115,7 +116,7 @@ fn write_output(path: &str, svg: &str, scale: f32) -> Result<(), String> {
     } else {
         svg.as_bytes().to_vec()
     };
-    std::fs::write(path, bytes).map_err(|e| format!("{path}: {e}"))
+    std::fs::write(path, bytes).map_err(|e| Failure::Message(format!("{path}: {e}")))
 }
 
 /// Rasterises with resvg, using the system's fonts for the labels.

@@ -1,8 +1,9 @@
 //! `chancery serve`: the club server (crates/server) in this process.
 
+use crate::output::Failure;
 use std::process::ExitCode;
 
-pub fn run(listen: String, database: String, public_url: Option<String>) -> Result<ExitCode, String> {
+pub fn run(listen: String, database: String, public_url: Option<String>) -> Result<ExitCode, Failure> {
     let options = chancery_server::ServeOptions {
         listen,
         database,

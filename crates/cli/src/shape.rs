@@ -7,15 +7,16 @@ use std::time::Instant;
 use chancery_geo::Options;
 
 use crate::commands::load;
+use crate::output::{say, Failure};
 
-pub fn run(variant: &str, output: &str, cell_km: f64) -> Result<ExitCode, String> {
+pub fn run(variant: &str, output: &str, cell_km: f64) -> Result<ExitCode, Failure> {
     let v = load(variant)?;
     let started = Instant::now();
     let shapes = chancery_geo::shape(&v, &Options { cell_km }).map_err(|e| e.to_string())?;
     let elapsed = started.elapsed();
     let text = shapes.to_geojson(&v);
     if output == "-" {
-        print!("{text}");
+        say!(raw "{text}");
     } else {
         std::fs::write(output, &text).map_err(|e| format!("{output}: {e}"))?;
     }

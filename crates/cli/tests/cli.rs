@@ -168,3 +168,24 @@ fn budget_in_winter_says_no_bids_until_spring() {
     assert_eq!(code, 0);
     assert!(out.starts_with("Diplomacy Points, Spring 1936 movement"), "{out}");
 }
+
+/// A reader that stops reading (`chancery budget 1936 | head`) ends the command
+/// quietly: no panic on the closed pipe, nothing on standard error, exit status 0.
+#[test]
+fn a_closed_pipe_ends_the_command_quietly() {
+    use std::process::Stdio;
+    for args in [&["budget", "1936"][..], &["map", "1648"][..], &["lint", "standard"][..]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chancery"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Close the reading end before the command writes: its first write meets EPIPE.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+    }
+}
