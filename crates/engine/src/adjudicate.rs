@@ -80,7 +80,15 @@ impl Judge {
             PhaseKind::Retreat => self.retreats(v, state, orders),
             PhaseKind::Adjustment => {
                 let mut out = self.recycle(state);
-                adjust::adjustments(v, state, orders, &mut out.results, &mut out.refused, &mut out.next);
+                adjust::adjustments(
+                    v,
+                    state,
+                    orders,
+                    &mut self.validator,
+                    &mut out.results,
+                    &mut out.refused,
+                    &mut out.next,
+                );
                 out.winner = advance(v, &mut out.next);
                 out
             }

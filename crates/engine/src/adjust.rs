@@ -8,8 +8,8 @@ use std::collections::VecDeque;
 use crate::order::{Order, OrderError, OrderKind, UnitRef};
 use crate::outcome::{OrderResult, Outcome};
 use crate::state::{Carried, GameState, Unit};
-use crate::validate::validate;
-use crate::variant::{Location, PowerId, PowerKind, ProvinceId, Terrain, UnitKind, Variant};
+use crate::validate::Validator;
+use crate::variant::{Location, PowerId, ProvinceId, Terrain, UnitKind, Variant};
 
 /// Centres minus units: positive means builds, negative removals.
 pub fn surplus(state: &GameState, power: PowerId) -> i64 {
@@ -72,12 +72,12 @@ fn minor_rebuild_iter<'a>(v: &'a Variant, state: &'a GameState) -> impl Iterator
         if !prov.sc || !state.acts_as_minor(v, owner) || state.units.iter().any(|u| u.location.province as usize == p) {
             return None;
         }
-        let start = match v.power(owner).kind {
-            PowerKind::Minor => v
-                .units
+        let start = if v.is_minor(owner) {
+            v.units
                 .iter()
-                .find(|u| u.power == owner && u.location.province as usize == p),
-            _ => None,
+                .find(|u| u.power == owner && u.location.province as usize == p)
+        } else {
+            None
         };
         let (kind, location) = match start {
             Some(u) => (u.kind, u.location),
@@ -100,6 +100,7 @@ pub fn adjustments(
     v: &Variant,
     state: &GameState,
     orders: &[Order],
+    validator: &mut Validator,
     results: &mut Vec<OrderResult>,
     refused: &mut Vec<(Order, OrderError)>,
     next: &mut GameState,
@@ -140,7 +141,7 @@ pub fn adjustments(
                     ));
                     continue;
                 }
-                match validate(v, next, order) {
+                match validator.validate(v, next, order) {
                     Ok(o) => {
                         left -= 1;
                         let unit = adjustment_unit(&o);
@@ -202,7 +203,7 @@ pub fn adjustments(
                     refused.push((*order, OrderError::Other("no more removals are due".into())));
                     continue;
                 }
-                match validate(v, next, order) {
+                match validator.validate(v, next, order) {
                     Ok(o) => {
                         let idx = next.units.iter().position(|u| {
                             u.location.province == o.unit.location.province && Some(u.kind) == o.unit.kind

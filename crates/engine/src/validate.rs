@@ -152,7 +152,10 @@ impl Validator {
         self.spaces.units_in(p)
     }
 
-    /// Validates and normalises one order against the indexed position.
+    /// Validates and normalises one order against the indexed position. Adjustment
+    /// orders are checked against `state` itself, with no index: each build or removal
+    /// changes the position the next one is checked against, so a Winter reuses one
+    /// validator without indexing it again per order.
     pub fn validate(&mut self, v: &Variant, state: &GameState, order: &Order) -> Result<Order, OrderError> {
         match state.phase.kind {
             PhaseKind::Movement => self.validate_movement(v, state, order),
