@@ -80,7 +80,7 @@ fn a_dislodged_minor_unit_is_reported_removed() {
     let minor = result
         .results
         .iter()
-        .find(|r| r.dislodged_by.is_some() && v.power(r.unit.power).kind == chancery_engine::variant::PowerKind::Minor)
+        .find(|r| r.dislodged_by.is_some() && v.is_minor(r.unit.power))
         .expect("the case dislodges a minor unit");
     assert!(minor.retreats.is_empty());
     assert!(

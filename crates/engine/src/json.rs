@@ -11,7 +11,7 @@ use crate::order::{Order, OrderKind};
 use crate::outcome::Outcome;
 use crate::parse::parse_order_line;
 use crate::state::{Carried, Dislodged, GameState, Phase, PhaseKind, Unit};
-use crate::variant::{Location, PowerId, PowerKind, Season, UnitKind, Variant};
+use crate::variant::{Location, PowerId, Season, UnitKind, Variant};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnitJson {
@@ -254,7 +254,7 @@ pub fn state_from_json(v: &Variant, s: &StateJson) -> Result<GameState, String> 
     }
     for name in &s.disordered {
         let p = power_by_name(v, name)?;
-        if v.power(p).kind == PowerKind::Minor {
+        if v.is_minor(p) {
             return Err(format!(
                 "`{name}` is a minor power; only great powers and factions fall into civil disorder"
             ));

@@ -11,7 +11,7 @@ use crate::adjudicate::{Adjudication, Judge};
 use crate::dp::{self, Bid, BidReport};
 use crate::order::Order;
 use crate::state::{GameState, Phase, PhaseKind};
-use crate::variant::{PowerId, PowerKind, Variant};
+use crate::variant::{PowerId, Variant};
 
 /// Everything one judged phase leaves behind: what a renderer needs to draw it (the
 /// position before and every unit's order with its outcome), what a history page needs
@@ -88,7 +88,7 @@ pub fn judge_phase_with(
     bids: &[Bid],
     judge: &mut Judge,
 ) -> PhaseResult {
-    let takes_bids = state.phase.kind == PhaseKind::Movement && has_minors(v);
+    let takes_bids = state.phase.kind == PhaseKind::Movement && v.has_minors();
     let (minor_orders, bid_report) = if takes_bids {
         let (chosen, report) = dp::resolve_bids(v, state, orders, bids);
         (chosen, Some(report))
@@ -111,11 +111,6 @@ pub fn judge_phase_with(
         orphaned,
         bid_report,
     }
-}
-
-/// Whether the variant has minor powers, whose units take orders only through bids.
-fn has_minors(v: &Variant) -> bool {
-    v.powers.iter().any(|p| p.kind == PowerKind::Minor)
 }
 
 #[cfg(test)]
@@ -221,11 +216,7 @@ mod tests {
     fn bids_become_the_minors_orders() {
         let v = variant("1936");
         let s = GameState::initial(&v);
-        let minor = *s
-            .units
-            .iter()
-            .find(|u| v.power(u.power).kind == PowerKind::Minor)
-            .unwrap();
+        let minor = *s.units.iter().find(|u| v.is_minor(u.power)).unwrap();
         let hold = Order::hold(&minor);
         let france = v.find_power("France").unwrap();
         let r = judge_phase(

@@ -1,6 +1,6 @@
 //! The position between phases: units, centre owners, and what a retreat phase needs.
 
-use crate::variant::{Location, PowerId, PowerKind, ProvinceId, Season, UnitKind, Variant};
+use crate::variant::{Location, PowerId, ProvinceId, Season, UnitKind, Variant};
 
 /// Whom a unit fights for: the rules that keep a power from dislodging its own units,
 /// or from helping to dislodge them, and that make a minor's move a sortie, ask this,
@@ -192,14 +192,14 @@ impl GameState {
     /// powers in civil disorder, whose units became independent minors. The one
     /// question every minor-power rule asks of a power; `side` asks it of a unit.
     pub fn acts_as_minor(&self, v: &Variant, power: PowerId) -> bool {
-        v.power(power).kind == PowerKind::Minor || self.in_disorder(power)
+        v.is_minor(power) || self.in_disorder(power)
     }
 
     /// Whom `unit` fights for in this position (`Side`).
     pub fn side(&self, v: &Variant, unit: &Unit) -> Side {
         if self.in_disorder(unit.power) {
             Side::Independent(unit.location.province)
-        } else if v.power(unit.power).kind == PowerKind::Minor {
+        } else if v.is_minor(unit.power) {
             Side::Minor(unit.power)
         } else {
             Side::Power(unit.power)

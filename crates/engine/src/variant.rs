@@ -435,6 +435,20 @@ impl Variant {
         power == owner || self.power(owner).player == Some(power)
     }
 
+    /// Whether `power` is one of the variant's minor powers: what it is, fixed by the
+    /// map. How a power acts in a position (a power in civil disorder acts as a minor)
+    /// is `GameState::acts_as_minor`, which every minor-power rule asks; this is asked
+    /// only where the map's own minors matter (whose client a unit is, what a minor
+    /// started with, who may fall into civil disorder).
+    pub fn is_minor(&self, power: PowerId) -> bool {
+        self.power(power).kind == PowerKind::Minor
+    }
+
+    /// Whether the variant has minor powers, whose units take orders only through bids.
+    pub fn has_minors(&self) -> bool {
+        self.powers.iter().any(|p| p.kind == PowerKind::Minor)
+    }
+
     pub fn great_powers(&self) -> impl Iterator<Item = PowerId> + '_ {
         (0..self.powers.len() as PowerId).filter(|&p| self.power(p).kind == PowerKind::Great)
     }

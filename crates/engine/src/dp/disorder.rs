@@ -30,7 +30,7 @@ pub fn civil_disorder(v: &Variant, state: &GameState, power: PowerId) -> GameSta
         // A former minor's centre goes back to that minor at once, occupied or not, so
         // that the ordinary Winter rebuild of minors applies to it.
         let owner = match prov.owner {
-            Some(m) if v.power(m).kind == PowerKind::Minor => m,
+            Some(m) if v.is_minor(m) => m,
             _ => power,
         };
         next.owners[p] = Some(owner);

@@ -1,7 +1,7 @@
 //! Which units take their orders from DP bids, and whose clients they are.
 
 use crate::state::{GameState, Unit};
-use crate::variant::{PowerId, PowerKind, Variant};
+use crate::variant::{PowerId, Variant};
 
 /// The minor units on the board, in board order: those of minor powers and of the
 /// powers in civil disorder (`GameState::acts_as_minor`).
@@ -20,11 +20,11 @@ pub fn patrons_of(v: &Variant, unit: &Unit) -> Vec<PowerId> {
             .flat_map(|(_, patrons)| patrons.iter().copied())
             .collect::<Vec<_>>()
     };
-    if v.power(unit.power).kind == PowerKind::Minor {
+    if v.is_minor(unit.power) {
         return by_power(unit.power);
     }
     match v.province(unit.location.province).owner {
-        Some(first) if v.power(first).kind == PowerKind::Minor => by_power(first),
+        Some(first) if v.is_minor(first) => by_power(first),
         _ => Vec::new(),
     }
 }

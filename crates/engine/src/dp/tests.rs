@@ -425,9 +425,7 @@ fn bids_stay_secret() {
         bid(&v, "Turkey", 1, "A aus H"),
     ];
     let (minor, report) = resolve_bids(&v, &s, &orders, &bids);
-    assert!(minor
-        .iter()
-        .all(|o| v.power(o.power).kind == crate::variant::PowerKind::Minor));
+    assert!(minor.iter().all(|o| v.is_minor(o.power)));
     let all: Vec<_> = orders.iter().chain(minor.iter()).copied().collect();
     let adj = crate::adjudicate::adjudicate(&v, &s, &all);
     let json = crate::json::adjudication_json(&v, &adj);
@@ -549,13 +547,7 @@ fn victory() {
         let p = power(&v, who);
         let mut left = n;
         for (i, prov) in v.provinces.iter().enumerate() {
-            if left > 0
-                && prov.sc
-                && s.owners[i] != Some(p)
-                && prov
-                    .owner
-                    .is_none_or(|o| v.power(o).kind == crate::variant::PowerKind::Minor)
-            {
+            if left > 0 && prov.sc && s.owners[i] != Some(p) && prov.owner.is_none_or(|o| v.is_minor(o)) {
                 s.owners[i] = Some(p);
                 left -= 1;
             }
@@ -587,9 +579,7 @@ fn victory() {
     let spain = power(&v48, "Spain");
     let mut n = 0;
     for (i, prov) in v48.provinces.iter().enumerate() {
-        let minor = prov
-            .owner
-            .is_some_and(|o| v48.power(o).kind == crate::variant::PowerKind::Minor);
+        let minor = prov.owner.is_some_and(|o| v48.is_minor(o));
         if minor && n < 15 {
             s48.owners[i] = Some(france);
             n += 1;
