@@ -9,6 +9,8 @@ mod carried;
 mod format;
 mod run;
 mod unit_lines;
+mod write;
 
 pub use format::{parse_cases, Case, CaseError, CaseUnit, PriorResult};
-pub use run::{case_setup, judge_case, run_case, CaseReport};
+pub use run::{case_position, case_setup, judge_case, run_case, CaseReport};
+pub use write::{write_case, CasePosition};

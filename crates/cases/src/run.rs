@@ -9,12 +9,13 @@ use chancery_engine::rules::Rule;
 use chancery_engine::stacking;
 use chancery_engine::state::{Carried, Dislodged, GameState, Phase, PhaseKind, Unit};
 use chancery_engine::validate::validate;
-use chancery_engine::variant::{PowerKind, UnitKind};
+use chancery_engine::variant::UnitKind;
 use chancery_engine::{Location, Order, OrderKind, PowerId, Variant};
 
 use crate::carried::{self, split};
 use crate::format::{Case, CaseUnit};
 use crate::unit_lines::{compare, describe, power, same, split_power};
+use crate::write::CasePosition;
 
 #[derive(Clone, Debug)]
 pub struct CaseReport {
@@ -212,6 +213,20 @@ pub fn case_setup(case: &Case, v: &Variant) -> Result<(GameState, Vec<Order>), S
     Ok((setup.state, orders))
 }
 
+/// The position, orders and bids a case gives the judge, as read and checked (an
+/// unreadable order, an impossible position and a wrong `REFUSED:` line are errors).
+pub fn case_position(case: &Case, v: &Variant) -> Result<CasePosition, String> {
+    let setup = setup(case, v)?;
+    if let Some(wrong) = setup.accepted.first() {
+        return Err(wrong.clone());
+    }
+    Ok(CasePosition {
+        state: setup.state,
+        orders: setup.orders,
+        bids: setup.bids,
+    })
+}
+
 /// A case judged as a server judges a phase: through the engine's one entry point.
 pub fn judge_case(case: &Case, v: &Variant) -> Result<PhaseResult, String> {
     let setup = setup(case, v)?;
@@ -229,7 +244,7 @@ fn setup(case: &Case, v: &Variant) -> Result<Setup, String> {
     }
     for (line, name) in &case.disordered {
         let p = power(v, name).ok_or_else(|| format!("line {line}: unknown power `{name}`"))?;
-        if v.power(p).kind == PowerKind::Minor {
+        if v.is_minor(p) {
             return Err(format!(
                 "line {line}: {name} is a minor power; only great powers and factions fall into civil disorder"
             ));
