@@ -9,6 +9,7 @@
 //! - [`orders`]: orders and ready marks, each for the phase it names; [`bids`]: DP bids,
 //!   budgets and the GM's bid report.
 //! - [`gm`]: the game master's tools.
+//! - [`press`]: messages, and who may send and read each.
 //! - [`votes`]: the players' draw votes.
 //! - [`players`]: the club's player records.
 //! - [`variants`]: the built-in variants.
@@ -22,6 +23,7 @@ pub mod gm;
 pub mod maps;
 pub mod orders;
 pub mod players;
+pub mod press;
 pub mod processing;
 pub mod variants;
 pub mod votes;
