@@ -256,6 +256,17 @@ return null;"#
         self.client.perform_actions(mouse).await.expect("click on the map");
     }
 
+    /// Activates an element as one click event, brought to the middle of the screen
+    /// first: under Chromium's phone emulation a WebDriver click may arrive as a touch
+    /// and a click, which toggles a switch twice.
+    async fn tap(&self, css: &str) {
+        self.find(css).await;
+        self.js(&format!(
+            "const el = document.querySelector({css:?}); el.scrollIntoView({{block: 'center'}}); el.click(); return 1;"
+        ))
+        .await;
+    }
+
     /// Accepts the confirmation dialog that a click opened.
     async fn accept_confirm(&self) {
         let deadline = std::time::Instant::now() + WAIT;
@@ -537,9 +548,13 @@ async fn a_player_and_the_gm_play_a_1936_turn_in_the_browser() {
         .parse()
         .unwrap();
     assert!(budget >= 1, "Germany has DPs to bid in Spring 1936 (rule 2)");
-    assert!(
-        !b.text("#dp-reckoning").await.is_empty(),
-        "the budget's reckoning is shown"
+    // The budget as a player reads it (issue 13 item 4): what there is, what is bid,
+    // what is left; no rule-file words.
+    let summary = b.text("#dp-summary").await;
+    assert_eq!(
+        summary,
+        format!("Budget {budget} DP · bid 0 · {budget} left"),
+        "{summary}"
     );
     let unit = b.js("return document.getElementById('bid-unit').value;").await;
     let unit = unit.as_str().unwrap().to_string();
@@ -1170,4 +1185,118 @@ async fn server_messages_stay_on_screen_on_a_desktop() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_messages_stay_on_screen_on_a_phone() {
     server_messages_stay_on_screen(375, 800, "phone").await;
+}
+
+/// Issue 13 item 5 and item 4 on a desktop and a phone: orders are listed in words
+/// ("Army Berlin → Silesia") with the abbreviations on request; the hint's examples are
+/// the player's own units' legal orders in this variant (1936 has no Kiel); a pasted
+/// block is checked line by line and each line reported; the DP panel says what the
+/// budget is, what is bid and what is left.
+async fn orders_read_in_words(width: u32, height: u32, tag: &str) {
+    let Some(b) = browser(width, height).await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let base = server.base.clone();
+    let gm = server.register("gm-olga").await;
+    let game = gm
+        .post("/api/games", json!({"name": "Words 1936", "variant": "1936"}))
+        .await;
+    let id = game["id"].as_i64().unwrap();
+    for (name, power) in [("germany-uwe", "Germany"), ("france-eve", "France")] {
+        let p = server.register(name).await;
+        p.post(&format!("/api/games/{id}/join"), json!({"power": power})).await;
+    }
+    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    let v = chancery_engine::builtin::builtin("1936").unwrap().unwrap();
+    let state = GameState::initial(&v);
+    let germany = v.find_power("Germany").unwrap();
+
+    b.login(&base, "germany-uwe").await;
+    b.goto(&format!("{base}/games/{id}")).await;
+    // Every example in the hint is a German order the engine accepts on this board.
+    let examples = b
+        .js("return [...document.querySelectorAll('#orders-h ~ .hint code')].map(c => c.textContent);")
+        .await;
+    let examples: Vec<String> = serde_json::from_value(examples).unwrap();
+    assert!(examples.len() >= 2, "{examples:?}");
+    for e in &examples {
+        let o = parse_order(&v, germany, e).unwrap_or_else(|err| panic!("hint `{e}`: {err}"));
+        validate(&v, &state, &o).unwrap_or_else(|err| panic!("hint `{e}`: {err}"));
+    }
+    assert!(!b.text(".hint").await.contains("kie"), "no Kiel in 1936");
+
+    // One order typed: listed in words.
+    let (from, to) = army_move(&v, &state, "Germany", &[]);
+    let typed = format!("A {from} - {to}");
+    let p = |abbr: &str| v.province(v.find_province(abbr).unwrap()).name.clone();
+    let said = format!("Army {} → {}", p(&from), p(&to));
+    b.type_into("#order-text", &format!("{typed}\u{E007}")).await;
+    b.until(
+        "the order in words",
+        &format!("[...document.querySelectorAll('#orders .order-words')].some(e => e.offsetParent && e.textContent === {said:?})"),
+    )
+    .await;
+    // Abbreviations on request, and back.
+    b.tap("#abbreviations").await;
+    b.until(
+        "the abbreviation shown",
+        &format!("[...document.querySelectorAll('#orders .order-text')].some(e => e.offsetParent && e.textContent.toLowerCase() === {:?})", typed.to_lowercase()),
+    )
+    .await;
+    b.tap("#abbreviations").await;
+
+    // A pasted block: two good lines, one the engine refuses, each reported.
+    let (from2, to2) = army_move(&v, &state, "Germany", &[from.clone(), to.clone()]);
+    let block = format!("A {from2} - {to2}\nA {from} H\nF xyz - abc\n");
+    b.tap("#paste summary").await;
+    b.type_into("#paste-text", &block).await;
+    b.tap("#paste-form button[type=submit]").await;
+    b.until(
+        "three lines reported",
+        "document.querySelectorAll('#paste-report li').length === 3",
+    )
+    .await;
+    let report = b
+        .js("return [...document.querySelectorAll('#paste-report li')].map(l => l.className + ' ' + l.textContent);")
+        .await;
+    let report: Vec<String> = serde_json::from_value(report).unwrap();
+    assert!(report[0].starts_with("ok ✓ accepted"), "{report:?}");
+    assert!(report[1].starts_with("ok ✓ accepted"), "{report:?}");
+    assert!(report[2].starts_with("error ✗ refused: F xyz - abc"), "{report:?}");
+    assert_eq!(
+        b.js("return document.getElementById('paste-text').value;").await,
+        json!("F xyz - abc"),
+        "the refused line stays to be corrected"
+    );
+    b.until(
+        "the hold in words",
+        &format!(
+            "[...document.querySelectorAll('#orders .order-words')].some(e => e.textContent === {:?})",
+            format!("Army {} holds", p(&from))
+        ),
+    )
+    .await;
+    b.js("document.getElementById('orders-h').scrollIntoView(); return 1;")
+        .await;
+    b.shot(&format!("orders-in-words-{tag}")).await;
+
+    // The DP panel: "Budget N DP · bid 0 · N left", with no rule-file words.
+    let budget = chancery_engine::dp::budget(&v, &state, germany).total;
+    assert_eq!(
+        b.text("#dp-summary").await,
+        format!("Budget {budget} DP · bid 0 · {budget} left")
+    );
+    b.js("document.getElementById('dp-h').scrollIntoView(); return 1;")
+        .await;
+    b.shot(&format!("dp-panel-{tag}")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn orders_read_in_words_on_a_desktop() {
+    orders_read_in_words(1400, 1000, "desktop").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn orders_read_in_words_on_a_phone() {
+    orders_read_in_words(375, 800, "phone").await;
 }

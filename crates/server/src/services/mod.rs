@@ -7,7 +7,8 @@
 //! - [`accounts`]: accounts, sessions, the login throttle.
 //! - [`games`]: games, their settings, views and seats.
 //! - [`orders`]: orders and ready marks, each for the phase it names; [`bids`]: DP bids,
-//!   budgets and the GM's bid report.
+//!   budgets and the GM's bid report; [`order_words`]: orders in words, and examples
+//!   from a power's own units.
 //! - [`gm`]: the game master's tools.
 //! - [`press`]: messages, and who may send and read each.
 //! - [`votes`]: the players' draw votes.
@@ -21,6 +22,7 @@ pub mod bids;
 pub mod games;
 pub mod gm;
 pub mod maps;
+pub mod order_words;
 pub mod orders;
 pub mod players;
 pub mod press;
