@@ -1300,3 +1300,59 @@ async fn orders_read_in_words_on_a_desktop() {
 async fn orders_read_in_words_on_a_phone() {
     orders_read_in_words(375, 800, "phone").await;
 }
+
+/// Issue 13 item 8 on a desktop and a phone, with the demo club: its running games with
+/// vacant powers are listed as open; each phase code carries its words; and on a desktop
+/// the game page's powers table fits its column without scrolling sideways.
+async fn the_lobby_shows_open_seats(width: u32, height: u32, tag: &str) {
+    let Some(b) = browser(width, height).await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    // The demo club is made at start-up on an empty database.
+    let server = Server::start_with(
+        &dir.path().join("club.db").to_string_lossy(),
+        &["--test-clock", "--tick-ms", "50", "--rate", "100000"],
+    );
+    let base = server.base.clone();
+    let games = server.visitor().get("/api/games").await;
+    let games = games["games"].as_array().unwrap().clone();
+    assert!(!games.is_empty(), "the demo club");
+    b.goto(&format!("{base}/")).await;
+    for g in &games {
+        assert_eq!(g["status"], "active", "{g}");
+        assert!(g["free_seats"].as_u64().unwrap() > 0, "{g}");
+        let id = g["id"].as_i64().unwrap();
+        let row = format!("section[aria-labelledby='open-h'] tr[data-game='{id}']");
+        b.find(&row).await;
+        let title = b
+            .js(&format!("return document.querySelector(\"{row} abbr.phase\").title;"))
+            .await;
+        let code = g["phase"].as_str().unwrap();
+        let view = server.visitor().get(&format!("/api/games/{id}")).await;
+        assert_eq!(title, view["phase_name"], "the code {code} in words");
+    }
+    b.shot(&format!("lobby-open-{tag}")).await;
+
+    // The powers table of the 1936 game (the most powers and factions) fits the column.
+    let crowded = games.iter().find(|g| g["variant"] == "1936").unwrap_or(&games[0]);
+    b.goto(&format!("{base}/games/{}", crowded["id"])).await;
+    b.find("table.powers").await;
+    let overflow = b
+        .js("return [...document.querySelectorAll('.scroll')].filter(s => s.querySelector('table.powers') && s.offsetParent && s.scrollWidth > s.clientWidth + 1).length;")
+        .await;
+    if width >= 1400 {
+        assert_eq!(overflow, json!(0), "the powers table scrolls sideways at {width} px");
+    }
+    b.js("document.getElementById('powers-h').scrollIntoView(); return 1;")
+        .await;
+    b.shot(&format!("game-powers-{tag}")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_shows_open_seats_on_a_desktop() {
+    the_lobby_shows_open_seats(1400, 1000, "desktop").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_shows_open_seats_on_a_phone() {
+    the_lobby_shows_open_seats(375, 800, "phone").await;
+}
