@@ -256,6 +256,28 @@ return null;"#
         self.client.perform_actions(mouse).await.expect("click on the map");
     }
 
+    /// Runs axe-core (vendored in tests/axe/) on the page and fails on any violation it
+    /// rates serious or critical, naming the rule and the elements.
+    async fn axe(&self, name: &str) {
+        const AXE: &str = include_str!("axe/axe.min.js");
+        if self.js("return typeof window.axe;").await != json!("object") {
+            self.js(&format!("{AXE}\n;return 1;")).await;
+        }
+        let found = self
+            .client
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+axe.run(document).then(r => done(r.violations
+  .filter(v => v.impact === 'serious' || v.impact === 'critical')
+  .map(v => v.impact + ' ' + v.id + ': ' + v.help + ' — ' + v.nodes.slice(0, 4).map(n => n.target.join(' ')).join(', '))))
+  .catch(e => done(['axe failed: ' + e]));",
+                vec![],
+            )
+            .await
+            .unwrap_or_else(|e| panic!("axe on {name}: {e}"));
+        assert_eq!(found, json!([]), "axe-core on {name}");
+    }
+
     /// Activates an element as one click event, brought to the middle of the screen
     /// first: under Chromium's phone emulation a WebDriver click may arrive as a touch
     /// and a click, which toggles a switch twice.
@@ -1355,4 +1377,52 @@ async fn the_lobby_shows_open_seats_on_a_desktop() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lobby_shows_open_seats_on_a_phone() {
     the_lobby_shows_open_seats(375, 800, "phone").await;
+}
+
+/// Accessibility (issue 13): axe-core finds no serious or critical violation on the
+/// lobby, the game page (a player's, with the order and DP panels), the history (list
+/// and one phase) and the GM console, on a desktop and on a phone.
+async fn axe_finds_nothing_serious(width: u32, height: u32) {
+    let Some(b) = browser(width, height).await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let base = server.base.clone();
+    let gm = server.register("gm-axel").await;
+    let game = gm
+        .post("/api/games", json!({"name": "Checked 1936", "variant": "1936"}))
+        .await;
+    let id = game["id"].as_i64().unwrap();
+    let germany = server.register("germany-ada").await;
+    germany
+        .post(&format!("/api/games/{id}/join"), json!({"power": "Germany"}))
+        .await;
+    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+
+    b.login(&base, "germany-ada").await;
+    for (page, path) in [
+        ("lobby", "/".to_string()),
+        ("game", format!("/games/{id}")),
+        ("history", format!("/games/{id}/history")),
+        ("history phase", format!("/games/{id}/history/0")),
+    ] {
+        b.goto(&format!("{base}{path}")).await;
+        b.find("main h1").await;
+        b.axe(&format!("{page} at {width} px")).await;
+    }
+    b.logout().await;
+    b.login(&base, "gm-axel").await;
+    b.goto(&format!("{base}/games/{id}/gm")).await;
+    b.find("main h1").await;
+    b.axe(&format!("GM console at {width} px")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn axe_finds_nothing_serious_on_a_desktop() {
+    axe_finds_nothing_serious(1400, 1000).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn axe_finds_nothing_serious_on_a_phone() {
+    axe_finds_nothing_serious(375, 800).await;
 }
