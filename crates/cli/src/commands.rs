@@ -233,7 +233,7 @@ pub fn lint(name: &str, shapes: Option<&str>) -> Result<ExitCode, Failure> {
         say!("  {power}: {units} units, {centres} centres");
     }
     let mut errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
-    let warnings = findings.len() - errors;
+    let mut warnings = findings.len() - errors;
     match shapes_text(name, shapes)? {
         Some(text) => match chancery_geo::Shapes::from_geojson(&v, &text) {
             Ok(shapes) => {
@@ -242,7 +242,11 @@ pub fn lint(name: &str, shapes: Option<&str>) -> Result<ExitCode, Failure> {
                 for e in report.errors() {
                     say!("error: drawing: {e}");
                 }
+                for w in report.warnings() {
+                    say!("warning: drawing: {w}");
+                }
                 errors += report.errors().len();
+                warnings += report.warnings().len();
             }
             Err(e) => {
                 say!("error: shapes: {e}");

@@ -276,9 +276,12 @@ pub struct Variant {
     pub rules: Rules,
     /// Drawing only: extra points (latitude, longitude) that a space's shape must hold
     /// besides its `at=` anchor (`shape` lines), and borders drawn as a crossing over a
-    /// strait rather than a shared edge (`strait` lines). Adjudication never reads them.
+    /// strait rather than a shared edge (`strait` lines), and points on land that belongs
+    /// to no space (`outside` lines: an island such as Ireland on the Standard board, or
+    /// the land about Switzerland). Adjudication never reads them.
     pub shape_points: Vec<(ProvinceId, (f64, f64))>,
     pub straits: Vec<(ProvinceId, ProvinceId)>,
+    pub outside_points: Vec<(f64, f64)>,
     /// Lowercased abbreviations, full names and aliases to spaces.
     pub(crate) names: HashMap<String, ProvinceId>,
     pub(crate) power_names: HashMap<String, PowerId>,

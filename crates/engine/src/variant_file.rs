@@ -174,9 +174,9 @@ pub fn load_variant(file: &str, text: &str) -> Result<Variant, LoadError> {
                 names.insert(key, province_lines.len() as ProvinceId);
                 province_lines.push(line);
             }
-            "army" | "fleet" | "unit" | "client" | "build-site" | "rule" | "shape" | "strait" => {}
+            "army" | "fleet" | "unit" | "client" | "build-site" | "rule" | "shape" | "strait" | "outside" => {}
             other => {
-                const KEYWORDS: [&str; 14] = [
+                const KEYWORDS: [&str; 15] = [
                     "variant",
                     "title",
                     "start",
@@ -191,6 +191,7 @@ pub fn load_variant(file: &str, text: &str) -> Result<Variant, LoadError> {
                     "rule",
                     "shape",
                     "strait",
+                    "outside",
                 ];
                 let hint = nearest(other, KEYWORDS.iter().copied())
                     .map(|s| format!(" (did you mean `{s}`?)"))
@@ -271,6 +272,7 @@ pub fn load_variant(file: &str, text: &str) -> Result<Variant, LoadError> {
         rules: Default::default(),
         shape_points: Vec::new(),
         straits: Vec::new(),
+        outside_points: Vec::new(),
         names,
         power_names,
         lookup: Default::default(),
@@ -330,7 +332,7 @@ pub fn load_variant(file: &str, text: &str) -> Result<Variant, LoadError> {
                     line: line.number,
                 });
             }
-            "shape" | "strait" => parse_drawing(&ld, line, &mut variant)?,
+            "shape" | "strait" | "outside" => parse_drawing(&ld, line, &mut variant)?,
             _ => {}
         }
     }
@@ -343,10 +345,23 @@ pub fn load_variant(file: &str, text: &str) -> Result<Variant, LoadError> {
     Ok(variant)
 }
 
-/// `shape ABBR LAT,LON…` (points the space's drawn shape must hold) and `strait A B` (a
-/// border drawn as a crossing): read only by the map generator.
+/// `shape ABBR LAT,LON…` (points the space's drawn shape must hold), `strait A B` (a
+/// border drawn as a crossing) and `outside LAT,LON…` (land that belongs to no space):
+/// read only by the map generator.
 fn parse_drawing(ld: &Loader, line: &Line, variant: &mut Variant) -> Result<(), LoadError> {
     let words = words_only(ld, line)?;
+    if words[0] == "outside" {
+        if words.len() < 2 {
+            return ld.err("`outside` takes at least one LATITUDE,LONGITUDE: outside 53.4,-8.0");
+        }
+        for w in &words[1..] {
+            match parse_lat_lon(w) {
+                Some(point) => variant.outside_points.push(point),
+                None => return ld.err(format!("`{w}` is not LATITUDE,LONGITUDE")),
+            }
+        }
+        return Ok(());
+    }
     if words[0] == "strait" {
         if words.len() != 3 {
             return ld.err("`strait` takes two spaces: strait con bla");

@@ -89,6 +89,16 @@ fn broken_files_name_the_line_and_the_fault() {
             army_mos,
             "victory by `points`?",
         ),
+        (
+            with_line(army_mos, "outside"),
+            army_mos,
+            "`outside` takes at least one LATITUDE,LONGITUDE",
+        ),
+        (
+            with_line(army_mos, "outside 53.4,-8.0 95.0,8.2"),
+            army_mos,
+            "`95.0,8.2` is not LATITUDE,LONGITUDE",
+        ),
     ];
     for (text, line, want) in cases {
         match load_variant("standard.var", &text) {
@@ -101,6 +111,13 @@ fn broken_files_name_the_line_and_the_fault() {
             }
         }
     }
+}
+
+/// `outside` lines are drawing only: their points are kept for the map generator.
+#[test]
+fn outside_points_are_read() {
+    let v = load_variant("standard.var", standard_text()).unwrap();
+    assert!(v.outside_points.contains(&(53.4, -8.0)), "{:?}", v.outside_points);
 }
 
 #[test]

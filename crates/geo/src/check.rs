@@ -1,7 +1,10 @@
 //! Does a drawing agree with the graph? Measured on the vector shapes: two spaces share an
 //! edge when their boundaries share segments longer in all than [`EDGE_KM`] (a meeting at
 //! a point is no edge); a border of the graph is drawn when it is such an edge or a
-//! crossing over a declared strait.
+//! crossing over a declared strait. A land space in several pieces is measured piece by
+//! piece: a piece apart from the one holding its anchor that meets other land spaces (a
+//! detached patch inside its neighbours, not an island of its own) is reported, with the
+//! borders drawn only through it.
 
 use std::collections::HashMap;
 
@@ -16,6 +19,21 @@ use crate::{land, Shapes};
 pub const EDGE_KM: f64 = 1.0;
 /// A land space must have this share of its area on real land; a sea at most the rest.
 pub const ON_LAND: f64 = 0.95;
+/// A detached piece smaller than this that draws no border of its own is a step of the
+/// grid's staircase where two shapes meet at a corner, not a patch a player would see.
+pub const DETACHED_KM2: f64 = 100.0;
+
+/// A piece of a land space detached from the piece holding its anchor, lying among other
+/// land spaces rather than being an island of its own.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Detached {
+    pub space: String,
+    /// Its area in square kilometres, and a point of its outline (latitude, longitude).
+    pub km2: f64,
+    pub at: (f64, f64),
+    /// The borders of the graph drawn only through this piece, as "a–b".
+    pub carries: Vec<String>,
+}
 
 /// What `check` found. Every list names spaces by abbreviation.
 #[derive(Clone, Debug, Default)]
@@ -37,6 +55,9 @@ pub struct DrawingReport {
     pub no_shape: Vec<String>,
     /// The least share on land of any land or coast space.
     pub least_on_land: f64,
+    /// Detached pieces of land spaces (warnings: the drawing agrees with the graph, but a
+    /// player sees a patch of a space inside its neighbours).
+    pub detached: Vec<Detached>,
 }
 
 impl DrawingReport {
@@ -65,6 +86,24 @@ impl DrawingReport {
         }
         out
     }
+
+    /// One line per detached piece.
+    pub fn warnings(&self) -> Vec<String> {
+        self.detached
+            .iter()
+            .map(|d| {
+                let carries = if d.carries.is_empty() {
+                    String::new()
+                } else {
+                    format!(", the only edge of {}", d.carries.join(", "))
+                };
+                format!(
+                    "{} has a detached piece of {:.0} km² at {:.2},{:.2}{carries}",
+                    d.space, d.km2, d.at.0, d.at.1
+                )
+            })
+            .collect()
+    }
 }
 
 impl std::fmt::Display for DrawingReport {
@@ -78,7 +117,8 @@ impl std::fmt::Display for DrawingReport {
             self.off_land.len(),
             self.least_on_land * 100.0,
             self.sea_on_land.len()
-        )
+        )?;
+        writeln!(f, "detached pieces of land spaces: {}", self.detached.len())
     }
 }
 
@@ -97,12 +137,15 @@ fn km(a: geo::Coord<f64>, b: geo::Coord<f64>) -> f64 {
     (dx * dx + dy * dy).sqrt()
 }
 
-/// Length of boundary each pair of spaces shares (segments with the same two ends).
-fn shared_lengths(shapes: &Shapes) -> HashMap<(ProvinceId, ProvinceId), f64> {
-    let mut owners: HashMap<Key, Vec<ProvinceId>> = HashMap::new();
+/// A piece of a space: its index among the shapes and the polygon's among its pieces.
+type Piece = (usize, usize);
+
+/// Length of boundary each pair of pieces shares (segments with the same two ends).
+fn shared_lengths(shapes: &Shapes) -> HashMap<(Piece, Piece), f64> {
+    let mut owners: HashMap<Key, Vec<Piece>> = HashMap::new();
     let mut length: HashMap<Key, f64> = HashMap::new();
-    for s in &shapes.spaces {
-        for polygon in &s.geometry.0 {
+    for (si, s) in shapes.spaces.iter().enumerate() {
+        for (pi, polygon) in s.geometry.0.iter().enumerate() {
             for ring in std::iter::once(polygon.exterior()).chain(polygon.interiors()) {
                 for seg in ring.0.windows(2) {
                     let (a, b) = (seg[0], seg[1]);
@@ -113,20 +156,124 @@ fn shared_lengths(shapes: &Shapes) -> HashMap<(ProvinceId, ProvinceId), f64> {
                     let (p, q) = if qa < qb { (qa, qb) } else { (qb, qa) };
                     let key = (p.0, p.1, q.0, q.1);
                     let list = owners.entry(key).or_default();
-                    if !list.contains(&s.province) {
-                        list.push(s.province);
+                    if !list.contains(&(si, pi)) {
+                        list.push((si, pi));
                     }
                     length.insert(key, km(a, b));
                 }
             }
         }
     }
-    let mut out: HashMap<(ProvinceId, ProvinceId), f64> = HashMap::new();
+    let mut out: HashMap<(Piece, Piece), f64> = HashMap::new();
     for (key, list) in owners {
         for (i, &a) in list.iter().enumerate() {
             for &b in &list[i + 1..] {
-                *out.entry((a.min(b), a.max(b))).or_default() += length[&key];
+                if a.0 != b.0 {
+                    *out.entry((a.min(b), a.max(b))).or_default() += length[&key];
+                }
             }
+        }
+    }
+    out
+}
+
+/// The pieces' shared lengths summed per pair of spaces.
+fn per_space(shapes: &Shapes, pieces: &HashMap<(Piece, Piece), f64>) -> HashMap<(ProvinceId, ProvinceId), f64> {
+    let mut out: HashMap<(ProvinceId, ProvinceId), f64> = HashMap::new();
+    for (&(a, b), &l) in pieces {
+        let (a, b) = (shapes.spaces[a.0].province, shapes.spaces[b.0].province);
+        *out.entry((a.min(b), a.max(b))).or_default() += l;
+    }
+    out
+}
+
+/// Square kilometres of a lon/lat polygon (its area in square degrees, scaled at its
+/// latitude: ample for the size of a patch).
+fn km2(polygon: &Polygon<f64>) -> f64 {
+    let lat = polygon.exterior().0.first().map_or(0.0, |c| c.y);
+    polygon.unsigned_area() * 111.32 * 110.57 * lat.to_radians().cos()
+}
+
+/// The detached pieces of land spaces: every piece but the one holding the anchor (the
+/// largest when none does) that shares an edge with another land space.
+fn detached(variant: &Variant, graph: &Graph, shapes: &Shapes, pieces: &HashMap<(Piece, Piece), f64>) -> Vec<Detached> {
+    let land = |si: usize| {
+        matches!(
+            variant.province(shapes.spaces[si].province).terrain,
+            Terrain::Land | Terrain::Coast
+        )
+    };
+    let main: Vec<usize> = shapes
+        .spaces
+        .iter()
+        .map(|s| {
+            let polygons = &s.geometry.0;
+            let anchor = variant.province(s.province).at.map(|(lat, lon)| Point::new(lon, lat));
+            anchor
+                .and_then(|a| polygons.iter().position(|p| p.intersects(&a)))
+                .unwrap_or_else(|| {
+                    (0..polygons.len())
+                        .max_by(|&i, &j| polygons[i].unsigned_area().total_cmp(&polygons[j].unsigned_area()))
+                        .unwrap_or(0)
+                })
+        })
+        .collect();
+    // For each border of the graph, the pieces whose edges draw it.
+    let mut drawn_by: HashMap<(ProvinceId, ProvinceId), Vec<Piece>> = HashMap::new();
+    for (&(a, b), &l) in pieces {
+        if l <= EDGE_KM {
+            continue;
+        }
+        let (pa, pb) = (shapes.spaces[a.0].province, shapes.spaces[b.0].province);
+        let list = drawn_by.entry((pa.min(pb), pa.max(pb))).or_default();
+        list.extend([a, b]);
+    }
+    let borders: std::collections::HashSet<(ProvinceId, ProvinceId)> = graph.borders().into_iter().collect();
+    let mut out = Vec::new();
+    for (si, s) in shapes.spaces.iter().enumerate() {
+        if !land(si) {
+            continue;
+        }
+        for (pi, polygon) in s.geometry.0.iter().enumerate() {
+            if pi == main[si] {
+                continue;
+            }
+            let piece = (si, pi);
+            let among_land = pieces
+                .iter()
+                .any(|(&(a, b), &l)| l > EDGE_KM && (a == piece && land(b.0) || b == piece && land(a.0)));
+            if !among_land {
+                continue;
+            }
+            let mut carries: Vec<String> = drawn_by
+                .iter()
+                .filter(|(&(a, b), list)| {
+                    borders.contains(&(a, b)) && (a == s.province || b == s.province) && {
+                        // Drawn only by this piece of this space.
+                        list.iter()
+                            .filter(|p| shapes.spaces[p.0].province == s.province)
+                            .all(|p| *p == piece)
+                    }
+                })
+                .map(|(&(a, b), _)| format!("{}–{}", variant.province(a).abbr, variant.province(b).abbr))
+                .collect();
+            carries.sort();
+            let area = km2(polygon);
+            if carries.is_empty() && area < DETACHED_KM2 {
+                continue;
+            }
+            let c = polygon
+                .exterior()
+                .0
+                .first()
+                .copied()
+                .unwrap_or(geo::Coord { x: 0.0, y: 0.0 });
+            out.push(Detached {
+                space: variant.province(s.province).abbr.clone(),
+                km2: area,
+                at: (c.y, c.x),
+                carries,
+            });
         }
     }
     out
@@ -156,7 +303,8 @@ fn share_on_land(geometry: &MultiPolygon<f64>) -> f64 {
 /// Measures a drawing against the variant's graph.
 pub fn check(variant: &Variant, shapes: &Shapes) -> DrawingReport {
     let graph = Graph::new(variant);
-    let shared = shared_lengths(shapes);
+    let pieces = shared_lengths(shapes);
+    let shared = per_space(shapes, &pieces);
     let abbr = |p: ProvinceId| variant.province(p).abbr.clone();
     let mut report = DrawingReport {
         least_on_land: 1.0,
@@ -216,5 +364,6 @@ pub fn check(variant: &Variant, shapes: &Shapes) -> DrawingReport {
             Terrain::Impassable => {}
         }
     }
+    report.detached = detached(variant, &graph, shapes, &pieces);
     report
 }

@@ -23,6 +23,11 @@ use crate::{land, Crossing, Frame, Options, ShapeError};
 pub const OUTSIDE_LAND: u16 = u16::MAX - 1;
 /// Water that belongs to no sea.
 pub const OUTSIDE_WATER: u16 = u16::MAX;
+/// Land held out of play by an `outside` point while the spaces grow: it competes with
+/// them for cells, touches any of them, and becomes `OUTSIDE_LAND` once they have grown.
+const HELD: u16 = u16::MAX - 2;
+/// How far land held out of play reaches from its point.
+const HELD_RANGE_KM: f64 = 120.0;
 
 /// Margin around the anchors, in degrees of latitude and of longitude.
 const MARGIN_LAT: f64 = 2.0;
@@ -34,6 +39,8 @@ const RANGE_MIN_KM: f64 = 150.0;
 const RANGE_MAX_KM: f64 = 1500.0;
 /// Rounds of corridor seeding for borders the growth leaves undrawn.
 const CORRIDOR_ROUNDS: usize = 6;
+/// The longest crossing drawn for a border that is not a declared strait.
+const CROSSING_MAX_KM: f64 = 300.0;
 /// An island that no space reached joins the nearest coast space within this distance,
 /// if the seas around it let it.
 const ISLAND_REACH_KM: f64 = 60.0;
@@ -329,7 +336,8 @@ pub fn label(variant: &Variant, options: &Options) -> Result<Labelled, ShapeErro
     })
 }
 
-/// Seeds (cell, space) from anchors and shaping points, each on a cell of its kind.
+/// Seeds (cell, space) from anchors, shaping points and `outside` points (as `HELD`),
+/// each on a cell of its kind.
 fn seeds(variant: &Variant, grid: &Grid) -> Vec<(usize, ProvinceId)> {
     let mut out = Vec::new();
     let points = variant
@@ -337,12 +345,13 @@ fn seeds(variant: &Variant, grid: &Grid) -> Vec<(usize, ProvinceId)> {
         .iter()
         .enumerate()
         .filter_map(|(i, p)| p.at.map(|at| (i as ProvinceId, at)))
-        .chain(variant.shape_points.iter().copied());
+        .chain(variant.shape_points.iter().copied())
+        .chain(variant.outside_points.iter().map(|&at| (HELD, at)));
     // An anchor on the wrong kind of ground (a sea anchor on land) is moved to the nearest
     // cell of the right kind within this reach.
     let reach = (800_000.0 / grid.cell).ceil() as usize;
     for (p, (lat, lon)) in points {
-        let want_land = is_land_space(variant.provinces[p as usize].terrain);
+        let want_land = p == HELD || is_land_space(variant.provinces[p as usize].terrain);
         let Some(c) = grid.cell_of(lon, lat) else { continue };
         if let Some(k) = nearest_of_kind(grid, c, want_land, reach) {
             out.push((k, p));
@@ -390,6 +399,9 @@ fn grow_with_corridors(variant: &Variant, grid: &Grid, graph: &Graph) -> Vec<u16
     for _round in 0..CORRIDOR_ROUNDS {
         let mut labels = grow(variant, grid, graph, &extra);
         attach_islands(variant, grid, graph, &mut labels);
+        for l in labels.iter_mut().filter(|l| **l == HELD) {
+            *l = OUTSIDE_LAND;
+        }
         let missing: Vec<(ProvinceId, ProvinceId, usize, usize)> = missing_borders(variant, grid, graph, &labels)
             .into_iter()
             .filter(|&(a, b, _, _)| !is_strait(variant, a, b))
@@ -448,6 +460,12 @@ fn corridor(
     }
     let land_a = is_land_space(variant.provinces[a as usize].terrain);
     let land_b = is_land_space(variant.provinces[b as usize].terrain);
+    // Two seas whose nearest waters are parted by land: a corridor would only scatter
+    // patches of each over the waters on the way (1648's Atlantic and Indian Ocean met
+    // in the Aegean that way).
+    if !land_a && !land_b && path.iter().any(|&c| grid.land[c]) {
+        return false;
+    }
     let half = path.len() / 2;
     let mut added = false;
     for (k, &c) in path.iter().enumerate() {
@@ -552,6 +570,7 @@ fn grow(variant: &Variant, grid: &Grid, graph: &Graph, extra: &[(usize, Province
         .map(|&l| if l { OUTSIDE_LAND } else { OUTSIDE_WATER })
         .collect();
     let range = ranges(variant, grid);
+    let held_range = (HELD_RANGE_KM * 1000.0 / grid.cell * 10.0) as u32;
     let mut heap: BinaryHeap<Reverse<(u32, u32, u16)>> = BinaryHeap::new();
     for (c, p) in seeds(variant, grid).into_iter().chain(extra.iter().copied()) {
         heap.push(Reverse((0, c as u32, p)));
@@ -563,16 +582,21 @@ fn grow(variant: &Variant, grid: &Grid, graph: &Graph, extra: &[(usize, Province
         if done[c] || !grid.in_frame[c] {
             continue;
         }
-        let ok = sides(grid, c).all(|k| {
-            let l = labels[k];
-            l == OUTSIDE_LAND || l == OUTSIDE_WATER || graph.may_touch(l, p)
-        });
+        let ok = p == HELD
+            || sides(grid, c).all(|k| {
+                let l = labels[k];
+                l == OUTSIDE_LAND || l == OUTSIDE_WATER || l == HELD || graph.may_touch(l, p)
+            });
         if !ok {
             continue;
         }
         done[c] = true;
         labels[c] = p;
-        let want_land = is_land_space(variant.provinces[p as usize].terrain);
+        let (want_land, reach) = if p == HELD {
+            (true, held_range)
+        } else {
+            (is_land_space(variant.provinces[p as usize].terrain), range[p as usize])
+        };
         let (i, j) = ((c % grid.w) as i64, (c / grid.w) as i64);
         for (di, dj, cost) in [
             (1, 0, 10),
@@ -593,7 +617,7 @@ fn grow(variant: &Variant, grid: &Grid, graph: &Graph, extra: &[(usize, Province
                 continue;
             }
             let nd = d + cost;
-            if nd <= range[p as usize] {
+            if nd <= reach {
                 heap.push(Reverse((nd, k as u32, p)));
             }
         }
@@ -650,7 +674,7 @@ fn attach_islands(variant: &Variant, grid: &Grid, graph: &Graph, labels: &mut [u
                     dist.insert(s, step);
                     if grid.land[s] {
                         let l = labels[s];
-                        if l != OUTSIDE_LAND
+                        if (l as usize) < variant.provinces.len()
                             && variant.provinces[l as usize].terrain == Terrain::Coast
                             && !candidates.contains(&l)
                         {
@@ -671,7 +695,7 @@ fn attach_islands(variant: &Variant, grid: &Grid, graph: &Graph, labels: &mut [u
             .iter()
             .flat_map(|&c| sides(grid, c))
             .map(|s| labels[s])
-            .filter(|&l| l != OUTSIDE_LAND && l != OUTSIDE_WATER)
+            .filter(|&l| (l as usize) < variant.provinces.len())
             .collect();
         if let Some(&p) = candidates
             .iter()
@@ -685,11 +709,18 @@ fn attach_islands(variant: &Variant, grid: &Grid, graph: &Graph, labels: &mut [u
 }
 
 /// A crossing for each border of the graph whose spaces share no side of a cell: a line
-/// between the closest cells of the two.
+/// between the closest cells of the two, for a declared strait or a gap of at most
+/// `CROSSING_MAX_KM`. A longer line would cross the map (1648's Atlantic to the Indian
+/// Ocean ran from Biscay to the Persian Gulf): such a border is left to `check` to report.
 fn crossings(variant: &Variant, grid: &Grid, graph: &Graph, labels: &[u16]) -> Vec<Crossing> {
     let centre = |c: usize| ((c % grid.w) as f64 + 0.5, (c / grid.w) as f64 + 0.5);
+    let max_cells = CROSSING_MAX_KM * 1000.0 / grid.cell;
     missing_borders(variant, grid, graph, labels)
         .into_iter()
+        .filter(|&(a, b, ca, cb)| {
+            let ((xa, ya), (xb, yb)) = (centre(ca), centre(cb));
+            is_strait(variant, a, b) || (xa - xb).hypot(ya - yb) <= max_cells
+        })
         .map(|(a, b, ca, cb)| {
             let (xa, ya) = centre(ca);
             let (xb, yb) = centre(cb);

@@ -101,8 +101,8 @@ pub fn check_upload(file: &str, text: &str) -> Result<Variant, ApiError> {
         })
         .or_else(|| {
             over(
-                "points on its shape lines",
-                v.shape_points.len(),
+                "points on its shape and outside lines",
+                v.shape_points.len() + v.outside_points.len(),
                 MAX_VARIANT_SHAPE_POINTS,
             )
         })

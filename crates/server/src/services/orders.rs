@@ -20,7 +20,6 @@ use crate::error::{ApiError, ApiResult};
 use crate::limits::{MAX_ORDERS, MAX_ORDER_CHARS};
 use crate::model::{Account, GameStatus};
 use crate::services::games::{self, acting_power, at_phase, role_of, PhaseRef, Role};
-use crate::services::order_words;
 use crate::services::processing::{adjudicate_current, disorder_powers, has_choice};
 use crate::store::games::Game;
 use crate::store::{self, orders::UnitOrder};
@@ -90,8 +89,6 @@ pub struct OrderLine {
     pub unit: String,
     /// In the engine's canonical notation.
     pub order: String,
-    /// In words: "Army Berlin → Silesia".
-    pub words: String,
 }
 
 impl From<UnitOrder> for OrderLine {
@@ -99,7 +96,6 @@ impl From<UnitOrder> for OrderLine {
         OrderLine {
             unit: o.unit,
             order: o.text,
-            words: String::new(),
         }
     }
 }
@@ -168,20 +164,11 @@ async fn power_orders(tx: &mut Tx, game: &Game, power: &str, v: &chancery_engine
     answer(game, v, power, orders.into_iter().map(OrderLine::from).collect())
 }
 
-fn answer(
-    game: &Game,
-    v: &chancery_engine::Variant,
-    power: &str,
-    mut orders: Vec<OrderLine>,
-) -> ApiResult<PowerOrders> {
-    let state = game.state(v)?;
-    for o in &mut orders {
-        o.words = order_words::text_in_words(v, &state, power, &o.order);
-    }
+fn answer(game: &Game, v: &chancery_engine::Variant, power: &str, orders: Vec<OrderLine>) -> ApiResult<PowerOrders> {
     Ok(PowerOrders {
         game: game.id,
         seq: game.seq,
-        phase: state.phase.code(),
+        phase: game.state(v)?.phase.code(),
         power: power.to_string(),
         orders,
     })
@@ -288,11 +275,7 @@ async fn store_orders(app: App, account: Account, id: i64, s: Submission) -> Api
             &v,
             &power,
             rows.into_iter()
-                .map(|(unit, order)| OrderLine {
-                    unit,
-                    order,
-                    words: String::new(),
-                })
+                .map(|(unit, order)| OrderLine { unit, order })
                 .collect(),
         )?
     } else {
