@@ -123,29 +123,29 @@ fn build_lists(
     start: &mut Vec<u32>,
     items: &mut Vec<u16>,
     buckets: usize,
-    pairs: impl Iterator<Item = (usize, u16)> + Clone,
+    pairs: impl DoubleEndedIterator<Item = (usize, u16)> + Clone,
 ) {
     start.clear();
     start.resize(buckets + 1, 0);
     for (b, _) in pairs.clone() {
-        start[b + 1] += 1;
-    }
-    for i in 0..buckets {
-        start[i + 1] += start[i];
-    }
-    items.clear();
-    items.resize(start[buckets] as usize, 0);
-    // Fill using start[b] as the cursor of bucket b, then shift the starts back.
-    for (b, item) in pairs {
-        let pos = start[b] as usize;
-        items[pos] = item;
         start[b] += 1;
     }
-    // Restore the starts: each start[b] now holds the end of bucket b.
-    for i in (1..=buckets).rev() {
-        start[i] = start[i - 1];
+    // Running totals: start[b] becomes the end of bucket b.
+    let mut total = 0;
+    for s in start.iter_mut().take(buckets) {
+        total += *s;
+        *s = total;
     }
-    start[0] = 0;
+    start[buckets] = total;
+    items.clear();
+    items.resize(total as usize, 0);
+    // Filled from the back with start[b] as the cursor of bucket b, which leaves each
+    // start[b] at the beginning of its bucket and the items in their order: two passes
+    // over the buckets, not three.
+    for (b, item) in pairs.rev() {
+        start[b] -= 1;
+        items[start[b] as usize] = item;
+    }
 }
 
 fn list(start: &[u32], b: usize) -> std::ops::Range<usize> {

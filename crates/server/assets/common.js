@@ -163,6 +163,20 @@
     if (el && el.tagName === "DETAILS") el.open = true;
   }
 
+  // A table too wide for the screen scrolls inside its box: the box takes focus, so
+  // that a keyboard can scroll it too, and is named for screen readers after the
+  // section it stands in.
+  function scrollBoxes() {
+    Array.prototype.forEach.call(document.querySelectorAll(".scroll"), function (el) {
+      if (el.scrollWidth <= el.clientWidth || el.hasAttribute("tabindex")) return;
+      el.setAttribute("tabindex", "0");
+      el.setAttribute("role", "region");
+      var section = el.closest("section, main");
+      var heading = section && section.querySelector("h1, h2, h3");
+      el.setAttribute("aria-label", (heading ? heading.textContent + ": " : "") + "scrolls sideways");
+    });
+  }
+
   window.Chancery = { api: api, errorText: errorText, say: say };
 
   document.addEventListener("DOMContentLoaded", function () {
@@ -177,6 +191,7 @@
     }
     localTimes();
     localZones();
+    scrollBoxes();
     countdowns();
     openHashThread();
   });

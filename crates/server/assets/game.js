@@ -25,6 +25,9 @@
     list.textContent = "";
     orders.forEach(function (o) {
       var li = document.createElement("li");
+      var said = document.createElement("span");
+      said.className = "order-words";
+      said.textContent = o.words || o.order;
       var span = document.createElement("span");
       span.className = "order-text";
       span.textContent = o.order;
@@ -32,8 +35,9 @@
       b.type = "button";
       b.className = "link remove-order";
       b.setAttribute("data-unit", o.unit);
-      b.setAttribute("aria-label", "Remove the order " + o.order);
+      b.setAttribute("aria-label", "Remove the order " + (o.words || o.order));
       b.textContent = "Remove";
+      li.appendChild(said);
       li.appendChild(span);
       li.appendChild(document.createTextNode(" "));
       li.appendChild(b);
@@ -59,7 +63,7 @@
       var last = (res.data.orders || []).filter(function (o) {
         return o.order.toLowerCase() === text.toLowerCase();
       })[0];
-      C.say(message, "Order accepted" + (last ? ": " + last.order : "."), false);
+      C.say(message, "Order accepted" + (last ? ": " + (last.words || last.order) : "."), false);
       input.value = "";
       return true;
     });
@@ -76,7 +80,7 @@
     C.api("GET", "/games/" + game.id + "/check-order?text=" + encodeURIComponent(text)).then(function (res) {
       if (mine !== checkSeq) return;
       if (!res.ok) C.say(message, C.errorText(res), true);
-      else if (res.data.ok) C.say(message, "Reads as: " + res.data.order + " (press Enter to add it)", false);
+      else if (res.data.ok) C.say(message, "Reads as: " + res.data.words + " (" + res.data.order + "; press Enter to add it)", false);
       else C.say(message, res.data.error, true);
     });
   }
@@ -103,6 +107,56 @@
           renderOrders(res.data.orders || []);
           C.say(message, "Order removed.", false);
         }
+      });
+    });
+  }
+
+  // ---- Orders in words, or abbreviated on request.
+  var abbreviations = document.getElementById("abbreviations");
+  if (abbreviations && list) {
+    abbreviations.addEventListener("click", function () {
+      var abbreviated = list.classList.toggle("in-words") === false;
+      abbreviations.setAttribute("aria-pressed", abbreviated ? "true" : "false");
+      abbreviations.textContent = abbreviated ? "Show the orders in words" : "Show the orders abbreviated";
+    });
+  }
+
+  // ---- A pasted block of orders: each line sent on its own, so that one refused
+  // order does not stop the others, and each line's fate reported beside it.
+  var pasteForm = document.getElementById("paste-form");
+  if (pasteForm) {
+    pasteForm.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var area = document.getElementById("paste-text");
+      var report = document.getElementById("paste-report");
+      var lines = area.value.split(/\r?\n/).map(function (l) { return l.trim(); }).filter(function (l) { return l; });
+      report.textContent = "";
+      var refused = [];
+      function line(text, ok, said) {
+        var li = document.createElement("li");
+        li.className = ok ? "ok" : "error";
+        li.textContent = (ok ? "✓ accepted: " : "✗ refused: ") + text + " — " + said;
+        report.appendChild(li);
+      }
+      lines.reduce(function (done, text) {
+        return done.then(function () {
+          return C.api("POST", base + "/orders", { orders: [text], seq: game.seq }).then(function (res) {
+            if (!res.ok) {
+              movedOn(res);
+              refused.push(text);
+              line(text, false, C.errorText(res));
+              return;
+            }
+            renderOrders(res.data.orders || []);
+            var stored = (res.data.orders || []).filter(function (o) {
+              return o.order.toLowerCase() === text.toLowerCase();
+            })[0];
+            line(text, true, stored ? stored.words : "stored");
+          });
+        });
+      }, Promise.resolve()).then(function () {
+        // The refused lines stay in the box to be corrected.
+        area.value = refused.join("\n");
       });
     });
   }
@@ -134,6 +188,13 @@
     });
     var none = document.getElementById("no-bids");
     if (none) none.hidden = bids.length > 0;
+    // The summary above follows the bids: "Budget 3 DP · bid 2 · 1 left".
+    var budget = document.getElementById("dp-budget");
+    if (budget) {
+      var spent = bids.reduce(function (n, b) { return n + b.dp; }, 0);
+      document.getElementById("dp-bid").textContent = spent;
+      document.getElementById("dp-left").textContent = Number(budget.getAttribute("data-dp")) - spent;
+    }
   }
 
   // Starts the order with the picked unit, so only the action is left to type.

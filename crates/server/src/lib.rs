@@ -16,7 +16,7 @@
 //!
 //! - [`db`]: opening the database and migrations.
 //! - [`auth`]: accounts, sessions, login throttling.
-//! - [`press`], [`history`]: the API by subject.
+//! - [`history`]: processed phases, as the API gives them.
 //! - [`demo`]: the demo club on an empty database.
 //!
 //! [`services::processing`] adjudicates a phase exactly once; [`scheduler`] says when.
@@ -37,7 +37,6 @@ pub mod limits;
 pub mod model;
 pub mod openapi;
 mod pages;
-pub mod press;
 pub mod routes;
 pub mod scheduler;
 pub mod services;

@@ -28,6 +28,9 @@ pub const MAX_MINUTES: i64 = 60 * 24 * 60;
 /// a request gives must fall after now and within this, so that no sum of times
 /// computed from it can overflow (issue 14, finding 9).
 pub const MAX_AHEAD_MS: i64 = 366 * 24 * 60 * 60 * 1000;
+/// The latest time a client may name (ms since 1970 UTC): the end of the year 9999, as
+/// far as ISO 8601's four-digit years reach.
+pub const MAX_TIME_MS: i64 = 253_402_300_799_999;
 
 /// Checks a moment a request gives (`what`, for the message): after `now` and within
 /// [`MAX_AHEAD_MS`] of it.

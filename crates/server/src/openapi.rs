@@ -83,8 +83,6 @@ use Access::*;
 /// example body, but no schemas. Each route leaves this table when its handler moves to
 /// the layers; `every_derived_operation_has_schemas` holds the rest to schemas.
 pub const LEGACY: &[Op] = &[
-    op("get", "/api/games/{id}/press", Anyone, "The messages the viewer may read, newest last; `since_ms`, `before_ms` and `limit` (1 to 1000) page through them, `more` says older ones were left out, `latest_ms` is the time to poll from.", None),
-    op("post", "/api/games/{id}/press", Account, "Send press: `to` lists powers, or `GM` for the game master alone (allowed whatever the press setting); absent: everyone. `grey` hides your power where the game allows.", Some(r#"{"to":["France"],"body":"Shall we talk about the Channel?","grey":false}"#)),
     op("get", "/api/games/{id}/phases", Anyone, "The processed phases.", None),
     op("get", "/api/games/{id}/phases/{seq}", Anyone, "One processed phase: position before, every order's outcome with its reason, centre counts, and `missing`: the powers with a decision that gave no orders.", None),
     op("get", "/api/games/{id}/map.svg", Anyone, "The current position as an SVG image (no orders: they are secret until processed).", None),

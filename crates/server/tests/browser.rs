@@ -256,6 +256,39 @@ return null;"#
         self.client.perform_actions(mouse).await.expect("click on the map");
     }
 
+    /// Runs axe-core (vendored in tests/axe/) on the page and fails on any violation it
+    /// rates serious or critical, naming the rule and the elements.
+    async fn axe(&self, name: &str) {
+        const AXE: &str = include_str!("axe/axe.min.js");
+        if self.js("return typeof window.axe;").await != json!("object") {
+            self.js(&format!("{AXE}\n;return 1;")).await;
+        }
+        let found = self
+            .client
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+axe.run(document).then(r => done(r.violations
+  .filter(v => v.impact === 'serious' || v.impact === 'critical')
+  .map(v => v.impact + ' ' + v.id + ': ' + v.help + ' — ' + v.nodes.slice(0, 4).map(n => n.target.join(' ')).join(', '))))
+  .catch(e => done(['axe failed: ' + e]));",
+                vec![],
+            )
+            .await
+            .unwrap_or_else(|e| panic!("axe on {name}: {e}"));
+        assert_eq!(found, json!([]), "axe-core on {name}");
+    }
+
+    /// Activates an element as one click event, brought to the middle of the screen
+    /// first: under Chromium's phone emulation a WebDriver click may arrive as a touch
+    /// and a click, which toggles a switch twice.
+    async fn tap(&self, css: &str) {
+        self.find(css).await;
+        self.js(&format!(
+            "const el = document.querySelector({css:?}); el.scrollIntoView({{block: 'center'}}); el.click(); return 1;"
+        ))
+        .await;
+    }
+
     /// Accepts the confirmation dialog that a click opened.
     async fn accept_confirm(&self) {
         let deadline = std::time::Instant::now() + WAIT;
@@ -537,9 +570,13 @@ async fn a_player_and_the_gm_play_a_1936_turn_in_the_browser() {
         .parse()
         .unwrap();
     assert!(budget >= 1, "Germany has DPs to bid in Spring 1936 (rule 2)");
-    assert!(
-        !b.text("#dp-reckoning").await.is_empty(),
-        "the budget's reckoning is shown"
+    // The budget as a player reads it (issue 13 item 4): what there is, what is bid,
+    // what is left; no rule-file words.
+    let summary = b.text("#dp-summary").await;
+    assert_eq!(
+        summary,
+        format!("Budget {budget} DP · bid 0 · {budget} left"),
+        "{summary}"
     );
     let unit = b.js("return document.getElementById('bid-unit').value;").await;
     let unit = unit.as_str().unwrap().to_string();
@@ -1170,4 +1207,222 @@ async fn server_messages_stay_on_screen_on_a_desktop() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_messages_stay_on_screen_on_a_phone() {
     server_messages_stay_on_screen(375, 800, "phone").await;
+}
+
+/// Issue 13 item 5 and item 4 on a desktop and a phone: orders are listed in words
+/// ("Army Berlin → Silesia") with the abbreviations on request; the hint's examples are
+/// the player's own units' legal orders in this variant (1936 has no Kiel); a pasted
+/// block is checked line by line and each line reported; the DP panel says what the
+/// budget is, what is bid and what is left.
+async fn orders_read_in_words(width: u32, height: u32, tag: &str) {
+    let Some(b) = browser(width, height).await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let base = server.base.clone();
+    let gm = server.register("gm-olga").await;
+    let game = gm
+        .post("/api/games", json!({"name": "Words 1936", "variant": "1936"}))
+        .await;
+    let id = game["id"].as_i64().unwrap();
+    for (name, power) in [("germany-uwe", "Germany"), ("france-eve", "France")] {
+        let p = server.register(name).await;
+        p.post(&format!("/api/games/{id}/join"), json!({"power": power})).await;
+    }
+    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    let v = chancery_engine::builtin::builtin("1936").unwrap().unwrap();
+    let state = GameState::initial(&v);
+    let germany = v.find_power("Germany").unwrap();
+
+    b.login(&base, "germany-uwe").await;
+    b.goto(&format!("{base}/games/{id}")).await;
+    // Every example in the hint is a German order the engine accepts on this board.
+    let examples = b
+        .js("return [...document.querySelectorAll('#orders-h ~ .hint code')].map(c => c.textContent);")
+        .await;
+    let examples: Vec<String> = serde_json::from_value(examples).unwrap();
+    assert!(examples.len() >= 2, "{examples:?}");
+    for e in &examples {
+        let o = parse_order(&v, germany, e).unwrap_or_else(|err| panic!("hint `{e}`: {err}"));
+        validate(&v, &state, &o).unwrap_or_else(|err| panic!("hint `{e}`: {err}"));
+    }
+    assert!(!b.text(".hint").await.contains("kie"), "no Kiel in 1936");
+
+    // One order typed: listed in words.
+    let (from, to) = army_move(&v, &state, "Germany", &[]);
+    let typed = format!("A {from} - {to}");
+    let p = |abbr: &str| v.province(v.find_province(abbr).unwrap()).name.clone();
+    let said = format!("Army {} → {}", p(&from), p(&to));
+    b.type_into("#order-text", &format!("{typed}\u{E007}")).await;
+    b.until(
+        "the order in words",
+        &format!("[...document.querySelectorAll('#orders .order-words')].some(e => e.offsetParent && e.textContent === {said:?})"),
+    )
+    .await;
+    // Abbreviations on request, and back.
+    b.tap("#abbreviations").await;
+    b.until(
+        "the abbreviation shown",
+        &format!("[...document.querySelectorAll('#orders .order-text')].some(e => e.offsetParent && e.textContent.toLowerCase() === {:?})", typed.to_lowercase()),
+    )
+    .await;
+    b.tap("#abbreviations").await;
+
+    // A pasted block: two good lines, one the engine refuses, each reported.
+    let (from2, to2) = army_move(&v, &state, "Germany", &[from.clone(), to.clone()]);
+    let block = format!("A {from2} - {to2}\nA {from} H\nF xyz - abc\n");
+    b.tap("#paste summary").await;
+    b.type_into("#paste-text", &block).await;
+    b.tap("#paste-form button[type=submit]").await;
+    b.until(
+        "three lines reported",
+        "document.querySelectorAll('#paste-report li').length === 3",
+    )
+    .await;
+    let report = b
+        .js("return [...document.querySelectorAll('#paste-report li')].map(l => l.className + ' ' + l.textContent);")
+        .await;
+    let report: Vec<String> = serde_json::from_value(report).unwrap();
+    assert!(report[0].starts_with("ok ✓ accepted"), "{report:?}");
+    assert!(report[1].starts_with("ok ✓ accepted"), "{report:?}");
+    assert!(report[2].starts_with("error ✗ refused: F xyz - abc"), "{report:?}");
+    assert_eq!(
+        b.js("return document.getElementById('paste-text').value;").await,
+        json!("F xyz - abc"),
+        "the refused line stays to be corrected"
+    );
+    b.until(
+        "the hold in words",
+        &format!(
+            "[...document.querySelectorAll('#orders .order-words')].some(e => e.textContent === {:?})",
+            format!("Army {} holds", p(&from))
+        ),
+    )
+    .await;
+    b.js("document.getElementById('orders-h').scrollIntoView(); return 1;")
+        .await;
+    b.shot(&format!("orders-in-words-{tag}")).await;
+
+    // The DP panel: "Budget N DP · bid 0 · N left", with no rule-file words.
+    let budget = chancery_engine::dp::budget(&v, &state, germany).total;
+    assert_eq!(
+        b.text("#dp-summary").await,
+        format!("Budget {budget} DP · bid 0 · {budget} left")
+    );
+    b.js("document.getElementById('dp-h').scrollIntoView(); return 1;")
+        .await;
+    b.shot(&format!("dp-panel-{tag}")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn orders_read_in_words_on_a_desktop() {
+    orders_read_in_words(1400, 1000, "desktop").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn orders_read_in_words_on_a_phone() {
+    orders_read_in_words(375, 800, "phone").await;
+}
+
+/// Issue 13 item 8 on a desktop and a phone, with the demo club: its running games with
+/// vacant powers are listed as open; each phase code carries its words; and on a desktop
+/// the game page's powers table fits its column without scrolling sideways.
+async fn the_lobby_shows_open_seats(width: u32, height: u32, tag: &str) {
+    let Some(b) = browser(width, height).await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    // The demo club is made at start-up on an empty database.
+    let server = Server::start_with(
+        &dir.path().join("club.db").to_string_lossy(),
+        &["--test-clock", "--tick-ms", "50", "--rate", "100000"],
+    );
+    let base = server.base.clone();
+    let games = server.visitor().get("/api/games").await;
+    let games = games["games"].as_array().unwrap().clone();
+    assert!(!games.is_empty(), "the demo club");
+    b.goto(&format!("{base}/")).await;
+    for g in &games {
+        assert_eq!(g["status"], "active", "{g}");
+        assert!(g["free_seats"].as_u64().unwrap() > 0, "{g}");
+        let id = g["id"].as_i64().unwrap();
+        let row = format!("section[aria-labelledby='open-h'] tr[data-game='{id}']");
+        b.find(&row).await;
+        let title = b
+            .js(&format!("return document.querySelector(\"{row} abbr.phase\").title;"))
+            .await;
+        let code = g["phase"].as_str().unwrap();
+        let view = server.visitor().get(&format!("/api/games/{id}")).await;
+        assert_eq!(title, view["phase_name"], "the code {code} in words");
+    }
+    b.shot(&format!("lobby-open-{tag}")).await;
+
+    // The powers table of the 1936 game (the most powers and factions) fits the column.
+    let crowded = games.iter().find(|g| g["variant"] == "1936").unwrap_or(&games[0]);
+    b.goto(&format!("{base}/games/{}", crowded["id"])).await;
+    b.find("table.powers").await;
+    let overflow = b
+        .js("return [...document.querySelectorAll('.scroll')].filter(s => s.querySelector('table.powers') && s.offsetParent && s.scrollWidth > s.clientWidth + 1).length;")
+        .await;
+    if width >= 1400 {
+        assert_eq!(overflow, json!(0), "the powers table scrolls sideways at {width} px");
+    }
+    b.js("document.getElementById('powers-h').scrollIntoView(); return 1;")
+        .await;
+    b.shot(&format!("game-powers-{tag}")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_shows_open_seats_on_a_desktop() {
+    the_lobby_shows_open_seats(1400, 1000, "desktop").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_shows_open_seats_on_a_phone() {
+    the_lobby_shows_open_seats(375, 800, "phone").await;
+}
+
+/// Accessibility (issue 13): axe-core finds no serious or critical violation on the
+/// lobby, the game page (a player's, with the order and DP panels), the history (list
+/// and one phase) and the GM console, on a desktop and on a phone.
+async fn axe_finds_nothing_serious(width: u32, height: u32) {
+    let Some(b) = browser(width, height).await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let base = server.base.clone();
+    let gm = server.register("gm-axel").await;
+    let game = gm
+        .post("/api/games", json!({"name": "Checked 1936", "variant": "1936"}))
+        .await;
+    let id = game["id"].as_i64().unwrap();
+    let germany = server.register("germany-ada").await;
+    germany
+        .post(&format!("/api/games/{id}/join"), json!({"power": "Germany"}))
+        .await;
+    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+
+    b.login(&base, "germany-ada").await;
+    for (page, path) in [
+        ("lobby", "/".to_string()),
+        ("game", format!("/games/{id}")),
+        ("history", format!("/games/{id}/history")),
+        ("history phase", format!("/games/{id}/history/0")),
+    ] {
+        b.goto(&format!("{base}{path}")).await;
+        b.find("main h1").await;
+        b.axe(&format!("{page} at {width} px")).await;
+    }
+    b.logout().await;
+    b.login(&base, "gm-axel").await;
+    b.goto(&format!("{base}/games/{id}/gm")).await;
+    b.find("main h1").await;
+    b.axe(&format!("GM console at {width} px")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn axe_finds_nothing_serious_on_a_desktop() {
+    axe_finds_nothing_serious(1400, 1000).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn axe_finds_nothing_serious_on_a_phone() {
+    axe_finds_nothing_serious(375, 800).await;
 }

@@ -135,8 +135,8 @@ async fn the_order_check_gives_the_engines_reading_or_message() {
     let good = england.get(&check("f LON - nth")).await;
     assert_eq!(
         good,
-        json!({"ok": true, "order": "F lon - nth"}),
-        "the canonical reading"
+        json!({"ok": true, "order": "F lon - nth", "words": "Fleet London → North Sea"}),
+        "the canonical reading, and in words"
     );
     // London and Holland do not touch (standard map): the board check's message.
     let bad = england.get(&check("F lon - hol")).await;

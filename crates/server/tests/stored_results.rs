@@ -160,3 +160,49 @@ async fn results_stored_by_an_older_version_still_show() {
         assert_eq!(adjudications(&server).await, 0, "{}: converted once only", t.label);
     }
 }
+
+/// Issue 13: a boarding (Original 1958 rules 6 and 7: `F eng - wsx B` with `A wsx B`)
+/// is drawn in history like any other order, on the page and in the phase's image.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_boarding_is_drawn_in_history() {
+    for t in targets().await {
+        let server = Server::start(&t.url);
+        let gm = server.register(&format!("board-{}-gm", t.label)).await;
+        let (id, players) = full_game(&server, &gm, "original-1958", json!({}), &format!("board-{}", t.label)).await;
+        let uk = player(&players, "United Kingdom");
+        for (seq, orders) in [
+            (0, json!(["F lon - eng", "F lon H", "A lon - wsx"])),
+            (1, json!(["F eng - wsx B", "A wsx B", "F lon H"])),
+        ] {
+            uk.post(
+                &format!("/api/games/{id}/orders"),
+                json!({"orders": orders, "seq": seq}),
+            )
+            .await;
+            gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+        }
+        let phase = server.visitor().get(&format!("/api/games/{id}/phases/1")).await;
+        let boarded: Vec<&Value> = phase["result"]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["outcome"] == "boarded")
+            .collect();
+        assert_eq!(boarded.len(), 2, "both units board: {phase}");
+        let Value::String(svg) = server.visitor().get(&format!("/api/games/{id}/phases/1/map.svg")).await else {
+            panic!("an SVG image");
+        };
+        let Value::String(html) = server.visitor().get(&format!("/games/{id}/history/1")).await else {
+            panic!("a page");
+        };
+        for drawn in [&svg, &html] {
+            for order in ["F eng - wsx B", "A wsx B"] {
+                assert!(
+                    drawn.contains(&format!(r#"class="order board succeeded" data-power="United Kingdom" data-unit="{}" data-order="{order}""#, &order[..5])),
+                    "{}: `{order}` is drawn",
+                    t.label
+                );
+            }
+        }
+    }
+}

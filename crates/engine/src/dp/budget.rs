@@ -4,12 +4,25 @@ use crate::state::GameState;
 use crate::variant::{PowerId, PowerKind, ProvinceId, Variant};
 
 /// A power's DPs for the current Spring or Fall, with one line per step of the
-/// reckoning (base, each deduction, each excuse, the floor at zero).
+/// reckoning (base, each deduction, each excuse, the floor at zero) in the rules'
+/// terms for the GM, and each deduction again as a sentence for the player.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Budget {
     pub power: PowerId,
     pub total: u32,
     pub lines: Vec<String>,
+    /// The DPs before any deduction.
+    pub base: u32,
+    /// Each deduction and each excuse, in the order of `lines`.
+    pub deductions: Vec<Deduction>,
+}
+
+/// One deduction from the base budget, or one excused (`dp` 0), said as a player reads
+/// it: "Liverpool is held by France".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deduction {
+    pub dp: u32,
+    pub reason: String,
 }
 
 impl Budget {
@@ -42,6 +55,8 @@ pub fn budget(v: &Variant, state: &GameState, power: PowerId) -> Budget {
             lines: vec![format!(
                 "{name} is not a great power: factions and minor powers get no DPs"
             )],
+            base: 0,
+            deductions: Vec::new(),
         };
     }
     if state.in_disorder(power) {
@@ -51,9 +66,12 @@ pub fn budget(v: &Variant, state: &GameState, power: PowerId) -> Budget {
             lines: vec![format!(
                 "{name} is in civil disorder: its centres are independent minors and it gets no DPs (rule 11)"
             )],
+            base: 0,
+            deductions: Vec::new(),
         };
     }
     let mut lines = Vec::new();
+    let mut deductions = Vec::new();
     let (base, default) = rules.base_budget(power);
     lines.push(format!(
         "base {base} from `rule dp-budget {}`",
@@ -85,6 +103,15 @@ pub fn budget(v: &Variant, state: &GameState, power: PowerId) -> Budget {
                     owner_name(v, state, p as ProvinceId),
                     held.join(", ")
                 ));
+                deductions.push(Deduction {
+                    dp: 0,
+                    reason: format!(
+                        "{} is held by {}, excused while {name} holds {}",
+                        prov.name,
+                        owner_name(v, state, p as ProvinceId),
+                        held.join(" and ")
+                    ),
+                });
             } else {
                 total -= rules.lost_centre_penalty as i64;
                 lines.push(format!(
@@ -93,6 +120,10 @@ pub fn budget(v: &Variant, state: &GameState, power: PowerId) -> Budget {
                     prov.name,
                     owner_name(v, state, p as ProvinceId)
                 ));
+                deductions.push(Deduction {
+                    dp: rules.lost_centre_penalty,
+                    reason: format!("{} is held by {}", prov.name, owner_name(v, state, p as ProvinceId)),
+                });
             }
         }
     }
@@ -101,6 +132,10 @@ pub fn budget(v: &Variant, state: &GameState, power: PowerId) -> Budget {
         if let Some(line) = faction_behind(v, state, power) {
             total -= rules.faction_penalty as i64;
             lines.push(format!("−{} {line}", rules.faction_penalty));
+            deductions.push(Deduction {
+                dp: rules.faction_penalty,
+                reason: line,
+            });
         }
     }
 
@@ -112,6 +147,8 @@ pub fn budget(v: &Variant, state: &GameState, power: PowerId) -> Budget {
         power,
         total: total as u32,
         lines,
+        base,
+        deductions,
     }
 }
 

@@ -82,6 +82,15 @@ fn lost_centres_cost_a_dp_each_down_to_zero() {
         "{:?}",
         b.lines
     );
+    // The same deduction as the player reads it.
+    assert_eq!(b.base, 3);
+    assert_eq!(
+        b.deductions,
+        [Deduction {
+            dp: 1,
+            reason: "Berlin is held by Poland".into()
+        }]
+    );
     // Italy loses its four home centres and its faction holds no Spanish centre:
     // 3 - 4 - 1 is floored at 0.
     let mut s = GameState::initial(&v);
@@ -106,6 +115,13 @@ fn lebanon_exception() {
     let b = total(&v, &s, "France");
     assert_eq!(b.total, 5, "{:?}", b.lines);
     assert!(b.lines.iter().any(|l| l.contains("excused") && l.contains("Iraq")));
+    assert_eq!(b.deductions.len(), 1);
+    assert_eq!(b.deductions[0].dp, 0, "excused");
+    assert!(
+        b.deductions[0].reason.starts_with("Lebanon is held by Turkey, excused"),
+        "{:?}",
+        b.deductions
+    );
     // The exception covers Lebanon only.
     own(&v, &mut s, "Paris", "Germany");
     assert_eq!(total(&v, &s, "France").total, 4);

@@ -10,6 +10,7 @@
 //! - [`orders`]: orders and ready marks, and the GM's view of every power's orders.
 //! - [`bids`]: DP bids, budgets and the GM's bid report.
 //! - [`gm`]: the GM's tools and the event log.
+//! - [`press`]: reading and sending press.
 //! - [`players`]: the player records (`GET /api/players/{name}`).
 
 pub mod accounts;
@@ -19,6 +20,7 @@ pub mod games;
 pub mod gm;
 pub mod orders;
 pub mod players;
+pub mod press;
 
 use axum::extract::DefaultBodyLimit;
 use utoipa_axum::router::OpenApiRouter;
@@ -65,6 +67,7 @@ pub fn router() -> OpenApiRouter<App> {
         .routes(routes!(gm::settings))
         .routes(routes!(gm::transfer))
         .routes(routes!(gm::events))
+        .routes(routes!(press::read, press::send))
         .routes(routes!(players::record))
         .routes(routes!(club::variants))
         .routes(routes!(club::geojson))

@@ -15,12 +15,11 @@ use axum::http::header::{CONTENT_TYPE, HOST};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use chancery_engine::json::AdjudicationJson;
-use sqlx::Row;
 
-use crate::auth::Viewer;
-use crate::error::{ApiError, ApiResult, Params, Path};
-use crate::press::PressQuery;
+use crate::error::{ApiError, ApiResult, Path};
 use crate::services::games;
+use crate::services::press::{self, PressQuery};
+use crate::store;
 use crate::App;
 
 /// How many phases and messages the feed carries, newest first.
@@ -63,53 +62,39 @@ pub async fn feed(State(app): State<App>, headers: HeaderMap, Path(id): Path<i64
         .unwrap_or("127.0.0.1:8080");
     let base = format!("http://{host}");
     let mut entries = Vec::new();
-    let phases = sqlx::query(
-        "SELECT seq, phase, processed_ms, result_json FROM phases WHERE game_id = $1 ORDER BY seq DESC LIMIT $2",
-    )
-    .bind(id)
-    .bind(PHASES)
-    .fetch_all(&app.db.read)
-    .await?;
-    for row in &phases {
-        let seq: i64 = row.get("seq");
-        let result: AdjudicationJson = serde_json::from_str(&row.get::<String, _>("result_json")).map_err(|e| {
+    for row in store::phases::newest(&app.db.read, id, PHASES).await? {
+        let result: AdjudicationJson = serde_json::from_str(&row.result_json).map_err(|e| {
             ApiError::new(
                 axum::http::StatusCode::INTERNAL_SERVER_ERROR,
                 format!("stored result: {e}"),
             )
         })?;
         entries.push(Entry {
-            id: format!("urn:chancery:game:{id}:phase:{seq}"),
-            title: format!("{}: results of {}", game.name, row.get::<String, _>("phase")),
-            updated_ms: row.get("processed_ms"),
-            link: format!("{base}/games/{id}/history/{seq}"),
+            id: format!("urn:chancery:game:{id}:phase:{}", row.seq),
+            title: format!("{}: results of {}", game.name, row.phase),
+            updated_ms: row.processed_ms,
+            link: format!("{base}/games/{id}/history/{}", row.seq),
             content: results_text(&result),
         });
     }
     // The press a visitor may read, exactly as the press API gives it to one.
-    let axum::Json(press) = crate::press::read(
-        State(app.clone()),
-        Viewer(None),
-        Path(id),
-        Params(PressQuery {
-            since_ms: None,
-            before_ms: None,
-            limit: Some(MESSAGES),
-        }),
-    )
-    .await?;
-    for m in press["messages"].as_array().into_iter().flatten() {
-        let from = match (m["from_gm"].as_bool(), m["from"].as_str()) {
-            (Some(true), _) => "The GM".to_string(),
-            (_, Some(power)) => power.to_string(),
+    let everyone = PressQuery {
+        since_ms: None,
+        before_ms: None,
+        limit: Some(MESSAGES),
+    };
+    for m in press::read(&app, None, id, &everyone).await?.messages {
+        let from = match (m.from_gm, m.from) {
+            (true, _) => "The GM".to_string(),
+            (_, Some(power)) => power,
             _ => "Someone (grey press)".to_string(),
         };
         entries.push(Entry {
-            id: format!("urn:chancery:game:{id}:press:{}", m["id"]),
+            id: format!("urn:chancery:game:{id}:press:{}", m.id),
             title: format!("{}: {from} to all", game.name),
-            updated_ms: m["sent_ms"].as_i64().unwrap_or(0),
+            updated_ms: m.sent_ms,
             link: format!("{base}/games/{id}#press-h"),
-            content: m["body"].as_str().unwrap_or("").to_string(),
+            content: m.body,
         });
     }
     entries.sort_by(|a, b| b.updated_ms.cmp(&a.updated_ms).then(b.id.cmp(&a.id)));

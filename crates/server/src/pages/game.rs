@@ -19,6 +19,7 @@ use crate::error::{ApiResult, Params, Path};
 use crate::model::GameStatus;
 use crate::services::games::{self, acting_power, role_of, Role};
 use crate::services::maps::MapOf;
+use crate::services::order_words;
 use crate::store::games::Game;
 use crate::App;
 
@@ -186,25 +187,59 @@ fn join_of(game: &Game, view: &Value, viewer: Option<&Account>, role: &Role) -> 
     }
 }
 
-/// The hint above the order field; static HTML.
-fn phase_hint(kind: PhaseKind) -> &'static str {
-    match kind {
-        PhaseKind::Movement => "Click one of your units on the map, then the space it should move to (the unit again: hold), or choose Support… or Convoy… after it. Or type an order, such as <code>A ber - sil</code>, <code>F kie S A ber - den</code> or <code>F lon C A yor - nwy</code>.",
-        PhaseKind::Retreat => "Click a dislodged unit (ringed in red), then the space it retreats to, or type <code>A ber R sil</code> or <code>A ber D</code>.",
-        PhaseKind::Adjustment => "Click a home centre to build there, or a unit to remove it. Or type <code>Build A ber</code>, <code>Build F stp/nc</code>, <code>Remove A war</code>, <code>Waive</code>.",
+/// The hint above the order field, with examples from the power's own units that the
+/// engine accepts on this board (`order_words::examples`).
+fn phase_hint(v: &Variant, state: &GameState, power: &str) -> Hint {
+    let examples = v
+        .find_power(power)
+        .map(|p| order_words::examples(v, state, p))
+        .unwrap_or_default();
+    let (lead, none) = match state.phase.kind {
+        PhaseKind::Movement => (
+            "Click one of your units on the map, then the space it should move to (the unit again: hold), or choose Support… or Convoy… after it. Or type an order, such as",
+            "No orders yet: units without one hold.",
+        ),
+        PhaseKind::Retreat => (
+            "Click a dislodged unit (ringed in red), then the space it retreats to. Or type an order, such as",
+            "No orders yet: a dislodged unit without one is disbanded.",
+        ),
+        PhaseKind::Adjustment => (
+            "Click a home centre to build there, or a unit to remove it. Or type an order, such as",
+            "No orders yet: a build not ordered is waived, and a unit to remove not chosen is chosen by the rules.",
+        ),
+    };
+    Hint {
+        lead,
+        examples: examples
+            .iter()
+            .map(|e| (e.clone(), order_words::text_in_words(v, state, power, e)))
+            .collect(),
+        none,
     }
+}
+
+/// What the order panel says about typing orders.
+struct Hint {
+    lead: &'static str,
+    /// Each example as typed and in words.
+    examples: Vec<(String, String)>,
+    /// What happens without orders, said while there are none.
+    none: &'static str,
 }
 
 struct OrderRow {
     unit: String,
     order: String,
+    words: String,
 }
 
 struct OrdersPanel {
     power: String,
-    hint: &'static str,
+    hint: Hint,
     lines: Vec<OrderRow>,
     ready: bool,
+    /// The last ready mark processes the phase (else: the deadline only).
+    early: bool,
 }
 
 async fn orders_panel(
@@ -212,28 +247,34 @@ async fn orders_panel(
     game: &Game,
     account: &Account,
     power: &str,
-    kind: PhaseKind,
+    (v, state): (&Variant, &GameState),
     ready: bool,
 ) -> ApiResult<OrdersPanel> {
     let current = crate::services::orders::list(app, account, game.id, Some(power)).await?;
     Ok(OrdersPanel {
         power: power.to_string(),
-        hint: phase_hint(kind),
+        hint: phase_hint(v, state, power),
         lines: current
             .orders
             .into_iter()
             .map(|o| OrderRow {
                 unit: o.unit,
                 order: o.order,
+                words: o.words,
             })
             .collect(),
         ready,
+        early: game.process_when_ready,
     })
 }
 
+/// This turn's DPs as the player reads them: the budget, what is bid, what is left,
+/// and each deduction as a sentence.
 struct Budget {
     total: i64,
-    lines: Vec<String>,
+    bid: i64,
+    /// "−1: Liverpool is held by France".
+    deductions: Vec<String>,
 }
 
 struct BidRow {
@@ -267,18 +308,12 @@ async fn bids_panel(
     state: &GameState,
     power: &str,
 ) -> ApiResult<Option<BidsPanel>> {
-    if !crate::services::bids::has_dp(v) {
+    // Bids are made in the Spring and Fall movement phases only (rule 2).
+    if !crate::services::bids::has_dp(v) || state.phase.kind != PhaseKind::Movement {
         return Ok(None);
     }
-    let budget = v.find_power(power).map(|p| {
-        let b = chancery_engine::dp::budget(v, state, p);
-        Budget {
-            total: b.total as i64,
-            lines: b.lines.clone(),
-        }
-    });
     let bids = crate::services::bids::list(app, account, game.id, Some(power)).await?;
-    let lines = bids
+    let lines: Vec<BidRow> = bids
         .bids
         .into_iter()
         .filter(|b| b.seq == game.seq)
@@ -288,6 +323,21 @@ async fn bids_panel(
             unit: b.unit,
         })
         .collect();
+    let budget = v.find_power(power).map(|p| {
+        let b = chancery_engine::dp::budget(v, state, p);
+        Budget {
+            total: b.total as i64,
+            bid: lines.iter().map(|l| l.dp).sum(),
+            deductions: b
+                .deductions
+                .iter()
+                .map(|d| match d.dp {
+                    0 => format!("±0: {}", d.reason),
+                    n => format!("−{n}: {}", d.reason),
+                })
+                .collect(),
+        }
+    });
     let minors = state
         .units
         .iter()
@@ -369,7 +419,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
             .into_iter()
             .flatten()
             .any(|p| p["name"] == power.as_str() && p["ready"].as_bool() == Some(true));
-        orders = Some(orders_panel(&app, &game, account, power, state.phase.kind, ready).await?);
+        orders = Some(orders_panel(&app, &game, account, power, (&v, &state), ready).await?);
         bids = bids_panel(&app, &game, account, &v, &state, power).await?;
         draw_vote = Some(view["you"]["draw_vote"].as_bool() == Some(true));
     }
@@ -453,7 +503,9 @@ pub async fn check_order(
     }
     Ok(Json(
         match parse_order(&v, p, &c.text).and_then(|o| validate(&v, &state, &o)) {
-            Ok(order) => json!({"ok": true, "order": order.display(&v).to_string()}),
+            Ok(order) => {
+                json!({"ok": true, "order": order.display(&v).to_string(), "words": order_words::words(&v, &state, &order)})
+            }
             Err(e) => json!({"ok": false, "error": e.to_string()}),
         },
     ))

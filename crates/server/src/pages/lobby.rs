@@ -16,8 +16,36 @@ struct Row {
     name: String,
     variant: String,
     phase: String,
+    /// The phase code in words, for its `<abbr>`: "Fall 1937 movement".
+    phase_words: String,
     deadline: String,
     turn: Option<Turn>,
+    free_seats: usize,
+}
+
+/// "F1937M" in words ("Fall 1937 movement"), as the engine names the phase; the code
+/// itself when it does not read.
+fn phase_words(code: &str) -> String {
+    use chancery_engine::{Phase, PhaseKind, Season};
+    let mut chars = code.chars();
+    let (Some(s), Some(k)) = (chars.next(), chars.next_back()) else {
+        return code.to_string();
+    };
+    let kind = match k {
+        'M' => PhaseKind::Movement,
+        'R' => PhaseKind::Retreat,
+        'A' => PhaseKind::Adjustment,
+        _ => return code.to_string(),
+    };
+    let season = match s {
+        'S' => Season::Spring,
+        'F' | 'W' => Season::Fall,
+        _ => return code.to_string(),
+    };
+    match chars.as_str().parse::<i32>() {
+        Ok(year) => Phase { season, year, kind }.to_string(),
+        Err(_) => code.to_string(),
+    }
 }
 
 struct Table {
@@ -25,6 +53,8 @@ struct Table {
     empty: &'static str,
     /// A column saying what each game asks of the viewer.
     with_turns: bool,
+    /// A column with each game's free seats.
+    with_seats: bool,
 }
 
 #[derive(Template)]
@@ -50,6 +80,8 @@ fn row(g: &GameSummary, turn: Option<Turn>) -> Row {
         name: g.name.clone(),
         variant: g.variant.clone(),
         phase: g.phase.clone(),
+        phase_words: phase_words(&g.phase),
+        free_seats: g.free_seats,
         deadline: g.deadline.as_deref().map(utc_text).unwrap_or_else(|| "—".into()),
         turn,
     }
@@ -60,6 +92,7 @@ fn table(games: &[GameSummary], keep: impl Fn(&GameSummary) -> bool, empty: &'st
         rows: games.iter().filter(|g| keep(g)).map(|g| row(g, None)).collect(),
         empty,
         with_turns: false,
+        with_seats: false,
     }
 }
 
@@ -77,6 +110,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer) -> PageResult 
                     .collect(),
                 empty: "You are in no game yet: join an open one or create one.",
                 with_turns: true,
+                with_seats: false,
             })
         }
         None => None,
@@ -84,11 +118,15 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer) -> PageResult 
     render(&LobbyPage {
         layout: Layout::new("Lobby", viewer.as_ref(), &[]),
         mine,
-        open: table(
-            &games,
-            |g| g.status == GameStatus::Forming,
-            "No game is waiting for players.",
-        ),
+        // A running game with a vacant power is open too: the demo club's are.
+        open: Table {
+            with_seats: true,
+            ..table(
+                &games,
+                |g| g.status == GameStatus::Forming || (g.status.running() && g.free_seats > 0),
+                "No game is waiting for players.",
+            )
+        },
         running: table(&games, |g| g.status.running(), "No game is running."),
         finished: table(
             &games,

@@ -7,8 +7,10 @@
 //! - [`accounts`]: accounts, sessions, the login throttle.
 //! - [`games`]: games, their settings, views and seats.
 //! - [`orders`]: orders and ready marks, each for the phase it names; [`bids`]: DP bids,
-//!   budgets and the GM's bid report.
+//!   budgets and the GM's bid report; [`order_words`]: orders in words, and examples
+//!   from a power's own units.
 //! - [`gm`]: the game master's tools.
+//! - [`press`]: messages, and who may send and read each.
 //! - [`votes`]: the players' draw votes.
 //! - [`players`]: the club's player records.
 //! - [`variants`]: the built-in variants.
@@ -20,8 +22,10 @@ pub mod bids;
 pub mod games;
 pub mod gm;
 pub mod maps;
+pub mod order_words;
 pub mod orders;
 pub mod players;
+pub mod press;
 pub mod processing;
 pub mod variants;
 pub mod votes;

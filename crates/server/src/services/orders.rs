@@ -20,6 +20,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::limits::{MAX_ORDERS, MAX_ORDER_CHARS};
 use crate::model::{Account, GameStatus};
 use crate::services::games::{self, acting_power, at_phase, role_of, PhaseRef, Role};
+use crate::services::order_words;
 use crate::services::processing::{adjudicate_current, disorder_powers, has_choice};
 use crate::store::games::Game;
 use crate::store::{self, orders::UnitOrder};
@@ -89,6 +90,8 @@ pub struct OrderLine {
     pub unit: String,
     /// In the engine's canonical notation.
     pub order: String,
+    /// In words: "Army Berlin → Silesia".
+    pub words: String,
 }
 
 impl From<UnitOrder> for OrderLine {
@@ -96,6 +99,7 @@ impl From<UnitOrder> for OrderLine {
         OrderLine {
             unit: o.unit,
             order: o.text,
+            words: String::new(),
         }
     }
 }
@@ -164,11 +168,20 @@ async fn power_orders(tx: &mut Tx, game: &Game, power: &str, v: &chancery_engine
     answer(game, v, power, orders.into_iter().map(OrderLine::from).collect())
 }
 
-fn answer(game: &Game, v: &chancery_engine::Variant, power: &str, orders: Vec<OrderLine>) -> ApiResult<PowerOrders> {
+fn answer(
+    game: &Game,
+    v: &chancery_engine::Variant,
+    power: &str,
+    mut orders: Vec<OrderLine>,
+) -> ApiResult<PowerOrders> {
+    let state = game.state(v)?;
+    for o in &mut orders {
+        o.words = order_words::text_in_words(v, &state, power, &o.order);
+    }
     Ok(PowerOrders {
         game: game.id,
         seq: game.seq,
-        phase: game.state(v)?.phase.code(),
+        phase: state.phase.code(),
         power: power.to_string(),
         orders,
     })
@@ -275,7 +288,11 @@ async fn store_orders(app: App, account: Account, id: i64, s: Submission) -> Api
             &v,
             &power,
             rows.into_iter()
-                .map(|(unit, order)| OrderLine { unit, order })
+                .map(|(unit, order)| OrderLine {
+                    unit,
+                    order,
+                    words: String::new(),
+                })
                 .collect(),
         )?
     } else {

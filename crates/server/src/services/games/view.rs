@@ -234,17 +234,29 @@ pub struct GameSummary {
     pub phase: String,
     pub deadline: Option<String>,
     pub deadline_ms: Option<i64>,
+    /// Powers a newcomer may still take: playable, without a player, not in civil
+    /// disorder (0 once the game is over).
+    pub free_seats: usize,
 }
 
 /// The newest 500 games.
 pub async fn list(app: &App) -> ApiResult<Vec<GameSummary>> {
+    let seated: std::collections::HashMap<i64, i64> =
+        store::members::seated_counts(&app.db.read).await?.into_iter().collect();
     Ok(store::games::newest(&app.db.read, 500)
         .await?
         .into_iter()
-        .map(|g| GameSummary {
-            phase: serde_json::from_str::<StateJson>(&g.state_json)
-                .map(|s| s.phase)
-                .unwrap_or_default(),
+        .map(|g| {
+            let state = serde_json::from_str::<StateJson>(&g.state_json).ok();
+            let playable = g.variant(app).map(|v| super::playable_powers(&v)).unwrap_or_default();
+            let disordered = state.as_ref().map(|s| s.disordered.clone()).unwrap_or_default();
+            let open = playable.iter().filter(|p| !disordered.contains(p)).count();
+            let taken = seated.get(&g.id).copied().unwrap_or(0) as usize;
+            (g, state, open.saturating_sub(taken))
+        })
+        .map(|(g, state, free)| GameSummary {
+            phase: state.map(|s| s.phase).unwrap_or_default(),
+            free_seats: if g.status == GameStatus::Finished { 0 } else { free },
             id: g.id,
             name: g.name,
             variant: g.variant,

@@ -1,0 +1,55 @@
+//! Press as JSON.
+
+use axum::extract::State;
+use axum::Json;
+
+use crate::auth::{Account, Viewer};
+use crate::error::{ApiResult, Body, ErrorBody, Params, Path};
+use crate::services::press::{self, Message, PressPage, PressQuery, Sent};
+use crate::App;
+
+/// The messages the viewer may read, oldest first.
+///
+/// `since_ms`, `before_ms` and `limit` (1 to 1000) page through them, `more` says older
+/// ones were left out, `latest_ms` is the time to poll from. Grey press hides the sender
+/// from everyone but the sender and the GM; only the GM learns the writing account.
+#[utoipa::path(get, path = "/api/games/{id}/press", operation_id = "read_press", tag = "press",
+    params(("id" = i64, Path, description = "The game's id"), PressQuery),
+    responses(
+        (status = 200, description = "The messages", body = PressPage),
+        (status = 404, description = "No such game", body = ErrorBody),
+        (status = 422, description = "A bad `limit`", body = ErrorBody),
+    ),
+)]
+pub async fn read(
+    State(app): State<App>,
+    Viewer(viewer): Viewer,
+    Path(id): Path<i64>,
+    Params(q): Params<PressQuery>,
+) -> ApiResult<Json<PressPage>> {
+    Ok(Json(press::read(&app, viewer.as_ref(), id, &q).await?))
+}
+
+/// Send press.
+///
+/// `to` lists powers, or `GM` for the game master alone (allowed whatever the press
+/// setting); absent: everyone. `grey` hides your power where the game allows.
+#[utoipa::path(post, path = "/api/games/{id}/press", operation_id = "send_press", tag = "press",
+    params(("id" = i64, Path, description = "The game's id")),
+    request_body = Message,
+    responses(
+        (status = 200, description = "The message as sent", body = Sent),
+        (status = 403, description = "Not a player or the GM, or the game's press setting forbids it", body = ErrorBody),
+        (status = 409, description = "The game is over", body = ErrorBody),
+        (status = 422, description = "An empty or too long message, or an unknown power", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = [])),
+)]
+pub async fn send(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    Body(m): Body<Message>,
+) -> ApiResult<Json<Sent>> {
+    Ok(Json(press::send(&app, &account, id, m).await?))
+}
