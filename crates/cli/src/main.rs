@@ -89,6 +89,16 @@ enum Command {
         /// with `https://` the session cookie is marked `Secure`.
         #[arg(long)]
         public_url: Option<String>,
+        /// The mail server, `smtp://user:password@host:587` (STARTTLS) or `smtps://…`
+        /// (TLS); also read from CHANCERY_SMTP.
+        #[arg(long)]
+        smtp: Option<String>,
+        /// Without a mail server: write each mail to this folder as an `.eml` file.
+        #[arg(long)]
+        mail_dir: Option<String>,
+        /// The sender of the club's mails, `Name <address>`.
+        #[arg(long)]
+        mail_from: Option<String>,
     },
     /// Draw a variant's map to SVG or PNG (by the file name): the starting position,
     /// a saved position, one phase's orders with their results, or a test case.
@@ -149,7 +159,18 @@ fn main() -> ExitCode {
             listen,
             database,
             public_url,
-        } => serve::run(listen, database, public_url),
+            smtp,
+            mail_dir,
+            mail_from,
+        } => serve::run(chancery_server::ServeOptions {
+            listen,
+            database,
+            public_url,
+            smtp,
+            mail_dir,
+            mail_from,
+            ..Default::default()
+        }),
         Command::Cases { files, verbose, known } => commands::cases(&files, verbose, known.as_deref()),
         Command::Map { variant, json, geojson } => commands::map(&variant, json, geojson),
         Command::Lint { variant, shapes } => commands::lint(&variant, shapes.as_deref()),

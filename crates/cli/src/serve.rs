@@ -3,13 +3,7 @@
 use crate::output::Failure;
 use std::process::ExitCode;
 
-pub fn run(listen: String, database: String, public_url: Option<String>) -> Result<ExitCode, Failure> {
-    let options = chancery_server::ServeOptions {
-        listen,
-        database,
-        public_url,
-        ..Default::default()
-    };
+pub fn run(options: chancery_server::ServeOptions) -> Result<ExitCode, Failure> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -34,6 +34,7 @@ pub mod history;
 pub mod input;
 pub mod jobs;
 pub mod limits;
+pub mod mailer;
 pub mod model;
 pub mod openapi;
 mod pages;
@@ -76,6 +77,12 @@ pub struct ServeOptions {
     /// proxy): its origin is accepted on cookie requests, and `https://` makes the session
     /// cookie `Secure`.
     pub public_url: Option<String>,
+    /// `smtp://` or `smtps://` URL of the mail server (`--smtp`, or `CHANCERY_SMTP`).
+    pub smtp: Option<String>,
+    /// A folder to write each mail to as an `.eml` file, when there is no mail server.
+    pub mail_dir: Option<String>,
+    /// The sender of the club's mails (`Name <address>`).
+    pub mail_from: Option<String>,
 }
 
 impl Default for ServeOptions {
@@ -88,6 +95,9 @@ impl Default for ServeOptions {
             rate_per_second: 200,
             demo: true,
             public_url: None,
+            smtp: None,
+            mail_dir: None,
+            mail_from: None,
         }
     }
 }
@@ -114,6 +124,10 @@ pub struct AppState {
     pub public_origin: Option<String>,
     /// Served over HTTPS (`--public-url https://…`): the session cookie is `Secure`.
     pub secure_cookie: bool,
+    /// How mail is sent ([`mailer`]).
+    pub mailer: mailer::Mailer,
+    /// Wakes the mail sender early (mail was just written to the outbox).
+    pub mail_wake: tokio::sync::Notify,
 }
 
 pub type App = Arc<AppState>;
@@ -125,6 +139,25 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
     jobs::give_back_large_blocks();
     let public_origin = opts.public_url.as_deref().map(csrf::public_origin).transpose()?;
     let db = Db::open(&opts.database).await?;
+    // Bound before anything else, so that the links in mails can name the port.
+    let listener = tokio::net::TcpListener::bind(&opts.listen)
+        .await
+        .map_err(|e| format!("listening on {}: {e}", opts.listen))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let base_url = match &opts.public_url {
+        Some(u) => u.clone(),
+        None => format!("http://{addr}"),
+    };
+    let smtp = opts
+        .smtp
+        .clone()
+        .or_else(|| std::env::var("CHANCERY_SMTP").ok().filter(|s| !s.is_empty()));
+    let mailer = mailer::Mailer::new(
+        smtp.as_deref(),
+        opts.mail_dir.as_deref(),
+        opts.mail_from.as_deref(),
+        &base_url,
+    )?;
     let clock = if opts.test_clock {
         eprintln!("chancery-server: WARNING: --test-clock is on; anyone can move this server's clock");
         Clock::adjustable()
@@ -144,6 +177,8 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
         wake: tokio::sync::Notify::new(),
         secure_cookie: public_origin.as_deref().is_some_and(|o| o.starts_with("https://")),
         public_origin,
+        mailer,
+        mail_wake: tokio::sync::Notify::new(),
     });
     let converted = history::convert_stored_results(&app).await?;
     if converted > 0 {
@@ -152,11 +187,8 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
     if opts.demo {
         demo::create_if_empty(&app).await?;
     }
-    let listener = tokio::net::TcpListener::bind(&opts.listen)
-        .await
-        .map_err(|e| format!("listening on {}: {e}", opts.listen))?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
     tokio::spawn(scheduler::run(app.clone(), opts.tick_ms));
+    tokio::spawn(mailer::run(app.clone(), opts.tick_ms));
     let router = routes::router(app.clone(), opts.test_clock);
     // The line tests wait for; keep its shape.
     eprintln!(

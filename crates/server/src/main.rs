@@ -23,11 +23,14 @@ fn main() -> ExitCode {
                 v.parse().map(|n| opts.tick_ms = n).map_err(|_| "--tick-ms needs a number".into())
             }),
             "--public-url" => value("--public-url").map(|v| opts.public_url = Some(v)),
+            "--smtp" => value("--smtp").map(|v| opts.smtp = Some(v)),
+            "--mail-dir" => value("--mail-dir").map(|v| opts.mail_dir = Some(v)),
+            "--mail-from" => value("--mail-from").map(|v| opts.mail_from = Some(v)),
             "--rate" => value("--rate").and_then(|v| {
                 v.parse().map(|n| opts.rate_per_second = n).map_err(|_| "--rate needs a number".into())
             }),
             other => Err(format!(
-                "unknown argument `{other}`; usage: chancery-server [--listen ADDR:PORT] [--database URL] [--no-demo] [--tick-ms N] [--rate N] [--public-url URL] [--test-clock]"
+                "unknown argument `{other}`; usage: chancery-server [--listen ADDR:PORT] [--database URL] [--no-demo] [--tick-ms N] [--rate N] [--public-url URL] [--smtp URL] [--mail-dir DIR] [--mail-from ADDRESS] [--test-clock]"
             )),
         };
         if let Err(e) = parsed {

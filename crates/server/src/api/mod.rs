@@ -5,6 +5,7 @@
 //! `utoipa_axum::routes!`, which registers the route and documents it in one step.
 //!
 //! - [`accounts`]: registering, logging in and out, passwords.
+//! - [`mail`]: the account's mail address and preferences.
 //! - [`club`]: the variants offered and their maps as GeoJSON, liveness.
 //! - [`games`]: creating, listing and viewing games, seats, draw votes.
 //! - [`orders`]: orders and ready marks, and the GM's view of every power's orders.
@@ -18,6 +19,7 @@ pub mod bids;
 pub mod club;
 pub mod games;
 pub mod gm;
+pub mod mail;
 pub mod orders;
 pub mod players;
 pub mod press;
@@ -37,6 +39,9 @@ pub fn router() -> OpenApiRouter<App> {
         .routes(routes!(accounts::logout))
         .routes(routes!(accounts::me))
         .routes(routes!(accounts::change_password))
+        .routes(routes!(mail::get))
+        .routes(routes!(mail::set_address, mail::remove_address))
+        .routes(routes!(mail::set_pref))
         .routes({
             // Creating a game may upload a variant file.
             let (schemas, paths, method) = routes!(games::list, games::create);

@@ -11,6 +11,7 @@ use super::layout::{render, Layout, PageResult};
 use crate::auth::Viewer;
 use crate::error::Params;
 use crate::limits::{ACCOUNT_NAME_CHARS, PASSWORD_CHARS};
+use crate::services::mail::{wanted, Kind};
 use crate::App;
 
 #[derive(Deserialize, Default)]
@@ -65,17 +66,35 @@ struct AccountPage {
     layout: Layout,
     name: String,
     password_min: usize,
+    address: Option<crate::store::mail::AddressRow>,
+    /// Each kind of mail: name, label, on for all games, the games it is off for.
+    kinds: Vec<(&'static str, &'static str, bool, Vec<i64>)>,
 }
 
 /// The viewer's account: a new password (the old one is asked for too).
-pub async fn account_page(State(_app): State<App>, Viewer(viewer): Viewer) -> PageResult {
+pub async fn account_page(State(app): State<App>, Viewer(viewer): Viewer) -> PageResult {
     let Some(account) = viewer.as_ref() else {
         return Ok(Redirect::to("/login?next=/account").into_response());
     };
+    let mail = crate::services::mail_settings::settings(&app, account).await?;
+    let kinds = Kind::CHOSEN
+        .iter()
+        .map(|k| {
+            let off_games = mail
+                .prefs
+                .iter()
+                .filter(|(g, kind, on)| *g != 0 && kind == k.as_str() && !on)
+                .map(|p| p.0)
+                .collect();
+            (k.as_str(), k.label(), wanted(&mail.prefs, *k, None), off_games)
+        })
+        .collect();
     render(&AccountPage {
         layout: Layout::new("Account", Some(account), &[]),
         name: account.name.clone(),
         password_min: *PASSWORD_CHARS.start(),
+        address: mail.address,
+        kinds,
     })
 }
 

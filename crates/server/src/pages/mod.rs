@@ -18,6 +18,7 @@ mod history;
 pub(crate) mod image;
 mod layout;
 mod lobby;
+mod mail;
 mod map;
 mod players;
 mod press;
@@ -42,4 +43,9 @@ pub fn router() -> Router<App> {
         .route("/games/{id}/history/{seq}", get(history::page))
         .route("/games/{id}/gm", get(console::page))
         .route("/assets/{name}", get(assets::serve))
+        .route("/mail/confirm/{token}", get(mail::confirm))
+        .route(
+            "/mail/unsubscribe/{key}",
+            get(mail::unsubscribe_page).post(mail::unsubscribe),
+        )
 }

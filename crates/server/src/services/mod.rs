@@ -15,12 +15,17 @@
 //! - [`players`]: the club's player records.
 //! - [`variants`]: the built-in variants.
 //! - [`maps`]: each variant's map, made and drawn on the job pool; its GeoJSON.
+//! - [`mail`]: what the club mails and to whom, written to the outbox in the event's
+//!   transaction; [`mail_settings`]: addresses, their confirmation, preferences and
+//!   unsubscribing.
 //! - [`processing`]: judging a phase exactly once; the GM's rollback and roll forward.
 
 pub mod accounts;
 pub mod bids;
 pub mod games;
 pub mod gm;
+pub mod mail;
+pub mod mail_settings;
 pub mod maps;
 pub mod order_words;
 pub mod orders;

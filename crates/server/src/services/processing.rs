@@ -83,6 +83,9 @@ pub async fn adjudicate_current(app: &App, tx: &mut Tx, game: &Game, how: &str) 
     let judged = judge(app, tx, game).await?;
     let now = app.clock.now_ms();
     record(app, tx, game, &judged, now, how, false).await?;
+    // The mails go with the result: written in this transaction, they exist exactly
+    // when it does.
+    crate::services::mail::phase_processed(tx, app, game, &judged.result, &judged.missing).await?;
     log_event(tx, app, game.id, game.seq, &judged.phase, "processed", how).await?;
     Ok(judged.result)
 }

@@ -9,6 +9,7 @@
 //! - [`events`]: each game's event log; [`press`]: the games' messages.
 //! - [`accounts`]: the club's accounts.
 //! - [`sessions`], [`logins`]: sessions and failed logins.
+//! - [`mail`]: each account's address and mail preferences, and the outbox.
 //! - [`votes`]: draw votes.
 //! - [`players`]: the player records, read from `members` joined with `games`.
 //! - [`phases`]: processed phases and rolled-back results; [`orders`]: orders and ready
@@ -21,6 +22,7 @@ pub mod disorder;
 pub mod events;
 pub mod games;
 pub mod logins;
+pub mod mail;
 pub mod members;
 pub mod orders;
 pub mod phases;

@@ -4,6 +4,8 @@
 //! talks to it over HTTP.
 #![allow(dead_code)]
 
+pub mod smtp;
+
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;

@@ -1,0 +1,156 @@
+//! The account's mail settings as JSON: its address and the kinds of mail it wants.
+
+use axum::extract::State;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::auth::Account;
+use crate::error::{ApiResult, Body, ErrorBody};
+use crate::services::mail::Kind;
+use crate::services::mail_settings::{self, Settings};
+use crate::App;
+
+#[derive(Serialize, ToSchema)]
+pub struct MailAddress {
+    pub address: String,
+    /// The link mailed to it has been followed; until then only that mail is sent.
+    pub confirmed: bool,
+    /// The mail server refused the address for good, in its words; nothing more is sent
+    /// to it until an address is set again.
+    pub bounced: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct MailPref {
+    /// 0: every game.
+    pub game_id: i64,
+    pub kind: String,
+    pub enabled: bool,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct MailKind {
+    pub kind: String,
+    pub label: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct MailSettings {
+    pub address: Option<MailAddress>,
+    /// The choices made; a kind without one is on.
+    pub prefs: Vec<MailPref>,
+    pub kinds: Vec<MailKind>,
+}
+
+impl From<Settings> for MailSettings {
+    fn from(s: Settings) -> MailSettings {
+        MailSettings {
+            address: s.address.map(|a| MailAddress {
+                address: a.address,
+                confirmed: a.confirmed,
+                bounced: a.bounced,
+            }),
+            prefs: s
+                .prefs
+                .into_iter()
+                .map(|(game_id, kind, enabled)| MailPref { game_id, kind, enabled })
+                .collect(),
+            kinds: Kind::CHOSEN
+                .iter()
+                .map(|k| MailKind {
+                    kind: k.as_str().into(),
+                    label: k.label().into(),
+                })
+                .collect(),
+        }
+    }
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"address": "alice@example.org"}))]
+pub struct AddressChange {
+    pub address: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"kind": "results", "game_id": 12, "enabled": false}))]
+pub struct PrefChange {
+    /// results, reminders, press, game or gm.
+    pub kind: String,
+    /// One game; absent for every game.
+    #[serde(default)]
+    pub game_id: Option<i64>,
+    pub enabled: bool,
+}
+
+/// Your mail settings.
+#[utoipa::path(get, path = "/api/me/mail", operation_id = "mail_settings", tag = "accounts",
+    responses(
+        (status = 200, description = "The address and the kinds of mail chosen", body = MailSettings),
+        (status = 401, description = "Not logged in", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = [])),
+)]
+pub async fn get(State(app): State<App>, account: Account) -> ApiResult<Json<MailSettings>> {
+    Ok(Json(mail_settings::settings(&app, &account).await?.into()))
+}
+
+/// Set your mail address; a link to confirm it is mailed there.
+#[utoipa::path(put, path = "/api/me/mail/address", operation_id = "set_mail_address", tag = "accounts",
+    request_body = AddressChange,
+    responses(
+        (status = 200, description = "Set, not yet confirmed", body = MailSettings),
+        (status = 401, description = "Not logged in", body = ErrorBody),
+        (status = 422, description = "Not a mail address", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = [])),
+)]
+pub async fn set_address(
+    State(app): State<App>,
+    account: Account,
+    Body(change): Body<AddressChange>,
+) -> ApiResult<Json<MailSettings>> {
+    Ok(Json(
+        mail_settings::set_address(&app, &account, &change.address)
+            .await?
+            .into(),
+    ))
+}
+
+/// Remove your mail address: nothing more is mailed.
+#[utoipa::path(delete, path = "/api/me/mail/address", operation_id = "remove_mail_address", tag = "accounts",
+    responses(
+        (status = 200, description = "Removed", body = MailSettings),
+        (status = 401, description = "Not logged in", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = [])),
+)]
+pub async fn remove_address(State(app): State<App>, account: Account) -> ApiResult<Json<MailSettings>> {
+    Ok(Json(mail_settings::remove_address(&app, &account).await?.into()))
+}
+
+/// Turn a kind of mail on or off, for every game or one.
+#[utoipa::path(put, path = "/api/me/mail/prefs", operation_id = "set_mail_pref", tag = "accounts",
+    request_body = PrefChange,
+    responses(
+        (status = 200, description = "Set", body = MailSettings),
+        (status = 401, description = "Not logged in", body = ErrorBody),
+        (status = 404, description = "No such game", body = ErrorBody),
+        (status = 422, description = "No such kind of mail", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = [])),
+)]
+pub async fn set_pref(
+    State(app): State<App>,
+    account: Account,
+    Body(change): Body<PrefChange>,
+) -> ApiResult<Json<MailSettings>> {
+    Ok(Json(
+        mail_settings::set_pref(&app, &account, &change.kind, change.game_id, change.enabled)
+            .await?
+            .into(),
+    ))
+}

@@ -1,0 +1,378 @@
+//! `mail_addresses`, `mail_prefs` and `outbox`: where each account's mail goes, which
+//! kinds it wants, and every mail from its composition to its delivery.
+
+use sqlx::any::AnyRow;
+use sqlx::{Any, Executor, Row};
+
+use crate::db::{Backend, Tx};
+
+/// An account's address and its state.
+#[derive(Clone, Debug)]
+pub struct AddressRow {
+    pub account_id: i64,
+    pub address: String,
+    pub confirmed: bool,
+    pub unsubscribe_key: String,
+    /// The mail server's words when it refused the address for good.
+    pub bounced: Option<String>,
+    pub bounced_ms: Option<i64>,
+}
+
+const ADDRESS_COLUMNS: &str = "account_id, address, confirmed, unsubscribe_key, bounced, bounced_ms";
+
+fn address_from_row(r: &AnyRow) -> Result<AddressRow, sqlx::Error> {
+    Ok(AddressRow {
+        account_id: r.try_get("account_id")?,
+        address: r.try_get("address")?,
+        confirmed: super::flag(r, "confirmed")?,
+        unsubscribe_key: r.try_get("unsubscribe_key")?,
+        bounced: r.try_get("bounced")?,
+        bounced_ms: r.try_get("bounced_ms")?,
+    })
+}
+
+pub async fn address<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Option<AddressRow>> {
+    sqlx::query(&format!(
+        "SELECT {ADDRESS_COLUMNS} FROM mail_addresses WHERE account_id = $1"
+    ))
+    .bind(account)
+    .fetch_optional(e)
+    .await?
+    .map(|r| address_from_row(&r))
+    .transpose()
+}
+
+/// The account whose unsubscribe links carry `key`.
+pub async fn by_unsubscribe_key<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    key: &str,
+) -> sqlx::Result<Option<AddressRow>> {
+    sqlx::query(&format!(
+        "SELECT {ADDRESS_COLUMNS} FROM mail_addresses WHERE unsubscribe_key = $1"
+    ))
+    .bind(key)
+    .fetch_optional(e)
+    .await?
+    .map(|r| address_from_row(&r))
+    .transpose()
+}
+
+/// Sets a new, unconfirmed address (a new address is always confirmed again, and a
+/// bounce recorded for the old one no longer holds).
+pub async fn set_address<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    account: i64,
+    address: &str,
+    confirm_hash: &str,
+    unsubscribe_key: &str,
+    now_ms: i64,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO mail_addresses (account_id, address, confirmed, confirm_hash, unsubscribe_key, updated_ms) VALUES ($1, $2, 0, $3, $4, $5) \
+         ON CONFLICT (account_id) DO UPDATE SET address = excluded.address, confirmed = 0, confirm_hash = excluded.confirm_hash, bounced = NULL, bounced_ms = NULL, updated_ms = excluded.updated_ms",
+    )
+    .bind(account)
+    .bind(address)
+    .bind(confirm_hash)
+    .bind(unsubscribe_key)
+    .bind(now_ms)
+    .execute(e)
+    .await?;
+    Ok(())
+}
+
+pub async fn remove_address<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<()> {
+    sqlx::query("DELETE FROM mail_addresses WHERE account_id = $1")
+        .bind(account)
+        .execute(e)
+        .await?;
+    Ok(())
+}
+
+/// Confirms the address whose confirmation token hashes to `hash`; its account.
+pub async fn confirm<'e, E: Executor<'e, Database = Any>>(e: E, hash: &str, now_ms: i64) -> sqlx::Result<Option<i64>> {
+    sqlx::query("UPDATE mail_addresses SET confirmed = 1, updated_ms = $2 WHERE confirm_hash = $1 RETURNING account_id")
+        .bind(hash)
+        .bind(now_ms)
+        .fetch_optional(e)
+        .await?
+        .map(|r| r.try_get("account_id"))
+        .transpose()
+}
+
+/// Records that the mail server refused `address` for good; only while it is still the
+/// account's address.
+pub async fn bounced<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    account: i64,
+    address: &str,
+    why: &str,
+    now_ms: i64,
+) -> sqlx::Result<()> {
+    sqlx::query("UPDATE mail_addresses SET bounced = $3, bounced_ms = $4 WHERE account_id = $1 AND address = $2")
+        .bind(account)
+        .bind(address)
+        .bind(why)
+        .bind(now_ms)
+        .execute(e)
+        .await?;
+    Ok(())
+}
+
+/// The active players of a game with a confirmed address that has not bounced:
+/// `(account, power, address)`.
+pub async fn players_with_address<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    game: i64,
+) -> sqlx::Result<Vec<(i64, String, String)>> {
+    sqlx::query(
+        "SELECT m.account_id, m.power, a.address FROM members m JOIN mail_addresses a ON a.account_id = m.account_id \
+         WHERE m.game_id = $1 AND m.role = 'player' AND m.active = 1 AND a.confirmed = 1 AND a.bounced IS NULL ORDER BY m.power",
+    )
+    .bind(game)
+    .fetch_all(e)
+    .await?
+    .iter()
+    .map(|r| Ok((r.try_get("account_id")?, r.try_get("power")?, r.try_get("address")?)))
+    .collect()
+}
+
+/// The preferences an account has set: `(game, kind, enabled)`, game 0 for all games.
+pub async fn prefs<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Vec<(i64, String, bool)>> {
+    sqlx::query("SELECT game_id, kind, enabled FROM mail_prefs WHERE account_id = $1 ORDER BY game_id, kind")
+        .bind(account)
+        .fetch_all(e)
+        .await?
+        .iter()
+        .map(|r| Ok((r.try_get("game_id")?, r.try_get("kind")?, super::flag(r, "enabled")?)))
+        .collect()
+}
+
+pub async fn set_pref<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    account: i64,
+    game: i64,
+    kind: &str,
+    enabled: bool,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO mail_prefs (account_id, game_id, kind, enabled) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (account_id, game_id, kind) DO UPDATE SET enabled = excluded.enabled",
+    )
+    .bind(account)
+    .bind(game)
+    .bind(kind)
+    .bind(i64::from(enabled))
+    .execute(e)
+    .await?;
+    Ok(())
+}
+
+/// Takes back a per-game choice, so that the all-games one holds again.
+pub async fn clear_pref<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    account: i64,
+    game: i64,
+    kind: &str,
+) -> sqlx::Result<()> {
+    sqlx::query("DELETE FROM mail_prefs WHERE account_id = $1 AND game_id = $2 AND kind = $3")
+        .bind(account)
+        .bind(game)
+        .bind(kind)
+        .execute(e)
+        .await?;
+    Ok(())
+}
+
+/// A mail as composed, to be written to the outbox.
+#[derive(Clone, Debug)]
+pub struct NewMail {
+    pub id: i64,
+    pub account_id: i64,
+    pub address: String,
+    pub game_id: Option<i64>,
+    pub kind: String,
+    pub subject: String,
+    pub text_body: String,
+    pub html_body: String,
+    pub message_id: String,
+    pub created_ms: i64,
+    pub due_ms: i64,
+}
+
+pub async fn enqueue<'e, E: Executor<'e, Database = Any>>(e: E, m: &NewMail) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO outbox (id, account_id, address, game_id, kind, subject, text_body, html_body, message_id, created_ms, due_ms, attempts) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 0)",
+    )
+    .bind(m.id)
+    .bind(m.account_id)
+    .bind(&m.address)
+    .bind(m.game_id)
+    .bind(&m.kind)
+    .bind(&m.subject)
+    .bind(&m.text_body)
+    .bind(&m.html_body)
+    .bind(&m.message_id)
+    .bind(m.created_ms)
+    .bind(m.due_ms)
+    .execute(e)
+    .await?;
+    Ok(())
+}
+
+/// A row of the outbox.
+#[derive(Clone, Debug)]
+pub struct OutboxRow {
+    pub id: i64,
+    pub account_id: i64,
+    pub address: String,
+    pub game_id: Option<i64>,
+    pub kind: String,
+    pub subject: String,
+    pub text_body: String,
+    pub html_body: String,
+    pub message_id: String,
+    pub created_ms: i64,
+    pub attempts: i64,
+    pub sent_ms: Option<i64>,
+    pub failed: Option<String>,
+    pub last_error: Option<String>,
+}
+
+const OUTBOX_COLUMNS: &str = "id, account_id, address, game_id, kind, subject, text_body, html_body, message_id, created_ms, attempts, sent_ms, failed, last_error";
+
+fn outbox_from_row(r: &AnyRow) -> Result<OutboxRow, sqlx::Error> {
+    Ok(OutboxRow {
+        id: r.try_get("id")?,
+        account_id: r.try_get("account_id")?,
+        address: r.try_get("address")?,
+        game_id: r.try_get("game_id")?,
+        kind: r.try_get("kind")?,
+        subject: r.try_get("subject")?,
+        text_body: r.try_get("text_body")?,
+        html_body: r.try_get("html_body")?,
+        message_id: r.try_get("message_id")?,
+        created_ms: r.try_get("created_ms")?,
+        attempts: r.try_get("attempts")?,
+        sent_ms: r.try_get("sent_ms")?,
+        failed: r.try_get("failed")?,
+        last_error: r.try_get("last_error")?,
+    })
+}
+
+/// Claims one due mail for sending.
+///
+/// PostgreSQL: the row is locked `FOR UPDATE SKIP LOCKED` inside `tx`, which the sender
+/// holds until the mail is sent and marked, so that another server skips it and a
+/// server that dies mid-send releases it at once. SQLite (one writer, one server per
+/// file): a lease of `lease_ms` is written and committed at once, so that the database
+/// is not held while the mail server answers; a sender that dies leaves the lease to
+/// run out.
+pub async fn claim(tx: &mut Tx, backend: Backend, now_ms: i64, lease_ms: i64) -> sqlx::Result<Option<OutboxRow>> {
+    match backend {
+        Backend::Postgres => sqlx::query(&format!(
+            "SELECT {OUTBOX_COLUMNS} FROM outbox WHERE sent_ms IS NULL AND failed IS NULL AND due_ms <= $1 \
+             ORDER BY due_ms, id LIMIT 1 FOR UPDATE SKIP LOCKED"
+        ))
+        .bind(now_ms)
+        .fetch_optional(&mut **tx)
+        .await?
+        .map(|r| outbox_from_row(&r))
+        .transpose(),
+        Backend::Sqlite => sqlx::query(&format!(
+            "UPDATE outbox SET leased_until_ms = $2 WHERE id = (SELECT id FROM outbox WHERE sent_ms IS NULL AND failed IS NULL AND due_ms <= $1 \
+             AND (leased_until_ms IS NULL OR leased_until_ms <= $1) ORDER BY due_ms, id LIMIT 1) RETURNING {OUTBOX_COLUMNS}"
+        ))
+        .bind(now_ms)
+        .bind(now_ms + lease_ms)
+        .fetch_optional(&mut **tx)
+        .await?
+        .map(|r| outbox_from_row(&r))
+        .transpose(),
+    }
+}
+
+pub async fn mark_sent<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, now_ms: i64, by: &str) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE outbox SET sent_ms = $2, sent_by = $3, attempts = attempts + 1, leased_until_ms = NULL WHERE id = $1",
+    )
+    .bind(id)
+    .bind(now_ms)
+    .bind(by)
+    .execute(e)
+    .await?;
+    Ok(())
+}
+
+/// A temporary failure: tried again at `due_ms`.
+pub async fn retry_at<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    id: i64,
+    due_ms: i64,
+    error: &str,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE outbox SET due_ms = $2, last_error = $3, attempts = attempts + 1, leased_until_ms = NULL WHERE id = $1",
+    )
+    .bind(id)
+    .bind(due_ms)
+    .bind(error)
+    .execute(e)
+    .await?;
+    Ok(())
+}
+
+/// A permanent failure: never tried again.
+pub async fn mark_failed<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, why: &str) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE outbox SET failed = $2, last_error = $2, attempts = attempts + 1, leased_until_ms = NULL WHERE id = $1",
+    )
+    .bind(id)
+    .bind(why)
+    .execute(e)
+    .await?;
+    Ok(())
+}
+
+/// The mails about a game, newest first (the GM console's list).
+pub async fn of_game<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, limit: i64) -> sqlx::Result<Vec<OutboxRow>> {
+    sqlx::query(&format!(
+        "SELECT {OUTBOX_COLUMNS} FROM outbox WHERE game_id = $1 ORDER BY created_ms DESC, id DESC LIMIT $2"
+    ))
+    .bind(game)
+    .bind(limit)
+    .fetch_all(e)
+    .await?
+    .iter()
+    .map(outbox_from_row)
+    .collect()
+}
+
+/// Mails of `kind` about `game` written since `since_ms` (press is batched by it).
+pub async fn count_since<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    account: i64,
+    game: i64,
+    kind: &str,
+    since_ms: i64,
+) -> sqlx::Result<i64> {
+    sqlx::query(
+        "SELECT COUNT(*) AS n FROM outbox WHERE account_id = $1 AND game_id = $2 AND kind = $3 AND created_ms >= $4",
+    )
+    .bind(account)
+    .bind(game)
+    .bind(kind)
+    .bind(since_ms)
+    .fetch_one(e)
+    .await?
+    .try_get("n")
+}
+
+/// Whether any mail is still waiting (tests and shutdown wait on it).
+pub async fn pending<'e, E: Executor<'e, Database = Any>>(e: E) -> sqlx::Result<i64> {
+    sqlx::query("SELECT COUNT(*) AS n FROM outbox WHERE sent_ms IS NULL AND failed IS NULL")
+        .fetch_one(e)
+        .await?
+        .try_get("n")
+}

@@ -1,0 +1,118 @@
+//! A real SMTP server for the mail tests: Debian's python3-aiosmtpd running
+//! `tests/smtp/sink.py` on a loopback port, which records every mail it accepts (as
+//! Python's `email` package reads it) and can refuse for a while or bounce an address.
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+pub struct Sink {
+    child: Child,
+    pub port: u16,
+    dir: tempfile::TempDir,
+}
+
+/// The Python with aiosmtpd: Debian's, where `.ci/run` installs python3-aiosmtpd.
+fn python() -> &'static str {
+    if std::path::Path::new("/usr/bin/python3").exists() {
+        "/usr/bin/python3"
+    } else {
+        "python3"
+    }
+}
+
+impl Sink {
+    pub fn start() -> Sink {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/smtp/sink.py");
+        let child = Command::new(python())
+            .arg(script)
+            .arg(port.to_string())
+            .arg(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start the SMTP sink (python3 with aiosmtpd: apt-get install python3-aiosmtpd)");
+        let mut sink = Sink { child, port, dir };
+        let until = Instant::now() + Duration::from_secs(30);
+        while !sink.dir.path().join("ready").exists() {
+            if let Ok(Some(status)) = sink.child.try_wait() {
+                panic!("the SMTP sink stopped ({status}); is python3-aiosmtpd installed?");
+            }
+            assert!(Instant::now() < until, "the SMTP sink did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        sink
+    }
+
+    pub fn url(&self) -> String {
+        format!("smtp://127.0.0.1:{}", self.port)
+    }
+
+    /// Every mail accepted so far, in order.
+    pub fn mails(&self) -> Vec<Value> {
+        std::fs::read_to_string(self.dir.path().join("mails.jsonl"))
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).expect("a recorded mail"))
+            .collect()
+    }
+
+    /// Waits until at least `n` mails have arrived; all of them.
+    pub async fn wait_for(&self, n: usize, secs: u64) -> Vec<Value> {
+        let until = Instant::now() + Duration::from_secs(secs);
+        loop {
+            let mails = self.mails();
+            if mails.len() >= n {
+                return mails;
+            }
+            assert!(
+                Instant::now() < until,
+                "expected {n} mails, got {}: {:#?}",
+                mails.len(),
+                mails.iter().map(|m| &m["headers"]["subject"]).collect::<Vec<_>>()
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Refuse every recipient with a temporary failure (451) until `accept` is called.
+    pub fn refuse(&self) {
+        std::fs::write(self.dir.path().join("refuse"), "").expect("refuse");
+    }
+
+    pub fn accept(&self) {
+        let _ = std::fs::remove_file(self.dir.path().join("refuse"));
+    }
+}
+
+impl Drop for Sink {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The mails to `address`.
+pub fn to<'a>(mails: &'a [Value], address: &str) -> Vec<&'a Value> {
+    mails
+        .iter()
+        .filter(|m| m["rcpt_tos"].as_array().is_some_and(|r| r.iter().any(|a| a == address)))
+        .collect()
+}
+
+/// The first link in a mail's text starting with `prefix`.
+pub fn link(mail: &Value, prefix: &str) -> String {
+    let text = mail["text"].as_str().unwrap_or_default();
+    let start = text
+        .find(prefix)
+        .unwrap_or_else(|| panic!("no link {prefix} in {text}"));
+    text[start..].split_whitespace().next().unwrap_or_default().to_string()
+}

@@ -1,0 +1,313 @@
+//! Mail over real SMTP (issue 15): Debian's aiosmtpd on a loopback port receives what
+//! the server sends. Addresses are confirmed by the mailed link; a 1936 phase is played
+//! and every mail it causes is read: who gets it, its subject, its body (the reader's
+//! own orders with their results and reasons, nothing of another power's orders or any
+//! bid), and its headers (Message-ID, Date in UTC, threading per game, one-click
+//! unsubscribe). SQLite and PostgreSQL.
+
+mod common;
+
+use std::collections::HashSet;
+
+use common::smtp::{link, to, Sink};
+use common::{full_game, player, Api, Server};
+use serde_json::{json, Value};
+
+fn address(power: &str) -> String {
+    format!("{}@players.example", power.to_lowercase().replace(' ', "-"))
+}
+
+/// Sets `who`'s address and follows the link the confirmation mail carries.
+async fn confirm(sink: &Sink, server: &Server, who: &Api, addr: &str) {
+    who.call("PUT", "/api/me/mail/address", Some(json!({"address": addr})))
+        .await;
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let mail = loop {
+        if let Some(m) = to(&sink.mails(), addr)
+            .into_iter()
+            .find(|m| m["headers"]["subject"] == "Confirm your address")
+        {
+            break m.clone();
+        }
+        assert!(std::time::Instant::now() < until, "no confirmation mail for {addr}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    assert!(
+        mail["headers"].get("list-unsubscribe").is_none(),
+        "a confirmation is no list mail"
+    );
+    let url = link(&mail, &format!("{}/mail/confirm/", server.base));
+    let resp = reqwest::get(&url).await.expect("follow the link");
+    assert_eq!(resp.status(), 200, "{url}");
+    let settings = who.get("/api/me/mail").await;
+    assert_eq!(settings["address"]["confirmed"], true, "{settings}");
+}
+
+fn header<'a>(mail: &'a Value, name: &str) -> &'a str {
+    mail["headers"][name]
+        .as_str()
+        .unwrap_or_else(|| panic!("no {name} header: {mail}"))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_processed_phase_mails_each_player_their_results_and_nothing_else() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let sink = Sink::start();
+        let smtp = sink.url();
+        let server = Server::start_with(
+            &target.url,
+            &[
+                "--test-clock",
+                "--no-demo",
+                "--tick-ms",
+                "50",
+                "--rate",
+                "100000",
+                "--smtp",
+                &smtp,
+            ],
+        );
+        let gm = server.register("mail-gm").await;
+        let (id, players) = full_game(&server, &gm, "1936", json!({}), "mail").await;
+        confirm(&sink, &server, &gm, "gm@club.example").await;
+        for (power, api) in &players {
+            confirm(&sink, &server, api, &address(power)).await;
+        }
+        let before = sink.mails().len();
+
+        // Orders from three powers, a bid from Germany (secret to Germany and the GM, DP
+        // rule 12); the others give none.
+        let germany = player(&players, "Germany");
+        let france = player(&players, "France");
+        let britain = player(&players, "Britain");
+        germany
+            .post(
+                &format!("/api/games/{id}/bids"),
+                json!({"bids": [{"unit": "Netherlands", "dp": 2, "order": "F net - sns"}], "seq": 0}),
+            )
+            .await;
+        germany
+            .post(
+                &format!("/api/games/{id}/orders"),
+                json!({"orders": ["A ber - sax"], "seq": 0}),
+            )
+            .await;
+        france
+            .post(
+                &format!("/api/games/{id}/orders"),
+                json!({"orders": ["A par - bur"], "seq": 0}),
+            )
+            .await;
+        britain
+            .post(
+                &format!("/api/games/{id}/orders"),
+                json!({"orders": ["F lon - eng"], "seq": 0}),
+            )
+            .await;
+        gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+
+        // One results mail per player and one to the GM.
+        let mails = sink.wait_for(before + players.len() + 1, 60).await;
+        let fresh = &mails[before..];
+        let mut ids = HashSet::new();
+        for (power, _) in &players {
+            let mine = to(fresh, &address(power));
+            assert_eq!(mine.len(), 1, "{power}: one mail: {mine:#?}");
+            let m = mine[0];
+            assert_eq!(m["rcpt_tos"], json!([address(power)]), "one recipient per mail");
+            let subject = header(m, "subject");
+            assert!(
+                subject.contains("mail game") && subject.contains("Spring 1936") && subject.contains(power.as_str()),
+                "{subject}"
+            );
+            assert_eq!(m["content_type"], "multipart/alternative");
+            let text = m["text"].as_str().unwrap();
+            let html = m["html"].as_str().unwrap();
+            assert!(!html.is_empty(), "an HTML part");
+            assert!(
+                ids.insert(header(m, "message-id").to_string()),
+                "Message-IDs are unique"
+            );
+            // Date in UTC (RFC 5322 gives it as +0000 or GMT).
+            let date = header(m, "date");
+            assert!(
+                date.ends_with("+0000") || date.ends_with("GMT") || date.ends_with("-0000"),
+                "{date}"
+            );
+            // Threaded under the game.
+            let thread = format!("<game-{id}@127.0.0.1>");
+            assert_eq!(header(m, "in-reply-to"), thread);
+            assert!(header(m, "references").contains(&thread));
+            // One-click unsubscribe (RFC 8058) and the same link in the body.
+            let unsub = header(m, "list-unsubscribe");
+            assert!(
+                unsub.starts_with('<') && unsub.contains("/mail/unsubscribe/"),
+                "{unsub}"
+            );
+            assert_eq!(header(m, "list-unsubscribe-post"), "List-Unsubscribe=One-Click");
+            assert!(
+                text.contains(unsub.trim_matches(['<', '>'])),
+                "the link is in the text too"
+            );
+            // The history link and the centre counts.
+            assert!(
+                text.contains(&format!("{}/games/{id}/history/0", server.base)),
+                "{text}"
+            );
+            assert!(text.contains("Supply centres:"), "{text}");
+            // No other power's orders, no bid.
+            for (other, order) in [
+                ("Germany", "A ber - sax"),
+                ("France", "A par - bur"),
+                ("Britain", "F lon - eng"),
+            ] {
+                if other != power {
+                    assert!(
+                        !text.contains(order) && !html.contains(order),
+                        "{power} sees {other}'s order: {text}"
+                    );
+                }
+            }
+            assert!(
+                !text.contains("F net - sns") && !text.contains("DP") && !text.to_lowercase().contains("bid"),
+                "{power}: {text}"
+            );
+        }
+        // The players' own orders, with their outcome and reason.
+        let g = to(fresh, &address("Germany"))[0]["text"].as_str().unwrap().to_string();
+        assert!(g.contains("A ber - sax: moved"), "{g}");
+        let f = to(fresh, &address("France"))[0]["text"].as_str().unwrap().to_string();
+        assert!(f.contains("A par - bur: moved"), "{f}");
+        // The GM hears that the phase was processed, and who gave no orders.
+        let gm_mails = to(fresh, "gm@club.example");
+        assert_eq!(gm_mails.len(), 1);
+        let gm_text = gm_mails[0]["text"].as_str().unwrap();
+        assert!(header(gm_mails[0], "subject").contains("processed"), "{gm_text}");
+        assert!(
+            gm_text.contains("Gave no orders by the deadline:") && gm_text.contains("Italy"),
+            "{gm_text}"
+        );
+        assert!(!gm_text.contains("Germany\n"), "Germany gave orders: {gm_text}");
+
+        // France's one-click unsubscribe (a mail client's POST, no session) stops
+        // France's results for this game; the others still get theirs.
+        let unsub = header(to(fresh, &address("France"))[0], "list-unsubscribe")
+            .trim_matches(['<', '>'])
+            .to_string();
+        let resp = reqwest::Client::new()
+            .post(&unsub)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body("List-Unsubscribe=One-Click")
+            .send()
+            .await
+            .expect("one-click unsubscribe");
+        assert_eq!(resp.status(), 200);
+        let prefs = france.get("/api/me/mail").await;
+        assert_eq!(
+            prefs["prefs"],
+            json!([{"game_id": id, "kind": "results", "enabled": false}]),
+            "{prefs}"
+        );
+        let before = sink.mails().len();
+        gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+        let mails = sink.wait_for(before + players.len(), 60).await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        let fresh: Vec<Value> = sink.mails()[before..].to_vec();
+        assert_eq!(
+            fresh.len(),
+            players.len(),
+            "everyone but France, and the GM: {:#?}",
+            &mails[before..]
+        );
+        assert!(to(&fresh, &address("France")).is_empty());
+        assert_eq!(to(&fresh, &address("Germany")).len(), 1);
+    }
+}
+
+/// A permanent refusal (550) marks the address bounced: nothing more is sent to it, and
+/// the account page says so. A temporary one (451) for a minute of the server's clock
+/// delays mail but loses none.
+#[tokio::test(flavor = "multi_thread")]
+async fn refusals_delay_mail_and_bounces_stop_it() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let sink = Sink::start();
+        let smtp = sink.url();
+        let server = Server::start_with(
+            &target.url,
+            &[
+                "--test-clock",
+                "--no-demo",
+                "--tick-ms",
+                "50",
+                "--rate",
+                "100000",
+                "--smtp",
+                &smtp,
+            ],
+        );
+        let alice = server.register("alice-bounce").await;
+        alice
+            .call(
+                "PUT",
+                "/api/me/mail/address",
+                Some(json!({"address": "bounce-alice@players.example"})),
+            )
+            .await;
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            let s = alice.get("/api/me/mail").await;
+            if s["address"]["bounced"].is_string() {
+                assert!(s["address"]["bounced"].as_str().unwrap().contains("550"), "{s}");
+                break;
+            }
+            assert!(std::time::Instant::now() < until, "the bounce was not recorded: {s}");
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        let (status, page) = page(&alice, "/account").await;
+        assert_eq!(status, 200);
+        assert!(
+            page.contains("id=\"mail-bounced\"") && page.contains("this address bounces"),
+            "{page}"
+        );
+        assert!(sink.mails().is_empty(), "nothing was accepted");
+
+        // Refusing for a minute: the sender tries again with a growing back-off.
+        sink.refuse();
+        let bob = server.register("bob-refused").await;
+        bob.call(
+            "PUT",
+            "/api/me/mail/address",
+            Some(json!({"address": "bob@players.example"})),
+        )
+        .await;
+        for _ in 0..6 {
+            tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+            server.advance(10_000).await;
+        }
+        assert!(sink.mails().is_empty(), "refused so far");
+        sink.accept();
+        // The back-off after five failures is well under two minutes.
+        for _ in 0..24 {
+            if !sink.mails().is_empty() {
+                break;
+            }
+            server.advance(10_000).await;
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        }
+        let mails = sink.wait_for(1, 10).await;
+        assert_eq!(mails.len(), 1, "delivered once: {mails:#?}");
+        assert_eq!(mails[0]["rcpt_tos"], json!(["bob@players.example"]));
+        assert_eq!(bob.get("/api/me/mail").await["address"]["bounced"], Value::Null);
+    }
+}
+
+async fn page(who: &Api, path: &str) -> (u16, String) {
+    let mut req = reqwest::Client::new().get(format!("{}{path}", who.base));
+    if let Some(t) = &who.token {
+        req = req.bearer_auth(t);
+    }
+    let resp = req.send().await.expect("request");
+    (resp.status().as_u16(), resp.text().await.expect("page text"))
+}
