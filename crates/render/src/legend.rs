@@ -170,6 +170,9 @@ fn key(v: &Variant, styles: &[PowerStyle]) -> Vec<KeyEntry> {
         }
         s
     };
+    let mut waive = String::new();
+    crate::orders::waive_mark(&mut waive, Pt::new(16.0, 13.0), 9.0);
+    add(waive, "Build waived");
     add(line("", 3.0, true), "Move");
     add(line(r#" stroke-dasharray="5 3""#, 2.0, true), "Support");
     add(line(r#" stroke-dasharray="1 4""#, 2.4, true), "Convoy");

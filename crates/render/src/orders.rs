@@ -4,12 +4,13 @@
 //! landing, a retreat a thinner arrow from the dislodged unit, a boarding (original
 //! 1958 rules 6 and 7) a dash-dotted arrow to where the fleet takes the army aboard,
 //! or a ring when it boards where it stands. An order that failed is dashed and
-//! crossed in red; disbanded and removed units are crossed out.
+//! crossed in red; disbanded and removed units are crossed out, and a waived build is
+//! a dashed ring with a minus on a home centre it could have used.
 
 use std::fmt::Write;
 
 use chancery_engine::outcome::OrderResult;
-use chancery_engine::{Adjudication, Location, Order, OrderKind, Outcome, Unit};
+use chancery_engine::{Adjudication, Location, Order, OrderKind, Outcome, PowerId, Unit};
 
 use crate::geom::Pt;
 use crate::scene::Scene;
@@ -310,9 +311,11 @@ fn cross(out: &mut String, at: Pt, size: f64, class: &str) {
     );
 }
 
-/// Crosses over units that the phase disbanded or removed, drawn above the units.
+/// Crosses over units that the phase disbanded or removed, drawn above the units, and
+/// the waived builds.
 pub(crate) fn draw_marks(out: &mut String, s: &Scene, placed: &Placement, adj: &Adjudication) {
     out.push_str("<g class=\"marks\">");
+    waived(out, s, adj);
     for r in &adj.results {
         let gone = matches!(
             r.outcome,
@@ -333,6 +336,52 @@ pub(crate) fn draw_marks(out: &mut String, s: &Scene, placed: &Placement, adj: &
         out.push_str("</g>");
     }
     out.push_str("</g>");
+}
+
+/// Each waived build as a mark on a site the power left free: the order names no space,
+/// so the marks go on the first of the sites still free after the builds (those the power
+/// could have built on), one per waive.
+fn waived(out: &mut String, s: &Scene, adj: &Adjudication) {
+    let mut counts = vec![0usize; s.v.powers.len()];
+    for r in &adj.results {
+        if r.outcome == Outcome::Waived {
+            if let Some(o) = shown_order(r) {
+                counts[o.power as usize] += 1;
+            }
+        }
+    }
+    for (power, &n) in counts.iter().enumerate().filter(|(_, &n)| n > 0) {
+        let sites = chancery_engine::adjust::build_sites(s.v, &adj.next, power as PowerId);
+        for &p in sites.iter().take(n) {
+            let at = s.g.location_point(Location::province(p));
+            let _ = write!(
+                out,
+                r#"<g class="waived" data-power="{}" data-space="{}">"#,
+                escape(&s.v.power(power as PowerId).name),
+                escape(&s.v.province(p).name)
+            );
+            waive_mark(out, at, UNIT_R + 4.0);
+            out.push_str("</g>");
+        }
+    }
+}
+
+/// A dashed ring where a unit could have been built, with a minus badge (the build mark's
+/// plus, taken away).
+pub(crate) fn waive_mark(out: &mut String, at: Pt, ring: f64) {
+    let c = at + Pt::new(ring - 3.0, 3.0 - ring);
+    let _ = write!(
+        out,
+        r##"<circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="{b}" stroke-width="2.2" stroke-dasharray="4 3"/><circle cx="{:.1}" cy="{:.1}" r="6" fill="{b}"/><path d="M{:.1} {:.1}h7" stroke="#fff" stroke-width="2"/>"##,
+        at.x,
+        at.y,
+        ring,
+        c.x,
+        c.y,
+        c.x - 3.5,
+        c.y,
+        b = style::BUILD
+    );
 }
 
 fn unit_point(s: &Scene, placed: &Placement, unit: &Unit, dislodged: bool) -> Pt {

@@ -321,6 +321,22 @@ fn builds_and_removals_are_marked() {
     let doc = roxmltree::Document::parse(&text).unwrap();
     assert_eq!(count(&doc, &["unit", "built"]), 2);
     assert_eq!(count(&doc, &["removed"]), 1);
+    // France's third build was not ordered, so it is waived (DATC 4.D.7): marked on the
+    // one home centre left free, Marseilles.
+    let waived: Vec<_> = doc
+        .descendants()
+        .filter(|n| count_class(n, "waived"))
+        .map(|n| n.attribute("data-space").unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(waived, ["Marseilles"]);
+
+    // Two waived by order: both free home centres are marked.
+    let o = orders(&v, &["France: Build A par", "France: Waive", "France: Waive"]);
+    let adj = adjudicate(&v, &s, &o);
+    let text = draw(&v, &s, Some(&adj));
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    assert_eq!(count(&doc, &["waived"]), 2);
+    assert_eq!(count(&doc, &["unit", "built"]), 1);
 }
 
 #[test]
