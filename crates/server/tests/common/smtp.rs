@@ -88,6 +88,11 @@ impl Sink {
         std::fs::write(self.dir.path().join("refuse"), "").expect("refuse");
     }
 
+    /// Answer each recipient after 50 ms.
+    pub fn slow(&self) {
+        std::fs::write(self.dir.path().join("slow"), "").expect("slow");
+    }
+
     pub fn accept(&self) {
         let _ = std::fs::remove_file(self.dir.path().join("refuse"));
     }

@@ -3,11 +3,12 @@
 Usage: sink.py PORT DIR. Every mail accepted is appended to DIR/mails.jsonl as one JSON
 object: the envelope, the headers as decoded, and the plain-text and HTML parts.
 
-While DIR/refuse exists, every recipient is refused with a temporary 451; a recipient
+While DIR/slow exists, each recipient is answered after 50 ms. While DIR/refuse exists, every recipient is refused with a temporary 451; a recipient
 whose local part starts with "bounce" is refused for good with 550. The server writes
 DIR/ready once it is listening.
 """
 
+import asyncio
 import email
 import email.policy
 import json
@@ -24,6 +25,9 @@ class Sink:
         self.out = open(os.path.join(folder, "mails.jsonl"), "a", encoding="utf-8")
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if os.path.exists(os.path.join(self.folder, "slow")):
+            # A slow mail server, so that a sender killed by a test dies mid-conversation.
+            await asyncio.sleep(0.05)
         if os.path.exists(os.path.join(self.folder, "refuse")):
             return "451 4.3.0 Refusing mail for a while, try again later"
         if address.split("@")[0].startswith("bounce"):
@@ -32,7 +36,15 @@ class Sink:
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
-        message = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        # Answered first and read after, as a mail server that queues the raw message
+        # and parses it later: reading it here would hold the 250 back, and widen the
+        # window in which a killed sender cannot know its mail was taken.
+        content, mail_from, rcpt_tos = envelope.content, envelope.mail_from, list(envelope.rcpt_tos)
+        asyncio.get_running_loop().call_soon(self.record, content, mail_from, rcpt_tos)
+        return "250 Message accepted"
+
+    def record(self, content, mail_from, rcpt_tos):
+        message = email.message_from_bytes(content, policy=email.policy.default)
         parts = {}
         for part in message.walk():
             kind = part.get_content_type()
@@ -42,17 +54,17 @@ class Sink:
         for name, value in message.items():
             headers.setdefault(name.lower(), str(value))
         record = {
-            "mail_from": envelope.mail_from,
-            "rcpt_tos": envelope.rcpt_tos,
+            "mail_from": mail_from,
+            "rcpt_tos": rcpt_tos,
             "headers": headers,
             "content_type": message.get_content_type(),
             "text": parts.get("text/plain", ""),
             "html": parts.get("text/html", ""),
         }
         self.out.write(json.dumps(record) + "\n")
+        # Flushed, not synced: the sink is never killed, and a sync here would widen the
+        # window in which a killed sender cannot know its mail was taken.
         self.out.flush()
-        os.fsync(self.out.fileno())
-        return "250 Message accepted"
 
 
 def main():
