@@ -311,3 +311,50 @@ async fn page(who: &Api, path: &str) -> (u16, String) {
     let resp = req.send().await.expect("request");
     (resp.status().as_u16(), resp.text().await.expect("page text"))
 }
+
+/// Without a mail server (`--mail-dir`): each mail is a whole `.eml` file in the folder,
+/// named by its outbox row, with both parts and the same headers.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_mail_folder_gets_one_file_per_mail() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("club.db");
+    let folder = dir.path().join("mail");
+    let folder_arg = folder.to_string_lossy().into_owned();
+    let server = Server::start_with(
+        &db.to_string_lossy(),
+        &["--no-demo", "--tick-ms", "50", "--mail-dir", &folder_arg],
+    );
+    let carol = server.register("carol-folder").await;
+    carol
+        .call(
+            "PUT",
+            "/api/me/mail/address",
+            Some(json!({"address": "carol@players.example"})),
+        )
+        .await;
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let files = loop {
+        let files: Vec<std::path::PathBuf> = std::fs::read_dir(&folder)
+            .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
+            .unwrap_or_default();
+        if !files.is_empty() {
+            break files;
+        }
+        assert!(std::time::Instant::now() < until, "no mail file in {folder:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert!(files[0].extension().is_some_and(|e| e == "eml"), "{files:?}");
+    let eml = std::fs::read_to_string(&files[0]).expect("the mail");
+    for needle in [
+        "Subject: Confirm your address",
+        "To: carol@players.example",
+        "Message-ID: <",
+        "multipart/alternative",
+        "text/plain",
+        "text/html",
+        "/mail/confirm/",
+    ] {
+        assert!(eml.contains(needle), "{needle} in {eml}");
+    }
+}
