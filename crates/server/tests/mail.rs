@@ -358,3 +358,52 @@ async fn a_mail_folder_gets_one_file_per_mail() {
         assert!(eml.contains(needle), "{needle} in {eml}");
     }
 }
+
+/// The start of a game is mailed to its players, with their power and the first
+/// deadline in UTC; the GM's own kinds of mail are the GM's.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_start_of_a_game_is_mailed_to_its_players() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let sink = Sink::start();
+        let smtp = sink.url();
+        let server = Server::start_with(
+            &target.url,
+            &[
+                "--test-clock",
+                "--no-demo",
+                "--tick-ms",
+                "50",
+                "--rate",
+                "100000",
+                "--smtp",
+                &smtp,
+            ],
+        );
+        let gm = server.register("start-gm").await;
+        let game = gm
+            .post("/api/games", json!({"name": "start game", "variant": "standard"}))
+            .await;
+        let id = game["id"].as_i64().unwrap();
+        let dave = server.register("start-dave").await;
+        dave.post(&format!("/api/games/{id}/join"), json!({"power": "England"}))
+            .await;
+        confirm(&sink, &server, &dave, "dave@players.example").await;
+        let before = sink.mails().len();
+        gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+        let mails = sink.wait_for(before + 1, 30).await;
+        let m = &mails[before];
+        assert_eq!(m["rcpt_tos"], json!(["dave@players.example"]));
+        assert_eq!(header(m, "subject"), "start game: the game has started");
+        let text = m["text"].as_str().unwrap();
+        let deadline = dave.get(&format!("/api/games/{id}")).await["deadline"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(
+            text.contains("You play England") && text.contains(&format!("{deadline} (UTC)")),
+            "{text} / {deadline}"
+        );
+        assert_eq!(header(m, "in-reply-to"), format!("<game-{id}@127.0.0.1>"));
+    }
+}

@@ -290,6 +290,25 @@ pub async fn phase_processed(
     Ok(())
 }
 
+/// The game has started: to each player, the power and the first deadline (in UTC).
+pub async fn game_started(tx: &mut Tx, app: &App, game: &Game, phase: &str, deadline_ms: i64) -> ApiResult<()> {
+    let deadline = crate::clock::iso_utc(deadline_ms);
+    for reader in players(app, game, Kind::Game).await? {
+        let Some(power) = reader.power.as_deref() else { continue };
+        let blocks = [
+            Block::Para(format!("{} has started. You play {power}.", game.name)),
+            Block::Para(format!("The first phase, {phase}, is due at {deadline} (UTC).")),
+            Block::Link {
+                label: "Your orders".into(),
+                url: game_url(&app.mailer, game),
+            },
+        ];
+        let subject = format!("{}: the game has started", game.name);
+        enqueue(tx, app, &reader, Some(game.id), Kind::Game, subject, &blocks).await?;
+    }
+    Ok(())
+}
+
 /// `A vie - bud: bounced (…reason…)`.
 fn result_line(r: &chancery_engine::json::ResultJson) -> String {
     let what = match (&r.order, r.unit.is_empty()) {

@@ -116,6 +116,7 @@ pub async fn start(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<()> {
     let deadline = game.deadline_from(app.clock.now_ms(), state.phase.kind)?;
     store::games::start(&mut **tx, game.id, deadline).await?;
     super::log_event(tx, app, game.id, game.seq, &state.phase.code(), "started", "").await?;
+    crate::services::mail::game_started(tx, app, game, &state.phase.to_string(), deadline).await?;
     Ok(())
 }
 
