@@ -15,7 +15,6 @@ use axum::Json;
 use chancery_engine::json::{adjudication_json, state_from_json, AdjudicationJson, StateJson};
 use chancery_engine::parse::parse_order;
 use chancery_engine::phase::{judge_phase, PhaseResult};
-use chancery_engine::variant::PowerKind;
 use chancery_engine::{Adjudication, GameState, Order, Variant};
 use serde_json::{json, Value};
 use sqlx::AnyPool;
@@ -195,10 +194,7 @@ fn judge_again(v: &Variant, before: &GameState, stored: &AdjudicationJson) -> Op
     }
     // The minors' orders came in as given orders here; the bids that bought them are not
     // known, and their report is kept apart (the `bid_report` column).
-    judged.minor_orders = orders
-        .into_iter()
-        .filter(|o| v.power(o.power).kind == PowerKind::Minor)
-        .collect();
+    judged.minor_orders = orders.into_iter().filter(|o| v.is_minor(o.power)).collect();
     judged.bid_report = None;
     // Kept in the stored result's entries and order, so that it reads back against it.
     let results = stored

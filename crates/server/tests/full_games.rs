@@ -300,10 +300,6 @@ fn has_choice(v: &Variant, state: &GameState, power: PowerId) -> bool {
     }
 }
 
-fn has_minors(v: &Variant) -> bool {
-    v.powers.iter().any(|p| p.kind == PowerKind::Minor)
-}
-
 /// Submits `power`'s bids, within the budget the API states for it; returns them.
 async fn bid(
     v: &Variant,
@@ -390,7 +386,7 @@ impl Game<'_> {
                 );
             }
             let bidder = v.powers[power as usize].kind == PowerKind::Great;
-            if state.phase.kind == PhaseKind::Movement && bidder && has_minors(v) {
+            if state.phase.kind == PhaseKind::Movement && bidder && v.has_minors() {
                 let bids = bid(
                     v,
                     (&self.path("/bids"), seq),
@@ -464,7 +460,7 @@ impl Game<'_> {
         let minor = |r: &Value| {
             self.v
                 .find_power(r["power"].as_str().unwrap())
-                .is_some_and(|p| self.v.powers[p as usize].kind == PowerKind::Minor)
+                .is_some_and(|p| self.v.is_minor(p))
         };
         match state.phase.kind {
             PhaseKind::Movement => {
@@ -577,7 +573,7 @@ async fn play(name: &str, seed: u64) {
         assert!(t.retreats_or_disbands > 0, "no unit retreated or disbanded");
         assert!(t.builds_or_removals > 0, "no unit was built or removed");
         assert!(t.waived_builds > 0, "no build was left to be waived");
-        if has_minors(&game.v) {
+        if game.v.has_minors() {
             assert!(t.bids > 0, "no DP was bid");
         }
     }

@@ -7,8 +7,7 @@ use std::fmt::Write;
 
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect};
-use chancery_engine::variant::PowerKind;
-use chancery_engine::{GameState, Variant};
+use chancery_engine::{GameState, PowerId, Variant};
 use serde_json::Value;
 
 use super::game::{colour, deadline_html};
@@ -126,8 +125,9 @@ fn tools_html(game: &Game, v: &Variant, view: &Value) -> String {
     let playable: Vec<&str> = v
         .powers
         .iter()
-        .filter(|p| p.kind != PowerKind::Minor && p.player.is_none())
-        .map(|p| p.name.as_str())
+        .enumerate()
+        .filter(|&(i, p)| !v.is_minor(i as PowerId) && p.player.is_none())
+        .map(|(_, p)| p.name.as_str())
         .collect();
     let vacant: Vec<&str> = view["powers"]
         .as_array()
@@ -220,12 +220,12 @@ fn tools_html(game: &Game, v: &Variant, view: &Value) -> String {
         "civil-disorder",
         "Declare civil disorder",
         &(power_select("cd-power", &playable)
-            + if crate::services::bids::has_dp(v) {
+            + if v.has_minors() {
                 r#"<label class="check"><input type="checkbox" name="permanent" data-type="bool" checked> Permanent (rule 11): the power's centres become minor powers; untick to leave it as it is while you look for a new player</label>"#
             } else {
                 ""
             }),
-        Some(if crate::services::bids::has_dp(v) {
+        Some(if v.has_minors() {
             "Put this power in civil disorder? If permanent (rule 11), its units are disbanded at once, its centres become independent minor powers, a faction it sponsors goes the same way (rule 8), and nobody plays it again."
         } else {
             "Put this power in civil disorder? Its units hold and its player's seat ends until you give it to someone."
@@ -439,7 +439,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         r#"<section class="card" aria-labelledby="missed-h"><h2 id="missed-h">Missed orders</h2>{}</section>"#,
         missed_html(&record)
     );
-    if v.powers.iter().any(|p| p.kind == PowerKind::Minor) {
+    if v.has_minors() {
         // Still read as JSON by the string page below, until the console has its template.
         let bids =
             serde_json::to_value(crate::services::bids::list(&app, &account, id, None).await?).unwrap_or_default();

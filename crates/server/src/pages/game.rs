@@ -7,7 +7,6 @@ use axum::extract::State;
 use axum::Json;
 use chancery_engine::parse::parse_order;
 use chancery_engine::validate::validate;
-use chancery_engine::variant::PowerKind;
 use chancery_engine::{GameState, PhaseKind, Variant};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -309,7 +308,7 @@ async fn bids_panel(
     power: &str,
 ) -> ApiResult<Option<BidsPanel>> {
     // Bids are made in the Spring and Fall movement phases only (rule 2).
-    if !crate::services::bids::has_dp(v) || state.phase.kind != PhaseKind::Movement {
+    if !v.has_minors() || state.phase.kind != PhaseKind::Movement {
         return Ok(None);
     }
     let bids = crate::services::bids::list(app, account, game.id, Some(power)).await?;
@@ -341,7 +340,7 @@ async fn bids_panel(
     let minors = state
         .units
         .iter()
-        .filter(|u| v.power(u.power).kind == PowerKind::Minor)
+        .filter(|u| v.is_minor(u.power))
         .map(|u| {
             let prov = v.province(u.location.province);
             MinorUnit {

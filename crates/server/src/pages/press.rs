@@ -5,8 +5,7 @@
 use std::collections::BTreeMap;
 
 use askama::Template;
-use chancery_engine::variant::PowerKind;
-use chancery_engine::Variant;
+use chancery_engine::{PowerId, Variant};
 
 use super::layout::utc_text;
 use crate::auth::Account;
@@ -185,8 +184,9 @@ fn new_form(game: &Game, role: &Role, v: &Variant) -> NewForm {
         boxes.extend(
             v.powers
                 .iter()
-                .filter(|p| p.kind != PowerKind::Minor && Some(p.name.as_str()) != me)
-                .map(|p| p.name.clone()),
+                .enumerate()
+                .filter(|&(i, p)| !v.is_minor(i as PowerId) && Some(p.name.as_str()) != me)
+                .map(|(_, p)| p.name.clone()),
         );
     }
     NewForm::Form {

@@ -13,7 +13,6 @@ use std::sync::Arc;
 use chancery_engine::dp::{self, Bid};
 use chancery_engine::parse::{parse_order, parse_order_line};
 use chancery_engine::phase::judge_phase;
-use chancery_engine::variant::PowerKind;
 use chancery_engine::{GameState, Order, PowerId, Variant};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -32,11 +31,6 @@ use crate::store::{self, phases::Table};
 use crate::App;
 
 pub const NO_DP: &str = "this variant has no Diplomacy Points";
-
-/// Whether the variant bids DPs at all: only variants with minor powers do.
-pub fn has_dp(v: &Variant) -> bool {
-    v.powers.iter().any(|p| p.kind == PowerKind::Minor)
-}
 
 /// One bid as a request gives it.
 #[derive(Deserialize, ToSchema)]
@@ -246,7 +240,7 @@ async fn lock_for_bids(
 ) -> ApiResult<(Tx, Game, Arc<Variant>, String)> {
     let now = app.clock.now_ms();
     games::lock_acting(app, account, id, requested, |game, role, v| {
-        if !has_dp(v) {
+        if !v.has_minors() {
             return Err(ApiError::unprocessable(NO_DP));
         }
         at_phase(game, &game.state(v)?, named)?;
@@ -366,7 +360,7 @@ pub async fn budget(app: &App, account: &Account, id: i64, power: Option<&str>) 
     let game = games::load(&app.db.read, id).await?;
     let role = role_of(&app.db.read, &game, Some(account)).await?;
     let v = game.variant(app)?;
-    if !has_dp(&v) {
+    if !v.has_minors() {
         return Err(ApiError::unprocessable(NO_DP));
     }
     let state = game.state(&v)?;
@@ -405,7 +399,7 @@ pub async fn report(app: &App, account: &Account, id: i64, seq: Option<i64>) -> 
         return Err(ApiError::forbidden("only the game's GM can do that"));
     }
     let v = game.variant(app)?;
-    if !has_dp(&v) {
+    if !v.has_minors() {
         return Err(ApiError::unprocessable(NO_DP));
     }
     match seq.filter(|&s| s != game.seq) {
@@ -449,15 +443,15 @@ mod tests {
     fn minor_unit(v: &Variant, s: &GameState) -> chancery_engine::state::Unit {
         *s.units
             .iter()
-            .find(|u| v.power(u.power).kind == PowerKind::Minor)
+            .find(|u| v.is_minor(u.power))
             .expect("1936 starts with minor units")
     }
 
     #[test]
     fn standard_has_no_dp() {
         let v = chancery_engine::builtin::builtin("standard").unwrap().unwrap();
-        assert!(!has_dp(&v));
-        assert!(has_dp(&v1936()));
+        assert!(!v.has_minors());
+        assert!(v1936().has_minors());
     }
 
     #[test]

@@ -3,7 +3,6 @@
 
 use chancery_engine::dp;
 use chancery_engine::json::state_to_json;
-use chancery_engine::variant::PowerKind;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -12,7 +11,6 @@ use crate::db::{new_id, Tx};
 use crate::error::{ApiError, ApiResult};
 use crate::limits::{future_moment, MAX_AHEAD_MS, MAX_GAME_NAME_CHARS, MAX_MINUTES};
 use crate::model::{Account, GameStatus};
-use crate::services::bids::has_dp;
 use crate::services::games::seats::{self, seat_player};
 use crate::services::games::view::{self, GameView};
 use crate::services::games::{self, settings, Role};
@@ -359,12 +357,12 @@ pub async fn civil_disorder(app: &App, account: &Account, id: i64, p: Disorder) 
         .find_power(&power)
         .ok_or_else(|| ApiError::unprocessable("unknown power"))?;
     let state = game.state(&v)?;
-    if v.power(power_id).kind == PowerKind::Minor {
+    if v.is_minor(power_id) {
         return Err(ApiError::unprocessable(format!(
             "{power} is a minor power: it has no player to lose"
         )));
     }
-    let permanent = match (has_dp(&v), p.permanent) {
+    let permanent = match (v.has_minors(), p.permanent) {
         (true, choice) => choice.unwrap_or(true),
         (false, Some(true)) => {
             return Err(ApiError::unprocessable(

@@ -14,8 +14,7 @@ use chancery_engine::dp::Bid;
 use chancery_engine::json::{adjudication_json, state_from_json, AdjudicationJson, StateJson};
 use chancery_engine::parse::{parse_order, parse_order_line};
 use chancery_engine::phase::judge_phase;
-use chancery_engine::variant::PowerKind;
-use chancery_engine::{GameState, Order, PhaseKind, Variant};
+use chancery_engine::{GameState, Order, PhaseKind, PowerId, Variant};
 
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
@@ -157,7 +156,7 @@ async fn judge(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<Judged> {
         .powers
         .iter()
         .enumerate()
-        .filter(|(_, p)| p.kind != PowerKind::Minor && p.player.is_none() && !disorder.contains(&p.name))
+        .filter(|(i, p)| !v.is_minor(*i as PowerId) && p.player.is_none() && !disorder.contains(&p.name))
         .filter(|(i, p)| has_choice(&v, state, &p.name) && !orders.iter().any(|o| o.power as usize == *i))
         .map(|(_, p)| p.name.clone())
         .collect();

@@ -1,6 +1,6 @@
 //! The built-in variants a game may be created with.
 
-use chancery_engine::variant::PowerKind;
+use chancery_engine::PowerId;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -32,8 +32,9 @@ pub fn builtin(app: &App) -> ApiResult<Vec<VariantSummary>> {
                 minor_powers: v
                     .powers
                     .iter()
-                    .filter(|p| p.kind == PowerKind::Minor)
-                    .map(|p| p.name.clone())
+                    .enumerate()
+                    .filter(|&(i, _)| v.is_minor(i as PowerId))
+                    .map(|(_, p)| p.name.clone())
                     .collect(),
                 centres: v.centre_count(),
             })

@@ -14,8 +14,7 @@ use std::sync::Arc;
 
 use axum::http::StatusCode;
 use chancery_engine::json::{state_from_json, StateJson};
-use chancery_engine::variant::PowerKind;
-use chancery_engine::{GameState, PhaseKind, Variant};
+use chancery_engine::{GameState, PhaseKind, PowerId, Variant};
 use sqlx::{Any, Executor};
 
 use crate::db::Tx;
@@ -182,8 +181,9 @@ impl Game {
 pub fn playable_powers(v: &Variant) -> Vec<String> {
     v.powers
         .iter()
-        .filter(|p| p.kind != PowerKind::Minor && p.player.is_none())
-        .map(|p| p.name.clone())
+        .enumerate()
+        .filter(|&(i, p)| !v.is_minor(i as PowerId) && p.player.is_none())
+        .map(|(_, p)| p.name.clone())
         .collect()
 }
 

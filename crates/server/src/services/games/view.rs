@@ -143,7 +143,7 @@ pub async fn game_view(app: &App, game: &Game, role: &Role) -> ApiResult<GameVie
                     PowerKind::Faction => PowerKindView::Faction,
                 },
                 ordered_by: p.player.map(|o| v.power(o).name.clone()),
-                playable: p.kind != PowerKind::Minor && p.player.is_none(),
+                playable: !v.is_minor(id) && p.player.is_none(),
                 has_player: player.is_some(),
                 player: player.filter(|_| show_names || own).map(|m| m.name.clone()),
                 civil_disorder: around.disorder.contains(&p.name),
