@@ -38,6 +38,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "early_processing",
         include_str!("../migrations/0011_early_processing.sql"),
     ),
+    (12, "press_reads", include_str!("../migrations/0012_press_reads.sql")),
     (15, "mail", include_str!("../migrations/0015_mail.sql")),
 ];
 

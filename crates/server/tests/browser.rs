@@ -1426,3 +1426,83 @@ async fn axe_finds_nothing_serious_on_a_desktop() {
 async fn axe_finds_nothing_serious_on_a_phone() {
     axe_finds_nothing_serious(375, 800).await;
 }
+
+/// Issue 13 item 7 on a desktop and a phone: the lobby counts each game's press the
+/// player has not read, and the game page says so at its top, with the newest private
+/// message visible without scrolling; once the page has been seen, both counts are gone.
+async fn unread_press_is_counted(width: u32, height: u32, tag: &str) {
+    let Some(b) = browser(width, height).await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let base = server.base.clone();
+    let gm = server.register("gm-pia").await;
+    let game = gm
+        .post("/api/games", json!({"name": "Letters", "variant": "standard"}))
+        .await;
+    let id = game["id"].as_i64().unwrap();
+    let germany = server.register("germany-max").await;
+    germany
+        .post(&format!("/api/games/{id}/join"), json!({"power": "Germany"}))
+        .await;
+    let france = server.register("france-lou").await;
+    france
+        .post(&format!("/api/games/{id}/join"), json!({"power": "France"}))
+        .await;
+    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+
+    b.login(&base, "germany-max").await;
+    b.goto(&format!("{base}/games/{id}")).await;
+    b.find("#press-h").await;
+    assert_eq!(b.js("return !!document.getElementById('unread');").await, json!(false));
+
+    let press = format!("/api/games/{id}/press");
+    france
+        .post(
+            &press,
+            json!({"to": ["Germany"], "body": "Burgundy stays empty if Munich does."}),
+        )
+        .await;
+    france.post(&press, json!({"body": "Peace in our time."})).await;
+    germany
+        .post(&press, json!({"body": "My own words are not news to me."}))
+        .await;
+
+    b.goto(&format!("{base}/")).await;
+    let cell = format!("section[aria-labelledby='mine-h'] tr[data-game='{id}'] td.unread-count strong");
+    assert_eq!(b.text(&cell).await, "2");
+    b.shot(&format!("lobby-unread-{tag}")).await;
+
+    b.goto(&format!("{base}/games/{id}")).await;
+    let note = b.text("#unread").await;
+    assert!(note.starts_with("2 new messages in the press"), "{note}");
+    assert!(
+        note.contains("from France") && note.contains("Burgundy stays empty if Munich does."),
+        "{note}"
+    );
+    // On screen as the page opens, without scrolling.
+    assert_eq!(
+        b.js("const r = document.getElementById('unread').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight;")
+            .await,
+        json!(true),
+        "the note is visible without scrolling at {width} px"
+    );
+    b.shot(&format!("game-unread-{tag}")).await;
+
+    // Seen: neither the page nor the lobby counts them again.
+    b.goto(&format!("{base}/games/{id}")).await;
+    b.find("#press-h").await;
+    assert_eq!(b.js("return !!document.getElementById('unread');").await, json!(false));
+    b.goto(&format!("{base}/")).await;
+    let row = format!("section[aria-labelledby='mine-h'] tr[data-game='{id}'] td.unread-count");
+    assert_eq!(b.text(&row).await, "—");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unread_press_is_counted_on_a_desktop() {
+    unread_press_is_counted(1400, 1000, "desktop").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unread_press_is_counted_on_a_phone() {
+    unread_press_is_counted(375, 800, "phone").await;
+}

@@ -384,3 +384,46 @@ async fn the_game_feed_carries_results_and_public_press_only() {
     );
     assert_eq!(page(&base, "/games/999/feed.atom", None).await.0, 404);
 }
+
+/// Unread press (issue 13 item 7), on SQLite and PostgreSQL: messages from others since
+/// the player last opened the game page are counted there and in the lobby, then no more.
+#[tokio::test(flavor = "multi_thread")]
+async fn unread_press_is_counted_until_the_page_is_seen() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let server = Server::start(&target.url);
+        let gm = server.register("gm-unread").await;
+        let game = gm
+            .post("/api/games", json!({"name": "Unread", "variant": "standard"}))
+            .await;
+        let id = game["id"].as_i64().unwrap();
+        let italy = server.register("it-unread").await;
+        italy
+            .post(&format!("/api/games/{id}/join"), json!({"power": "Italy"}))
+            .await;
+        let austria = server.register("au-unread").await;
+        austria
+            .post(&format!("/api/games/{id}/join"), json!({"power": "Austria"}))
+            .await;
+        let token = italy.token.as_deref();
+        let (_, html, _) = page(&server.base, &format!("/games/{id}"), token).await;
+        assert!(!html.contains(r#"id="unread""#));
+        austria
+            .post(
+                &format!("/api/games/{id}/press"),
+                json!({"to": ["Italy"], "body": "Trieste is safe."}),
+            )
+            .await;
+        let (_, lobby, _) = page(&server.base, "/", token).await;
+        assert!(lobby.contains("<strong>1</strong>"), "{lobby}");
+        let (_, html, _) = page(&server.base, &format!("/games/{id}"), token).await;
+        assert!(
+            html.contains(r#"id="unread""#) && html.contains("Trieste is safe."),
+            "{html}"
+        );
+        let (_, html, _) = page(&server.base, &format!("/games/{id}"), token).await;
+        assert!(!html.contains(r#"id="unread""#), "seen once, not counted again");
+        let (_, lobby, _) = page(&server.base, "/", token).await;
+        assert!(!lobby.contains("unread messages"), "{lobby}");
+    }
+}

@@ -354,6 +354,13 @@ async fn bids_panel(
     Ok(Some(BidsPanel { budget, lines, minors }))
 }
 
+/// Press the viewer has not read: how many messages, and the newest private one.
+struct UnreadNote {
+    count: usize,
+    /// Its sender ("the GM" for the GM) and its first 140 characters.
+    private: Option<(String, String)>,
+}
+
 /// Who the viewer is, as the head of the page says.
 enum You {
     Gm,
@@ -388,6 +395,8 @@ struct GamePage {
     great: Vec<PowerRow>,
     minor: Vec<PowerRow>,
     gm_view: bool,
+    /// The viewer's press unread since the last visit (a member's, logged in).
+    unread: Option<UnreadNote>,
     /// The press section (`press::section`, still built as a string there).
     press: String,
     /// The script's data (`json_block`).
@@ -425,6 +434,30 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
     let (great, minor) = power_rows(&v, &view);
     let label = format!("Map of {} in {}", game.name, state.phase);
     let drawn = map::svg(&app, &MapOf::game(&app, &game)?, &state, None, &label).await;
+    // Counted before the page marks the press read: the note says what was new.
+    let unread = match (&viewer, &role) {
+        (Some(account), Role::Player(_) | Role::Gm | Role::Observer) => {
+            let u = crate::services::press::unread(&app, account, id).await?;
+            crate::services::press::mark_read(&app, account, id).await?;
+            Some(UnreadNote {
+                count: u.count,
+                private: u.newest_private.map(|m| {
+                    let from = match (m.from_gm, m.from) {
+                        (true, _) => "the GM".to_string(),
+                        (false, Some(p)) => p,
+                        (false, None) => "someone unnamed".to_string(),
+                    };
+                    let mut body: String = m.body.chars().take(140).collect();
+                    if body.len() < m.body.len() {
+                        body.push('…');
+                    }
+                    (from, body)
+                }),
+            })
+            .filter(|n| n.count > 0)
+        }
+        _ => None,
+    };
     let press = press::section(&app, &game, &role, viewer.as_ref(), &v).await?;
     let data = json!({
         "id": game.id,
@@ -468,6 +501,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         great,
         minor,
         gm_view: role == Role::Gm,
+        unread,
         press,
         data: json_block("game-data", &data),
     })

@@ -21,6 +21,8 @@ struct Row {
     deadline: String,
     turn: Option<Turn>,
     free_seats: usize,
+    /// Press messages the viewer has not read (their own games only).
+    unread: usize,
 }
 
 /// "F1937M" in words ("Fall 1937 movement"), as the engine names the phase; the code
@@ -82,6 +84,7 @@ fn row(g: &GameSummary, turn: Option<Turn>) -> Row {
         phase: g.phase.clone(),
         phase_words: phase_words(&g.phase),
         free_seats: g.free_seats,
+        unread: 0,
         deadline: g.deadline.as_deref().map(utc_text).unwrap_or_else(|| "—".into()),
         turn,
     }
@@ -102,12 +105,16 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer) -> PageResult 
         Some(a) => {
             let ids = lobby::games_of(&app, a).await?;
             let turns = lobby::turns(&app, a).await?;
+            let mut rows: Vec<Row> = games
+                .iter()
+                .filter(|g| ids.contains(&g.id))
+                .map(|g| row(g, turns.get(&g.id).copied()))
+                .collect();
+            for r in &mut rows {
+                r.unread = crate::services::press::unread(&app, a, r.id).await?.count;
+            }
             Some(Table {
-                rows: games
-                    .iter()
-                    .filter(|g| ids.contains(&g.id))
-                    .map(|g| row(g, turns.get(&g.id).copied()))
-                    .collect(),
+                rows,
                 empty: "You are in no game yet: join an open one or create one.",
                 with_turns: true,
                 with_seats: false,

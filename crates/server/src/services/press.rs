@@ -325,6 +325,39 @@ pub async fn read(app: &App, viewer: Option<&Account>, id: i64, q: &PressQuery) 
     })
 }
 
+/// What the viewer has not read yet of a game's press: messages from others sent since
+/// the viewer last opened the game page.
+pub struct Unread {
+    pub count: usize,
+    /// The newest of them addressed to the viewer's power alone or with a few others
+    /// (not to everyone), to show without scrolling.
+    pub newest_private: Option<PressMessage>,
+}
+
+/// The viewer's unread press in game `id`.
+pub async fn unread(app: &App, account: &Account, id: i64) -> ApiResult<Unread> {
+    let since = store::press_reads::read_ms(&app.db.read, id, account.id).await?;
+    let game = games::load(&app.db.read, id).await?;
+    let role = role_of(&app.db.read, &game, Some(account)).await?;
+    let q = PressQuery {
+        since_ms: Some(since.map_or(0, |t| t + 1)),
+        before_ms: None,
+        limit: Some(100),
+    };
+    let page = read(app, Some(account), id, &q).await?;
+    let theirs: Vec<PressMessage> = page.messages.into_iter().filter(|m| !m.own(&role)).collect();
+    Ok(Unread {
+        count: theirs.len(),
+        newest_private: theirs.iter().rev().find(|m| !m.to.is_everyone()).cloned(),
+    })
+}
+
+/// Records that the viewer has now read game `id`'s press.
+pub async fn mark_read(app: &App, account: &Account, id: i64) -> ApiResult<()> {
+    store::press_reads::mark(&app.db.write, id, account.id, app.clock.now_ms()).await?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,8 @@
 //!
 //! - [`games`]: `games`, the game row and its lock.
 //! - [`members`]: players and observers of a game, and what its view reads beside them.
-//! - [`events`]: each game's event log; [`press`]: the games' messages.
+//! - [`events`]: each game's event log; [`press`]: the games' messages; [`press_reads`]:
+//!   when each account last read them.
 //! - [`accounts`]: the club's accounts.
 //! - [`sessions`], [`logins`]: sessions and failed logins.
 //! - [`mail`]: each account's address and mail preferences, and the outbox.
@@ -28,6 +29,7 @@ pub mod orders;
 pub mod phases;
 pub mod players;
 pub mod press;
+pub mod press_reads;
 pub mod sessions;
 pub mod set_aside;
 pub mod votes;
