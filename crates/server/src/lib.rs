@@ -16,7 +16,6 @@
 //!
 //! - [`db`]: opening the database and migrations.
 //! - [`auth`]: accounts, sessions, login throttling.
-//! - [`history`]: processed phases, as the API gives them.
 //! - [`demo`]: the demo club on an empty database.
 //!
 //! [`services::processing`] adjudicates a phase exactly once; [`scheduler`] says when.
@@ -30,7 +29,6 @@ pub mod deadlines;
 pub mod demo;
 pub mod error;
 pub mod headers;
-pub mod history;
 pub mod input;
 pub mod jobs;
 pub mod limits;
@@ -180,7 +178,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
         mailer,
         mail_wake: tokio::sync::Notify::new(),
     });
-    let converted = history::convert_stored_results(&app).await?;
+    let converted = services::history::convert_stored_results(&app).await?;
     if converted > 0 {
         eprintln!("chancery-server: kept the judgement of {converted} phases stored by an older version");
     }

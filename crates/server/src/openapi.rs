@@ -1,8 +1,6 @@
 //! The OpenAPI document served at `/api/docs`, derived with utoipa from the handlers in
 //! [`crate::api`] and their request and response types (`#[utoipa::path]`, `ToSchema`),
-//! so that clients can generate code from it and it cannot drift from the code. The
-//! routes not yet moved there are described by the hand-kept [`LEGACY`] table, without
-//! schemas. Tests: every documented route answers (tests/api_basics.rs), and every
+//! so that clients can generate code from it and it cannot drift from the code. Tests: every documented route answers (tests/api_basics.rs), and every
 //! derived operation has a schema for each body it takes and gives (below).
 
 use std::sync::LazyLock;
@@ -44,94 +42,13 @@ impl Modify for SessionSchemes {
     }
 }
 
-/// Who may call an operation.
-#[derive(Clone, Copy)]
-pub enum Access {
-    Anyone,
-    Account,
-    Gm,
-}
-
-pub struct Op {
-    pub method: &'static str,
-    pub path: &'static str,
-    pub summary: &'static str,
-    pub access: Access,
-    /// An example request body, when the operation takes one.
-    pub body: Option<&'static str>,
-}
-
-const fn op(
-    method: &'static str,
-    path: &'static str,
-    access: Access,
-    summary: &'static str,
-    body: Option<&'static str>,
-) -> Op {
-    Op {
-        method,
-        path,
-        summary,
-        access,
-        body,
-    }
-}
-
-use Access::*;
-
-/// The routes not yet moved to [`crate::api`], described by hand: summary, access and an
-/// example body, but no schemas. Each route leaves this table when its handler moves to
-/// the layers; `every_derived_operation_has_schemas` holds the rest to schemas.
-pub const LEGACY: &[Op] = &[
-    op("get", "/api/games/{id}/phases", Anyone, "The processed phases.", None),
-    op("get", "/api/games/{id}/phases/{seq}", Anyone, "One processed phase: position before, every order's outcome with its reason, centre counts, and `missing`: the powers with a decision that gave no orders.", None),
-    op("get", "/api/games/{id}/map.svg", Anyone, "The current position as an SVG image (no orders: they are secret until processed).", None),
-    op("get", "/api/games/{id}/phases/{seq}/map.svg", Anyone, "A processed phase as an SVG image: the position before it with every order and its result drawn, or with `?after=true` the position after it.", None),
-];
-
 /// The `default` answer of every operation: an error.
 fn error_response() -> Value {
     json!({"description": "An error", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}})
 }
 
-fn legacy_operation(o: &Op) -> Value {
-    let mut operation = json!({
-        "summary": o.summary,
-        "responses": {
-            "200": {"description": "Success (201 for creations)", "content": {"application/json": {}}},
-            "default": error_response(),
-        },
-    });
-    if o.path.ends_with(".svg") {
-        operation["responses"]["200"] = json!({"description": "The map", "content": {"image/svg+xml": {}}});
-    }
-    match o.access {
-        Anyone => {}
-        Account | Gm => operation["security"] = json!([{"bearer": []}, {"cookie": []}]),
-    }
-    if let Access::Gm = o.access {
-        operation["description"] = json!("The game's GM only (403 otherwise).");
-    }
-    if let Some(body) = o.body {
-        let example: Value = serde_json::from_str(body).unwrap_or(Value::Null);
-        operation["requestBody"] = json!({"required": true, "content": {"application/json": {"example": example}}});
-    }
-    let mut params = Vec::new();
-    let integer = json!({"type": "integer", "format": "int64"});
-    let text = json!({"type": "string"});
-    for (name, schema) in [("id", &integer), ("seq", &integer), ("name", &text)] {
-        if o.path.contains(&format!("{{{name}}}")) {
-            params.push(json!({"name": name, "in": "path", "required": true, "schema": schema}));
-        }
-    }
-    if !params.is_empty() {
-        operation["parameters"] = Value::Array(params);
-    }
-    operation
-}
-
 /// The whole document: the operations derived from [`crate::api`], each with the error
-/// answer every operation shares, and the [`LEGACY`] ones.
+/// answer every operation shares.
 pub fn document() -> Value {
     let mut derived = Base::openapi();
     derived.merge(crate::api::router().into_openapi());
@@ -144,9 +61,6 @@ pub fn document() -> Value {
                 }
             }
         }
-    }
-    for o in LEGACY {
-        doc["paths"][o.path][o.method] = legacy_operation(o);
     }
     doc
 }
@@ -171,9 +85,8 @@ mod tests {
             .is_some_and(|c| !c.is_empty() && c.values().all(|m| m.get("schema").is_some()))
     }
 
-    /// Issue 12: the OpenAPI document has a schema for every request and response body.
-    /// The hand-kept table is what is left to move; it must not describe a route the
-    /// derived document has, nor may a derived operation lack a schema.
+    /// Issue 12: the OpenAPI document has a schema for every request and response body;
+    /// every operation is derived from its handler.
     #[test]
     fn every_derived_operation_has_schemas() {
         let doc = document();
@@ -184,10 +97,6 @@ mod tests {
         assert!(!paths.is_empty());
         for (path, item) in paths {
             for method in item.as_object().unwrap().keys() {
-                assert!(
-                    !LEGACY.iter().any(|o| o.path == path && o.method == method),
-                    "{method} {path} is both derived and in the legacy table"
-                );
                 let operation = &doc["paths"][path][method];
                 if let Some(body) = operation.get("requestBody") {
                     assert!(

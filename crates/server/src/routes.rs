@@ -13,16 +13,12 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::error::{ApiError, ApiResult, Body};
-use crate::{api, auth, history, openapi, App};
+use crate::{api, auth, openapi, App};
 
 use crate::limits::BODY_LIMIT;
 
 pub fn router(app: App, test_clock: bool) -> Router {
     let mut r = Router::new()
-        .route("/api/games/{id}/phases", get(history::list))
-        .route("/api/games/{id}/phases/{seq}", get(history::one))
-        .route("/api/games/{id}/map.svg", get(crate::pages::image::current))
-        .route("/api/games/{id}/phases/{seq}/map.svg", get(crate::pages::image::phase))
         .merge(Router::from(api::router()))
         .merge(crate::pages::router())
         .route("/api/docs", get(openapi::docs));

@@ -1506,3 +1506,100 @@ async fn unread_press_is_counted_on_a_desktop() {
 async fn unread_press_is_counted_on_a_phone() {
     unread_press_is_counted(375, 800, "phone").await;
 }
+
+/// Issue 13 item 6 and its broken item: a 1958 phase with a boarding (`F eng - wsx B`
+/// with `A wsx B`, rules 6 and 7) in history. On a wide screen the maps before and after
+/// stand side by side; on a phone the page fits the width and the results table with
+/// it. Either way the boarding is drawn and the results come grouped by power, each
+/// reason said once.
+async fn history_reads_at(width: u32, height: u32, label: &str) {
+    let Some(b) = browser(width, height).await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let gm = server.register(&format!("gm-hist-{label}")).await;
+    let game = gm
+        .post(
+            "/api/games",
+            json!({"name": "Channel crossing", "variant": "original-1958"}),
+        )
+        .await;
+    let id = game["id"].as_i64().unwrap();
+    let uk: Api = server.register(&format!("uk-{label}")).await;
+    uk.post(&format!("/api/games/{id}/join"), json!({"power": "United Kingdom"}))
+        .await;
+    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    for (seq, orders) in [
+        (0, json!(["F lon - eng", "F lon H", "A lon - wsx"])),
+        (1, json!(["F eng - wsx B", "A wsx B", "F lon H"])),
+    ] {
+        uk.post(
+            &format!("/api/games/{id}/orders"),
+            json!({"orders": orders, "seq": seq}),
+        )
+        .await;
+        gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+    }
+    let base = server.base.clone();
+    b.goto(&format!("{base}/games/{id}/history/1")).await;
+    b.find("#phase-title").await;
+    b.until(
+        "the boarding drawn",
+        "document.querySelector('.maps figure g.order.board[data-order=\"F eng - wsx B\"]') && document.querySelector('.maps figure g.order.board[data-order=\"A wsx B\"]')",
+    )
+    .await;
+    let boxes = b
+        .js("return [...document.querySelectorAll('.maps figure')].map(f => { const r = f.getBoundingClientRect(); return [r.left, r.top, r.width]; });")
+        .await;
+    let boxes: Vec<Vec<f64>> = serde_json::from_value(boxes).unwrap();
+    assert_eq!(boxes.len(), 2, "before and after");
+    if width >= 1400 {
+        assert!(
+            boxes[1][0] > boxes[0][0] + boxes[0][2] - 1.0 && (boxes[1][1] - boxes[0][1]).abs() < 40.0,
+            "side by side: {boxes:?}"
+        );
+    } else {
+        assert!(boxes[1][1] > boxes[0][1], "one under the other: {boxes:?}");
+    }
+    // The page, the maps and the results fit the width: nothing scrolls sideways.
+    let overflow = b
+        .js("return [document.documentElement.scrollWidth, window.innerWidth, document.querySelector('table.results').getBoundingClientRect().right];")
+        .await;
+    let overflow: Vec<f64> = serde_json::from_value(overflow).unwrap();
+    assert!(
+        overflow[0] <= overflow[1] && overflow[2] <= overflow[1],
+        "{label}: {overflow:?}"
+    );
+    // Grouped by power, great powers in the variant's order; no reason said twice.
+    let groups = b
+        .js("return [...document.querySelectorAll('table.results tbody')].map(t => [t.dataset.power, t.dataset.kind]);")
+        .await;
+    let groups: Vec<(String, String)> = serde_json::from_value(groups).unwrap();
+    assert_eq!(groups.len(), 7, "one group per great power: {groups:?}");
+    assert_eq!(groups[0].0, "Austria-Hungary");
+    assert_eq!(groups[6].0, "United Kingdom");
+    assert!(groups.iter().all(|(_, k)| k == "great"));
+    let rows = b
+        .js("return [...document.querySelectorAll('table.results tbody tr:not(.power-row)')].map(r => r.textContent);")
+        .await;
+    let rows: Vec<String> = serde_json::from_value(rows).unwrap();
+    assert!(
+        rows.iter()
+            .any(|r| r.contains("F eng - wsx B") && r.contains("boarded")),
+        "{rows:?}"
+    );
+    assert!(
+        rows.iter().all(|r| r.matches("held").count() <= 1),
+        "a reason said twice: {rows:?}"
+    );
+    b.shot(&format!("history-{label}")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn history_on_a_wide_screen() {
+    history_reads_at(1400, 1000, "wide").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn history_on_a_phone() {
+    history_reads_at(375, 800, "phone").await;
+}

@@ -11,6 +11,7 @@
 //! - [`orders`]: orders and ready marks, and the GM's view of every power's orders.
 //! - [`bids`]: DP bids, budgets and the GM's bid report.
 //! - [`gm`]: the GM's tools and the event log.
+//! - [`history`]: processed phases, and the map images.
 //! - [`press`]: reading and sending press.
 //! - [`players`]: the player records (`GET /api/players/{name}`).
 
@@ -19,6 +20,7 @@ pub mod bids;
 pub mod club;
 pub mod games;
 pub mod gm;
+pub mod history;
 pub mod mail;
 pub mod orders;
 pub mod players;
@@ -73,6 +75,10 @@ pub fn router() -> OpenApiRouter<App> {
         .routes(routes!(gm::transfer))
         .routes(routes!(gm::events))
         .routes(routes!(press::read, press::send))
+        .routes(routes!(history::list))
+        .routes(routes!(history::one))
+        .routes(routes!(history::current_map))
+        .routes(routes!(history::phase_map))
         .routes(routes!(players::record))
         .routes(routes!(club::variants))
         .routes(routes!(club::geojson))

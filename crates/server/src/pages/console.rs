@@ -379,7 +379,7 @@ fn events_html(events: &Value) -> String {
 fn missed_html(record: &[crate::store::phases::PhaseLine]) -> String {
     let mut by_power: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for line in record {
-        for power in crate::history::missing(line.missing.as_deref()) {
+        for power in crate::services::history::missing(line.missing.as_deref()) {
             by_power.entry(power).or_default().push(line.phase.clone());
         }
     }

@@ -41,7 +41,7 @@ fn results_text(result: &AdjudicationJson) -> String {
         let order = r.order.as_deref().unwrap_or("no order");
         let _ = writeln!(out, "{}: {} — {}", r.power, order, r.reason);
     }
-    let centres: Vec<String> = crate::history::centre_ranking(&result.next)
+    let centres: Vec<String> = crate::services::history::centre_ranking(&result.next)
         .iter()
         .map(|(p, n)| format!("{p} {n}"))
         .collect();

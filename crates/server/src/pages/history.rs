@@ -1,100 +1,141 @@
 //! History: one processed phase at a time, with previous/next links and a slider over
-//! all of them. Each shows the map before the phase with every order drawn as an arrow
-//! and its result, the map after, and every order's outcome with its reason.
+//! all of them (`templates/history.html`). Each shows the map before the phase with
+//! every order drawn and its result beside the map after (side by side on a wide
+//! screen), then every order's result grouped by power: the great powers, then the
+//! factions, then the minor powers, each in the variant's order.
 
-use std::fmt::Write;
-
+use askama::Template;
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect};
-use chancery_engine::json::{AdjudicationJson, StateJson};
+use chancery_engine::json::{AdjudicationJson, RefusedJson};
+use chancery_engine::variant::PowerKind;
 use chancery_engine::Variant;
-use sqlx::Row;
 
 use super::game::colour;
-use super::layout::{esc, frame, power_badge, utc_text, PageError, PageResult};
+use super::layout::{render, utc_text, Badge, Layout, PageError, PageResult};
 use super::map;
 use crate::auth::Viewer;
 use crate::error::{ApiError, Path};
-use crate::history::{processed_phase, ProcessedPhase};
 use crate::services::games;
+use crate::services::history::{self, processed_phase, ProcessedPhase};
 use crate::services::maps::MapOf;
 use crate::App;
 
-fn results_table(v: &Variant, stored: &AdjudicationJson) -> String {
-    if stored.results.is_empty() {
-        return r#"<p class="note">Nobody had anything to order.</p>"#.to_string();
-    }
-    let mut out = String::from(
-        r#"<div class="scroll"><table class="results"><thead><tr><th scope="col">Power</th><th scope="col">Unit</th><th scope="col">Order</th><th scope="col">Result</th><th scope="col">Why</th></tr></thead><tbody>"#,
-    );
-    for r in &stored.results {
-        let retreats = if r.retreats.is_empty() {
-            String::new()
-        } else {
-            format!("; may retreat to {}", r.retreats.join(", "))
-        };
-        let _ = write!(
-            out,
-            r#"<tr class="{}"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}{}</td></tr>"#,
-            if r.succeeded { "ok" } else { "failed" },
-            power_badge(&r.power, &colour(v, &r.power)),
-            esc(&r.unit),
-            esc(r.order.as_deref().unwrap_or("(no order)")),
-            esc(&r.outcome.replace('_', " ")),
-            esc(&r.reason),
-            esc(&retreats)
-        );
-    }
-    out.push_str("</tbody></table></div>");
-    if !stored.refused.is_empty() {
-        out.push_str(r#"<h3>Orders refused</h3><ul>"#);
-        for r in &stored.refused {
-            let _ = write!(out, "<li>{}: {} — {}</li>", esc(&r.power), esc(&r.order), esc(&r.error));
-        }
-        out.push_str("</ul>");
-    }
-    out
+struct Row {
+    order: String,
+    succeeded: bool,
+    /// The engine's reason, which begins with the outcome ("bounced: …"), so the outcome
+    /// is not said twice.
+    reason: String,
 }
 
-fn centres_line(v: &Variant, next: &StateJson) -> String {
-    let items: Vec<String> = crate::history::centre_ranking(next)
-        .iter()
-        .map(|(p, n)| format!("<li>{} {n}</li>", power_badge(p, &colour(v, p))))
-        .collect();
-    format!(r#"<ul class="centres">{}</ul>"#, items.join(""))
+/// One power's results.
+struct Group {
+    power: Badge,
+    /// `great`, `faction` or `minor`.
+    kind: &'static str,
+    rows: Vec<Row>,
+}
+
+struct Shown {
+    seq: i64,
+    code: String,
+    title: String,
+    index: usize,
+    count: usize,
+    prev: Option<i64>,
+    next: Option<i64>,
+    /// `[{"seq": 0, "phase": "S1901M"}, …]` for the slider (history.js).
+    phases_json: String,
+    processed: String,
+    how: String,
+    missing: Vec<String>,
+    winner: Option<String>,
+    undrawable: bool,
+    /// The maps with their legends (`map::svg`): the renderer's SVG, escaped by it.
+    before_map: String,
+    after_map: String,
+    groups: Vec<Group>,
+    refused: Vec<RefusedJson>,
+    centres: Vec<(Badge, usize)>,
+    /// The GM's alone (DP rule 12).
+    bid_report: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "history.html")]
+struct HistoryPage {
+    layout: Layout,
+    game: i64,
+    game_name: String,
+    phase: Option<Shown>,
+}
+
+/// The results grouped by power: great powers first, then factions, then minors, each
+/// in the variant's order; a power the variant does not name (a file changed under the
+/// game) comes last.
+fn groups(v: &Variant, stored: &AdjudicationJson) -> Vec<Group> {
+    let rank = |name: &str| match v.find_power(name) {
+        Some(p) => {
+            let kind = match v.power(p).kind {
+                PowerKind::Great => 0,
+                PowerKind::Faction => 1,
+                PowerKind::Minor => 2,
+            };
+            (kind, p as usize)
+        }
+        None => (3, 0),
+    };
+    let mut out: Vec<((u8, usize), Group)> = Vec::new();
+    for r in &stored.results {
+        let key = rank(&r.power);
+        let at = match out.iter().position(|(_, g)| g.power.name == r.power) {
+            Some(i) => i,
+            None => {
+                out.push((
+                    key,
+                    Group {
+                        power: Badge::new(&r.power, colour(v, &r.power)),
+                        kind: ["great", "faction", "minor", "other"][key.0 as usize],
+                        rows: Vec::new(),
+                    },
+                ));
+                out.len() - 1
+            }
+        };
+        let mut reason = r.reason.clone();
+        if !r.retreats.is_empty() {
+            reason.push_str(&format!("; may retreat to {}", r.retreats.join(", ")));
+        }
+        out[at].1.rows.push(Row {
+            order: r.order.clone().unwrap_or_else(|| format!("{} (no order)", r.unit)),
+            succeeded: r.succeeded,
+            reason,
+        });
+    }
+    out.sort_by_key(|(k, g)| (*k, g.power.name.clone()));
+    out.into_iter().map(|(_, g)| g).collect()
 }
 
 /// The latest processed phase, or a note when there is none yet.
 pub async fn latest(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path<i64>) -> PageResult {
     let game = games::load(&app.db.read, id).await?;
-    let last: Option<i64> = sqlx::query("SELECT MAX(seq) AS seq FROM phases WHERE game_id = $1")
-        .bind(id)
-        .fetch_one(&app.db.read)
-        .await?
-        .get("seq");
-    match last {
+    match history::latest(&app, id).await? {
         Some(seq) => Ok(Redirect::to(&format!("/games/{id}/history/{seq}")).into_response()),
-        None => {
-            let body = format!(
-                r#"<h1>{} — history</h1><section class="card"><p>No phase has been processed yet.</p><p><a href="/games/{id}">Back to the game</a></p></section>"#,
-                esc(&game.name)
-            );
-            Ok(frame("History", viewer.as_ref(), &body, &[]).into_response())
-        }
+        None => render(&HistoryPage {
+            layout: Layout::new("History", viewer.as_ref(), &[]),
+            game: id,
+            game_name: game.name,
+            phase: None,
+        }),
     }
 }
 
 pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)): Path<(i64, i64)>) -> PageResult {
     let game = games::load(&app.db.read, id).await?;
     let v = game.variant(&app)?;
-    let phases: Vec<(i64, String)> = sqlx::query("SELECT seq, phase FROM phases WHERE game_id = $1 ORDER BY seq")
-        .bind(id)
-        .fetch_all(&app.db.read)
-        .await?
-        .iter()
-        .map(|r| (r.get("seq"), r.get("phase")))
-        .collect();
-    let Some(index) = phases.iter().position(|(s, _)| *s == seq) else {
+    let phases = history::list(&app, id).await?.phases;
+    let Some(index) = phases.iter().position(|p| p.seq == seq) else {
         return Err(PageError(ApiError::not_found(format!(
             "game {id} has no processed phase {seq}"
         ))));
@@ -110,57 +151,6 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)
         adjudication,
         ..
     } = processed_phase(&app.db.read, &v, id, seq).await?;
-
-    let mut body = String::new();
-    let _ = write!(
-        body,
-        r#"<div class="game-head"><div><h1>{} — history</h1><p class="meta"><a href="/games/{id}">Back to the game</a></p></div></div>"#,
-        esc(&game.name)
-    );
-    let prev = index.checked_sub(1).map(|i| phases[i].0);
-    let next = phases.get(index + 1).map(|p| p.0);
-    let link = |target: Option<i64>, text: &str, rel: &str| match target {
-        Some(s) => {
-            format!(r#"<a class="button" rel="{rel}" id="{rel}-phase" href="/games/{id}/history/{s}">{text}</a>"#)
-        }
-        None => format!(r#"<span class="button disabled" aria-disabled="true">{text}</span>"#),
-    };
-    let labels: Vec<String> = phases
-        .iter()
-        .map(|(s, p)| format!(r#"{{"seq":{s},"phase":"{}"}}"#, esc(p)))
-        .collect();
-    let _ = write!(
-        body,
-        r#"<nav class="card stepper" aria-label="Phases">{}<div class="slider"><label for="phase-slider">Phase <output id="phase-label" for="phase-slider">{}</output> ({} of {})</label><input type="range" id="phase-slider" min="0" max="{}" value="{index}" data-game="{id}" data-phases='[{}]'></div>{}</nav>"#,
-        link(prev, "← Previous", "prev"),
-        esc(&phases[index].1),
-        index + 1,
-        phases.len(),
-        phases.len() - 1,
-        labels.join(","),
-        link(next, "Next →", "next")
-    );
-    let processed = utc_text(&crate::clock::iso_utc(processed_ms));
-    let _ = write!(
-        body,
-        r#"<h2 id="phase-title" data-phase="{}">{}</h2><p class="meta">Processed {} ({})</p>"#,
-        esc(&stored.phase),
-        esc(&before.phase.to_string()),
-        esc(&processed),
-        esc(&how)
-    );
-    if !missing.is_empty() {
-        let _ = write!(
-            body,
-            r#"<p class="meta" id="missing">No orders from {}.</p>"#,
-            esc(&missing.join(", "))
-        );
-    }
-    let note = if adjudication.is_none() && !stored.results.is_empty() {
-        r#"<p class="note">The orders cannot be drawn for this phase; the table below has them all.</p>"#
-    } else {
-        ""
-    };
     let drawing = MapOf::game(&app, &game)?;
     let before_map = map::svg(
         &app,
@@ -178,38 +168,90 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)
         &format!("Position after {}", before.phase),
     )
     .await;
-    let _ = write!(
-        body,
-        r#"<div class="maps"><section aria-labelledby="before-h"><h3 id="before-h">Before, with the orders</h3>{note}{before_map}</section><section aria-labelledby="after-h"><h3 id="after-h">After</h3>{after_map}</section></div>"#,
-    );
-    let _ = write!(
-        body,
-        r#"<p class="meta">As images: <a href="/api/games/{id}/phases/{seq}/map.svg" download="game-{id}-{0}.svg">the orders</a> · <a href="/api/games/{id}/phases/{seq}/map.svg?after=true" download="game-{id}-{0}-after.svg">the position after</a></p>"#,
-        esc(&stored.phase)
-    );
-    if let Some(w) = &stored.winner {
-        let _ = write!(body, r#"<p class="card winner">{} wins the game.</p>"#, esc(w));
-    }
-    let _ = write!(
-        body,
-        r#"<section class="card" aria-labelledby="results-h"><h3 id="results-h">Orders and results</h3>{}</section><section class="card" aria-labelledby="centres-h"><h3 id="centres-h">Supply centres after the phase</h3>{}</section>"#,
-        results_table(&v, &stored),
-        centres_line(&v, &stored.next)
-    );
+    let slider: Vec<serde_json::Value> = phases
+        .iter()
+        .map(|p| serde_json::json!({"seq": p.seq, "phase": p.phase}))
+        .collect();
     // Who bid what is the GM's alone (DP rule 12): the report never reaches anyone else.
     let is_gm = viewer.as_ref().is_some_and(|a| a.id == game.gm_id);
-    if let (true, Some(report)) = (is_gm, bid_report) {
-        let _ = write!(
-            body,
-            r#"<section class="card" aria-labelledby="bid-report-h"><h3 id="bid-report-h">DP bid report</h3><pre id="bid-report">{}</pre><p class="note">Only you, the GM, see this report.</p></section>"#,
-            esc(&report)
-        );
+    let shown = Shown {
+        seq,
+        code: stored.phase.clone(),
+        title: before.phase.to_string(),
+        index,
+        count: phases.len(),
+        prev: index.checked_sub(1).map(|i| phases[i].seq),
+        next: phases.get(index + 1).map(|p| p.seq),
+        phases_json: serde_json::Value::Array(slider).to_string(),
+        processed: utc_text(&crate::clock::iso_utc(processed_ms)),
+        how,
+        missing,
+        winner: stored.winner.clone(),
+        undrawable: adjudication.is_none() && !stored.results.is_empty(),
+        before_map,
+        after_map,
+        groups: groups(&v, &stored),
+        refused: stored.refused.clone(),
+        centres: history::centre_ranking(&stored.next)
+            .into_iter()
+            .map(|(p, n)| (Badge::new(p, colour(&v, p)), n))
+            .collect(),
+        bid_report: bid_report.filter(|_| is_gm),
+    };
+    render(&HistoryPage {
+        layout: Layout::new(
+            &format!("{} — {}", game.name, stored.phase),
+            viewer.as_ref(),
+            &["history.js"],
+        ),
+        game: id,
+        game_name: game.name,
+        phase: Some(shown),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chancery_engine::json::adjudication_json;
+    use chancery_engine::parse::parse_order;
+    use chancery_engine::phase::judge_phase;
+    use chancery_engine::GameState;
+
+    /// Issue 13 item 6: great powers first, then factions, then minors; each reason once.
+    #[test]
+    fn results_are_grouped_great_powers_first_then_factions_then_minors() {
+        let v = chancery_engine::builtin::builtin("1936").unwrap().unwrap();
+        let s = GameState::initial(&v);
+        let stored = adjudication_json(&v, &judge_phase(&v, &s, &[], &[]).adjudication);
+        let g = groups(&v, &stored);
+        let kinds: Vec<&str> = g.iter().map(|g| g.kind).collect();
+        let first_faction = kinds.iter().position(|k| *k != "great").unwrap();
+        assert!(kinds[..first_faction].iter().all(|k| *k == "great"), "{kinds:?}");
+        let mut rest = kinds[first_faction..].to_vec();
+        rest.dedup();
+        assert!(rest == ["faction", "minor"] || rest == ["minor"], "{kinds:?}");
+        let great: Vec<usize> = g
+            .iter()
+            .filter(|g| g.kind == "great")
+            .map(|g| v.find_power(&g.power.name).unwrap() as usize)
+            .collect();
+        assert!(great.windows(2).all(|w| w[0] < w[1]), "in the variant's order");
+        // Every unit in exactly one group.
+        assert_eq!(g.iter().map(|g| g.rows.len()).sum::<usize>(), stored.results.len());
     }
-    Ok(frame(
-        &format!("{} — {}", game.name, stored.phase),
-        viewer.as_ref(),
-        &body,
-        &["history.js"],
-    )
-    .into_response())
+
+    #[test]
+    fn an_unordered_unit_reads_held_once() {
+        let v = chancery_engine::builtin::builtin("standard").unwrap().unwrap();
+        let s = GameState::initial(&v);
+        let order = parse_order(&v, v.find_power("Austria").unwrap(), "A vie - gal").unwrap();
+        let stored = adjudication_json(&v, &judge_phase(&v, &s, &[order], &[]).adjudication);
+        let g = groups(&v, &stored);
+        let austria = g.iter().find(|g| g.power.name == "Austria").unwrap();
+        let budapest = austria.rows.iter().find(|r| r.order.starts_with("A bud")).unwrap();
+        assert_eq!(budapest.order, "A bud (no order)");
+        assert_eq!(budapest.reason, "held");
+        assert_eq!(g[0].power.name, "Austria", "the variant's first great power leads");
+    }
 }

@@ -113,6 +113,22 @@ impl IntoResponse for PageError {
 
 pub type PageResult = Result<Response, PageError>;
 
+/// A power's name with its colour, for `templates/badge.html`.
+pub struct Badge {
+    pub name: String,
+    /// A `#rrggbb` colour (`game::colour` checks it).
+    pub colour: String,
+}
+
+impl Badge {
+    pub fn new(name: &str, colour: String) -> Badge {
+        Badge {
+            name: name.to_string(),
+            colour,
+        }
+    }
+}
+
 /// A power's name as a small coloured badge.
 pub fn power_badge(name: &str, colour: &str) -> String {
     format!(

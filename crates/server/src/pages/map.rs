@@ -10,7 +10,6 @@ use chancery_engine::{Adjudication, GameState};
 use chancery_render::{legend, Legend};
 
 use super::layout::esc;
-use crate::error::ApiError;
 use crate::services::maps::{self, MapOf};
 use crate::App;
 
@@ -37,17 +36,6 @@ pub async fn svg(
         ),
         Err(e) => format!(r#"<p class="note">The map cannot be drawn: {}</p>"#, esc(&e.message)),
     }
-}
-
-/// The map as a standalone SVG document (the renderer's output carries its own styles),
-/// with the legend drawn beside it since no page is around it.
-pub async fn drawing(
-    app: &App,
-    map: &MapOf,
-    state: &GameState,
-    adjudication: Option<&Adjudication>,
-) -> Result<String, ApiError> {
-    maps::draw(app, map, state, adjudication, true, maps::WAIT_FOR_SHAPING).await
 }
 
 /// The legend: each power's marker, centres and units, the neutral centres, and the key

@@ -15,7 +15,6 @@ mod console;
 mod feed;
 mod game;
 mod history;
-pub(crate) mod image;
 mod layout;
 mod lobby;
 mod mail;

@@ -15,6 +15,8 @@
 //! - [`players`]: the club's player records.
 //! - [`variants`]: the built-in variants.
 //! - [`maps`]: each variant's map, made and drawn on the job pool; its GeoJSON.
+//! - [`history`]: processed phases as stored, never judged again (phases stored
+//!   before the judgement was kept are converted once, at start-up).
 //! - [`mail`]: what the club mails and to whom, written to the outbox in the event's
 //!   transaction; [`mail_settings`]: addresses, their confirmation, preferences and
 //!   unsubscribing.
@@ -24,6 +26,7 @@ pub mod accounts;
 pub mod bids;
 pub mod games;
 pub mod gm;
+pub mod history;
 pub mod mail;
 pub mod mail_settings;
 pub mod maps;

@@ -1,5 +1,6 @@
 //! Results and history: every processed phase stays readable by everyone. A result
-//! holds every unit's order and outcome with its reason, and never a bid.
+//! holds every unit's order and outcome with its reason, and never a bid (the GM's bid
+//! report is read apart, by the GM's pages alone).
 //!
 //! A processed phase is read back as it was stored, never judged again: the public
 //! result (`result_json`, with names) for the tables, the API and the feed, and the
@@ -9,19 +10,20 @@
 
 use std::collections::BTreeMap;
 
-use axum::extract::State;
 use axum::http::StatusCode;
-use axum::Json;
 use chancery_engine::json::{adjudication_json, state_from_json, AdjudicationJson, StateJson};
 use chancery_engine::parse::parse_order;
 use chancery_engine::phase::{judge_phase, PhaseResult};
 use chancery_engine::{Adjudication, GameState, Order, Variant};
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 use sqlx::AnyPool;
+use utoipa::ToSchema;
 
 use crate::clock::iso_utc;
-use crate::error::{ApiError, ApiResult, Path};
+use crate::error::{ApiError, ApiResult};
 use crate::services::games;
+use crate::services::maps::{self, MapOf};
 use crate::store::{self, phases::Table};
 use crate::App;
 
@@ -33,17 +35,48 @@ pub fn missing(stored: Option<&str>) -> Vec<String> {
         .unwrap_or_default()
 }
 
-pub async fn list(State(app): State<App>, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
+/// A line of the list of processed phases.
+#[derive(Serialize, ToSchema)]
+pub struct PhaseLine {
+    /// The phase's number in the game, from 0.
+    pub seq: i64,
+    /// Its code (`S1901M`).
+    pub phase: String,
+    /// When, ISO 8601 UTC.
+    pub processed: String,
+    /// How: `deadline`, `all ready`, `gm: process now`, …
+    pub how: String,
+    /// The powers with a decision that gave no orders.
+    pub missing: Vec<String>,
+}
+
+/// A game's processed phases, in order.
+#[derive(Serialize, ToSchema)]
+pub struct PhaseList {
+    pub game: i64,
+    pub phases: Vec<PhaseLine>,
+}
+
+pub async fn list(app: &App, id: i64) -> ApiResult<PhaseList> {
     games::load(&app.db.read, id).await?;
-    let phases: Vec<Value> = store::phases::list(&app.db.read, id)
+    let phases = store::phases::list(&app.db.read, id)
         .await?
-        .iter()
-        .map(|p| {
-            json!({"seq": p.seq, "phase": p.phase, "processed": iso_utc(p.processed_ms), "how": p.how,
-                   "missing": missing(p.missing.as_deref())})
+        .into_iter()
+        .map(|p| PhaseLine {
+            seq: p.seq,
+            processed: iso_utc(p.processed_ms),
+            missing: missing(p.missing.as_deref()),
+            phase: p.phase,
+            how: p.how,
         })
         .collect();
-    Ok(Json(json!({"game": id, "phases": phases})))
+    Ok(PhaseList { game: id, phases })
+}
+
+/// The newest processed phase's number; None before the first.
+pub async fn latest(app: &App, id: i64) -> ApiResult<Option<i64>> {
+    games::load(&app.db.read, id).await?;
+    Ok(store::phases::list(&app.db.read, id).await?.last().map(|p| p.seq))
 }
 
 /// Each owner's number of supply centres in a position, by power name.
@@ -62,18 +95,50 @@ pub fn centre_ranking(position: &StateJson) -> Vec<(&str, usize)> {
     counts
 }
 
-pub async fn one(State(app): State<App>, Path((id, seq)): Path<(i64, i64)>) -> ApiResult<Json<Value>> {
+/// One processed phase, as the API gives it.
+#[derive(Serialize, ToSchema)]
+pub struct PhaseDetail {
+    pub game: i64,
+    pub seq: i64,
+    pub phase: String,
+    /// When, ISO 8601 UTC.
+    pub processed: String,
+    pub how: String,
+    /// The position before the phase, as `chancery adjudicate` writes positions
+    /// (docs/adjudicate-json.md).
+    #[schema(value_type = Object)]
+    pub position: Value,
+    /// Every unit's order, outcome and reason, the orders refused, the position after
+    /// and the winner (docs/adjudicate-json.md).
+    #[schema(value_type = Object)]
+    pub result: AdjudicationJson,
+    /// Supply centres per power after the phase.
+    pub centres: BTreeMap<String, usize>,
+    /// The powers with a decision that gave no orders.
+    pub missing: Vec<String>,
+}
+
+pub async fn one(app: &App, id: i64, seq: i64) -> ApiResult<PhaseDetail> {
     let row = store::phases::get(&app.db.read, Table::Phases, id, seq)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("game {id} has no processed phase {seq}")))?;
-    let state: Value = serde_json::from_str(&row.state_json).unwrap_or(Value::Null);
+    let position: Value = serde_json::from_str(&row.state_json).map_err(|e| internal("stored position", e))?;
     let result: AdjudicationJson = serde_json::from_str(&row.result_json).map_err(|e| internal("stored result", e))?;
-    let centres = centre_counts(&result.next);
-    Ok(Json(json!({
-        "game": id, "seq": seq, "phase": row.phase,
-        "processed": iso_utc(row.processed_ms), "how": row.how,
-        "position": state, "result": result, "centres": centres, "missing": missing(row.missing.as_deref()),
-    })))
+    let centres = centre_counts(&result.next)
+        .into_iter()
+        .map(|(p, n)| (p.to_string(), n))
+        .collect();
+    Ok(PhaseDetail {
+        game: id,
+        seq,
+        phase: row.phase,
+        processed: iso_utc(row.processed_ms),
+        how: row.how,
+        position,
+        result,
+        centres,
+        missing: missing(row.missing.as_deref()),
+    })
 }
 
 /// A processed phase as stored, with what drawing it needs.
@@ -138,6 +203,30 @@ fn stored_judgement(v: &Variant, before: &GameState, result: &AdjudicationJson, 
     (judged.before == *before && adjudication_json(v, &judged.adjudication) == *result).then_some(judged.adjudication)
 }
 
+/// The current position of game `id` as a standalone SVG image (with the legend beside
+/// it, as no page is around it). Nothing secret is drawn: no orders before processing.
+pub async fn current_map(app: &App, id: i64) -> ApiResult<String> {
+    let game = games::load(&app.db.read, id).await?;
+    let map = MapOf::game(app, &game)?;
+    let state = game.state(&map.variant)?;
+    maps::draw(app, &map, &state, None, true, maps::WAIT_FOR_SHAPING).await
+}
+
+/// Phase `seq` as a standalone SVG image: the position before it with every order drawn
+/// with its result, from the stored judgement, or with `after` the position it left. A
+/// phase stored without a judgement ([`convert_stored_results`]) has no arrows.
+pub async fn phase_map(app: &App, id: i64, seq: i64, after: bool) -> ApiResult<String> {
+    let game = games::load(&app.db.read, id).await?;
+    let map = MapOf::game(app, &game)?;
+    let phase = processed_phase(&app.db.read, &map.variant, id, seq).await?;
+    let (state, adjudication) = if after {
+        (&phase.after, None)
+    } else {
+        (&phase.before, phase.adjudication.as_ref())
+    };
+    maps::draw(app, &map, state, adjudication, true, maps::WAIT_FOR_SHAPING).await
+}
+
 /// Converts the phases stored before their judgement was kept (migration 9): each is
 /// judged once more, through the engine's one pipeline, from the position before it and
 /// the orders its result lists (the minors' orders among them, so no bids are needed),
@@ -153,9 +242,7 @@ pub async fn convert_stored_results(app: &App) -> Result<usize, String> {
         let rows = store::phases::unconverted(&app.db.read, table).await.map_err(err)?;
         for row in rows {
             let (id, seq) = (row.game_id, row.seq);
-            let game = crate::services::games::load(&app.db.read, id)
-                .await
-                .map_err(|e| e.message)?;
+            let game = games::load(&app.db.read, id).await.map_err(|e| e.message)?;
             let judged = game.variant(app).ok().and_then(|v| {
                 let before = serde_json::from_str(&row.state_json).ok()?;
                 let before = state_from_json(&v, &before).ok()?;
