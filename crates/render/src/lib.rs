@@ -28,6 +28,6 @@ pub use cache::fingerprint;
 pub use geom::Pt;
 pub use geometry::{MapGeometry, WIDTH};
 pub use legend::{legend, KeyEntry, Legend, LegendGroup, LegendPower};
-pub use render::{render_with, RenderError};
+pub use render::{render_orders, render_with, RenderError};
 pub use scene::{Labels, RenderOptions};
 pub use shapes::shapes_of;

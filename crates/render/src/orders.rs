@@ -68,27 +68,46 @@ impl Curve {
     }
 }
 
+/// One order to draw: the unit it is for, the order, and whether it failed.
+pub(crate) struct Drawn<'a> {
+    pub unit: Unit,
+    pub order: &'a Order,
+    pub failed: bool,
+}
+
 pub(crate) fn draw(out: &mut String, s: &Scene, placed: &Placement, adj: &Adjudication) {
-    out.push_str("<g class=\"orders\">");
+    let drawn: Vec<Drawn> = adj
+        .results
+        .iter()
+        .filter_map(|r| {
+            shown_order(r).map(|order| Drawn {
+                unit: r.unit,
+                order,
+                failed: !r.outcome.succeeded(),
+            })
+        })
+        .collect();
+    draw_list(out, s, placed, &drawn, "orders");
+}
+
+/// Orders given and not yet adjudicated, as their arrows, in a group of class `class`.
+pub(crate) fn draw_list(out: &mut String, s: &Scene, placed: &Placement, drawn: &[Drawn], class: &str) {
+    let _ = write!(out, "<g class=\"{class}\">");
     // Supports and convoys first, so that the moves they point at lie on top.
-    for r in &adj.results {
-        if let Some(order) = shown_order(r) {
-            if matches!(
-                order.kind,
-                OrderKind::SupportHold { .. } | OrderKind::SupportMove { .. } | OrderKind::Convoy { .. }
-            ) {
-                draw_order(out, s, placed, adj, r, order);
-            }
+    for d in drawn {
+        if matches!(
+            d.order.kind,
+            OrderKind::SupportHold { .. } | OrderKind::SupportMove { .. } | OrderKind::Convoy { .. }
+        ) {
+            draw_order(out, s, placed, drawn, d);
         }
     }
-    for r in &adj.results {
-        if let Some(order) = shown_order(r) {
-            if matches!(
-                order.kind,
-                OrderKind::Move { .. } | OrderKind::Retreat { .. } | OrderKind::Board { .. }
-            ) {
-                draw_order(out, s, placed, adj, r, order);
-            }
+    for d in drawn {
+        if matches!(
+            d.order.kind,
+            OrderKind::Move { .. } | OrderKind::Retreat { .. } | OrderKind::Board { .. }
+        ) {
+            draw_order(out, s, placed, drawn, d);
         }
     }
     out.push_str("</g>");
@@ -99,14 +118,14 @@ fn shown_order(r: &OrderResult) -> Option<&Order> {
     r.order.as_ref().or(r.given.as_ref())
 }
 
-fn draw_order(out: &mut String, s: &Scene, placed: &Placement, adj: &Adjudication, r: &OrderResult, order: &Order) {
-    let failed = !r.outcome.succeeded();
-    let colour = s.styles[r.unit.power as usize].fill.as_str();
+fn draw_order(out: &mut String, s: &Scene, placed: &Placement, all: &[Drawn], d: &Drawn) {
+    let (order, failed) = (d.order, d.failed);
+    let colour = s.styles[d.unit.power as usize].fill.as_str();
     let retreating = matches!(order.kind, OrderKind::Retreat { .. });
     let me = placed
-        .find(&r.unit, retreating)
+        .find(&d.unit, retreating)
         .map(|p| p.at)
-        .unwrap_or_else(|| s.g.location_point(r.unit.location));
+        .unwrap_or_else(|| s.g.location_point(d.unit.location));
     let kind = match order.kind {
         OrderKind::Move { .. } => "move",
         OrderKind::Retreat { .. } => "retreat",
@@ -120,8 +139,8 @@ fn draw_order(out: &mut String, s: &Scene, placed: &Placement, adj: &Adjudicatio
         r#"<g class="order {kind} {}" data-power="{}" data-unit="{} {}" data-order="{}">"#,
         if failed { "failed" } else { "succeeded" },
         escape(&s.v.power(order.power).name),
-        r.unit.kind.letter(),
-        escape(&s.v.location_name(r.unit.location)),
+        d.unit.kind.letter(),
+        escape(&s.v.location_name(d.unit.location)),
         escape(&order.display(s.v).to_string())
     );
     let dash = |d: &'static str| if failed { Some("7 4") } else { Some(d) };
@@ -166,7 +185,7 @@ fn draw_order(out: &mut String, s: &Scene, placed: &Placement, adj: &Adjudicatio
             }
         }
         OrderKind::SupportMove { unit, to } => {
-            let target = supported_move_middle(s, placed, adj, unit.location, to);
+            let target = supported_move_middle(s, placed, all, unit.location, to);
             let curve = Curve::between(me, target, UNIT_R + 2.0, 3.0, 0.0);
             let stroke = Stroke {
                 colour,
@@ -229,14 +248,14 @@ fn move_curve(s: &Scene, placed: &Placement, from: Pt, to: Location) -> Curve {
 
 /// Where a support for a move points: the middle of that move's arrow when the unit
 /// made it, else the middle of the straight line it would have taken.
-fn supported_move_middle(s: &Scene, placed: &Placement, adj: &Adjudication, from: Location, to: Location) -> Pt {
+fn supported_move_middle(s: &Scene, placed: &Placement, all: &[Drawn], from: Location, to: Location) -> Pt {
     let start = placed
         .in_space(from.province)
         .map(|p| p.at)
         .unwrap_or_else(|| s.g.location_point(from));
-    let made = adj.results.iter().find_map(|r| match shown_order(r)?.kind {
+    let made = all.iter().find_map(|d| match d.order.kind {
         OrderKind::Move { to: dest, .. }
-            if r.unit.location.province == from.province && dest.province == to.province =>
+            if d.unit.location.province == from.province && dest.province == to.province =>
         {
             Some(dest)
         }
@@ -325,15 +344,7 @@ pub(crate) fn draw_marks(out: &mut String, s: &Scene, placed: &Placement, adj: &
             continue;
         }
         let retreat_phase = matches!(r.outcome, Outcome::Disbanded { .. });
-        let at = unit_point(s, placed, &r.unit, retreat_phase);
-        let _ = write!(
-            out,
-            r#"<g class="removed" data-unit="{} {}">"#,
-            r.unit.kind.letter(),
-            escape(&s.v.location_name(r.unit.location))
-        );
-        cross(out, at, UNIT_R * 0.9, "remove-cross");
-        out.push_str("</g>");
+        draw_removal(out, s, placed, &r.unit, retreat_phase);
     }
     out.push_str("</g>");
 }
@@ -382,6 +393,19 @@ pub(crate) fn waive_mark(out: &mut String, at: Pt, ring: f64) {
         c.y,
         b = style::BUILD
     );
+}
+
+/// A cross over a unit whose removal (or disband) is ordered.
+pub(crate) fn draw_removal(out: &mut String, s: &Scene, placed: &Placement, unit: &Unit, dislodged: bool) {
+    let at = unit_point(s, placed, unit, dislodged);
+    let _ = write!(
+        out,
+        r#"<g class="removed" data-unit="{} {}">"#,
+        unit.kind.letter(),
+        escape(&s.v.location_name(unit.location))
+    );
+    cross(out, at, UNIT_R * 0.9, "remove-cross");
+    out.push_str("</g>");
 }
 
 fn unit_point(s: &Scene, placed: &Placement, unit: &Unit, dislodged: bool) -> Pt {

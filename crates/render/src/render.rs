@@ -100,6 +100,111 @@ pub fn render_with(
     Ok(out)
 }
 
+/// The orders one power has given and not yet had adjudicated, drawn on `state` as an
+/// SVG group (`<g class="orders pending">`) in the coordinates of [`render_with`]'s
+/// board, for a page to lay over the map it already shows: moves, supports, convoys,
+/// boardings and retreats as the arrows of a result (none failed), a build as its new
+/// unit ringed, a removal or a disband as a cross over the unit, a waive as the mark
+/// of a build left out on a free site. An order for a unit
+/// that is not on the board is left out. The page asks the server for this group
+/// rather than drawing arrows itself, so that a live order looks exactly as it will in
+/// the results.
+pub fn render_orders(g: &MapGeometry, v: &Variant, state: &GameState, given: &[Order]) -> Result<String, RenderError> {
+    if !g.fits(v) {
+        return Err(RenderError::WrongVariant {
+            geometry: g.variant_id.clone(),
+            variant: v.id.clone(),
+        });
+    }
+    check_position(v, state, None)?;
+    for o in given {
+        check_order(v, o)?;
+    }
+    let styles = style::styles_of(v, state);
+    let scene = Scene { v, g, styles: &styles };
+    let placed = units::place(&scene, state, None);
+    let mut drawn = Vec::with_capacity(given.len());
+    let mut marks = String::new();
+    let mut waives = Vec::new();
+    for o in given {
+        let retreating = matches!(o.kind, OrderKind::Retreat { .. } | OrderKind::Disband);
+        match o.kind {
+            OrderKind::Build { kind } => {
+                let unit = Unit {
+                    power: o.power,
+                    kind: kind.or(o.unit.kind).unwrap_or(chancery_engine::UnitKind::Army),
+                    location: o.unit.location,
+                };
+                units::draw_pending_build(&mut marks, &scene, &unit);
+            }
+            OrderKind::Waive => waives.push(o.power),
+            _ => {
+                let Some(unit) = unit_of(state, o, retreating) else {
+                    continue;
+                };
+                if matches!(o.kind, OrderKind::Remove | OrderKind::Disband) {
+                    orders::draw_removal(&mut marks, &scene, &placed, &unit, retreating);
+                } else {
+                    drawn.push(orders::Drawn {
+                        unit,
+                        order: o,
+                        failed: false,
+                    });
+                }
+            }
+        }
+    }
+    // A waive names no space: its mark goes on a free build site no build ordered
+    // takes, as in the results.
+    for (i, &power) in waives.iter().enumerate() {
+        let earlier = waives[..i].iter().filter(|&&p| p == power).count();
+        let free = chancery_engine::adjust::build_sites(v, state, power)
+            .into_iter()
+            .filter(|&p| {
+                !given
+                    .iter()
+                    .any(|o| matches!(o.kind, OrderKind::Build { .. }) && o.unit.location.province == p)
+            })
+            .nth(earlier);
+        if let Some(p) = free {
+            let _ = write!(
+                marks,
+                r#"<g class="waived pending" data-power="{}" data-space="{}">"#,
+                style::escape(&v.power(power).name),
+                style::escape(&v.province(p).name)
+            );
+            orders::waive_mark(&mut marks, g.location_point(Location::province(p)), style::UNIT_R + 4.0);
+            marks.push_str("</g>");
+        }
+    }
+    let mut out = String::with_capacity(1024 + 512 * given.len());
+    out.push_str(r#"<g class="orders pending">"#);
+    orders::draw_list(&mut out, &scene, &placed, &drawn, "arrows");
+    out.push_str(&marks);
+    out.push_str("</g>");
+    Ok(out)
+}
+
+/// The unit an order is for: on the board, or waiting to retreat; the one of the
+/// order's kind when a space holds several (Original 1958 stacks).
+fn unit_of(state: &GameState, o: &Order, dislodged: bool) -> Option<Unit> {
+    let here = |u: &&Unit| u.location.province == o.unit.location.province;
+    let fits = |u: &&Unit| o.unit.kind.is_none_or(|k| k == u.kind);
+    let pick = |units: Vec<&Unit>| -> Option<Unit> {
+        units
+            .iter()
+            .find(|u| u.power == o.power && fits(u))
+            .or_else(|| units.iter().find(|u| fits(u)))
+            .or_else(|| units.first())
+            .map(|u| **u)
+    };
+    if dislodged {
+        pick(state.dislodged.iter().map(|d| &d.unit).filter(here).collect())
+    } else {
+        pick(state.units.iter().filter(here).collect())
+    }
+}
+
 const TITLE_HEIGHT: f64 = 36.0;
 
 /// The shared definitions: stripes for each faction (its colour and its player's),

@@ -223,6 +223,25 @@ pub(crate) fn draw(out: &mut String, s: &Scene, placed: &Placement) {
     out.push_str("</g>");
 }
 
+/// A build ordered and not yet adjudicated: the new unit, faded, ringed in the build
+/// colour.
+pub(crate) fn draw_pending_build(out: &mut String, s: &Scene, unit: &Unit) {
+    let at = s.g.location_point(unit.location);
+    let _ = write!(
+        out,
+        r#"<g class="built pending" data-power="{}" data-unit="{} {}" opacity="0.75"><circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="{}" stroke-width="2.2" stroke-dasharray="4 2"/>"#,
+        escape(&s.v.power(unit.power).name),
+        unit.kind.letter(),
+        escape(&s.v.location_name(unit.location)),
+        at.x,
+        at.y,
+        UNIT_R + 4.0,
+        style::BUILD
+    );
+    shape(out, s, unit.power as usize, unit.kind, at, 1.0);
+    out.push_str("</g>");
+}
+
 /// One unit marker centred on `at`.
 pub(crate) fn shape(out: &mut String, s: &Scene, power: usize, kind: UnitKind, at: Pt, scale: f64) {
     shape_with(out, s.v, s.styles, power, kind, at, scale);

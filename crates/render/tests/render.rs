@@ -15,7 +15,7 @@ use chancery_engine::parse::{parse_named_order, parse_order_line};
 use chancery_engine::variant_file::load_variant;
 use chancery_engine::{Adjudication, GameState, Location, Order, Unit, UnitKind, Variant};
 use chancery_geo::{Frame, Shapes, SpaceShape};
-use chancery_render::{legend, render_with, Labels, MapGeometry, RenderError, RenderOptions};
+use chancery_render::{legend, render_orders, render_with, Labels, MapGeometry, RenderError, RenderOptions};
 use geo::{LineString, MultiPolygon, Polygon};
 
 fn standard() -> Variant {
@@ -516,4 +516,87 @@ fn an_army_aboard_a_fleet_rides_on_it_and_counts_as_a_unit() {
     assert_eq!(count(&doc, &["unit", "carried"]), 1);
     assert_eq!(count(&doc, &["unit"]), 2);
     assert_eq!(counts(&v, &s, "England").1, 2);
+}
+
+/// The overlay of orders given and not yet adjudicated: one arrow per order of the
+/// power, none marked failed (nothing is judged yet), in the board's coordinates.
+fn pending(v: &Variant, s: &GameState, lines: &[&str]) -> String {
+    let text = render_orders(&geometry(v), v, s, &orders(v, lines)).unwrap();
+    // A fragment: wrapped to be read as one document.
+    format!(r#"<svg xmlns="http://www.w3.org/2000/svg">{text}</svg>"#)
+}
+
+#[test]
+fn orders_given_are_drawn_before_they_are_judged() {
+    let v = standard();
+    let s = GameState::initial(&v);
+    let text = pending(
+        &v,
+        &s,
+        &[
+            "France: A par - bur",
+            "France: A mar S A par - bur",
+            "France: F bre C A par - bur",
+        ],
+    );
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    assert_eq!(count(&doc, &["orders", "pending"]), 1);
+    assert_eq!(count(&doc, &["order", "move", "succeeded"]), 1);
+    assert_eq!(count(&doc, &["order", "support"]), 1);
+    assert_eq!(count(&doc, &["order", "convoy"]), 1);
+    assert_eq!(count(&doc, &["failed"]), 0, "nothing has failed before judging");
+    assert_eq!(count(&doc, &["unit"]), 0, "the units are the map's own");
+    let units: Vec<&str> = doc
+        .descendants()
+        .filter(|n| count_class(n, "order"))
+        .map(|n| n.attribute("data-unit").unwrap())
+        .collect();
+    assert_eq!(
+        units,
+        ["A mar", "F bre", "A par"],
+        "supports and convoys under the moves"
+    );
+}
+
+#[test]
+fn builds_removals_and_retreats_given_are_drawn() {
+    let v = standard();
+    let s = position(
+        &v,
+        "W1901A",
+        &[("France", 'A', "spa"), ("Germany", 'A', "ber"), ("Germany", 'F', "hol")],
+        Some(&[("France", "par"), ("France", "spa"), ("Germany", "ber")]),
+    );
+    let text = pending(
+        &v,
+        &s,
+        &["France: Build A par", "Germany: Remove F hol", "France: Waive"],
+    );
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    assert_eq!(count(&doc, &["built", "pending"]), 1);
+    assert_eq!(count(&doc, &["removed"]), 1);
+    // France owns Paris and Spain (not a home) with no unit in Paris: the waive's mark
+    // goes on Paris only if no build takes it; here the build does, so there is none.
+    assert_eq!(count(&doc, &["waived", "pending"]), 0);
+    let text = pending(&v, &s, &["France: Waive"]);
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    assert_eq!(count(&doc, &["waived", "pending"]), 1, "the waive marked on Paris");
+
+    let s = position(
+        &v,
+        "S1901M",
+        &[("France", 'A', "bur"), ("Germany", 'A', "mun"), ("Germany", 'A', "ruh")],
+        None,
+    );
+    let adj = adjudicate(
+        &v,
+        &s,
+        &orders(&v, &["Germany: A mun - bur", "Germany: A ruh S A mun - bur"]),
+    );
+    let text = pending(&v, &adj.next, &["France: A bur R par"]);
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    assert_eq!(count(&doc, &["order", "retreat"]), 1);
+    let text = pending(&v, &adj.next, &["France: A bur D"]);
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    assert_eq!(count(&doc, &["removed"]), 1);
 }

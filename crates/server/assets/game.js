@@ -45,7 +45,11 @@
     });
     var none = document.getElementById("no-orders");
     if (none) none.hidden = orders.length > 0;
+    drawOrders();
   }
+  // Set once the map is ready (below): redraws the viewer's orders on it.
+  var drawOrders = function () {};
+  var lastAccepted = null;
 
   function submitOrder(text) {
     // A check still waiting to run would answer for the text just sent (or for the
@@ -63,6 +67,7 @@
       var last = (res.data.orders || []).filter(function (o) {
         return o.order.toLowerCase() === text.toLowerCase();
       })[0];
+      lastAccepted = last ? last.words || last.order : null;
       C.say(message, "Order accepted" + (last ? ": " + (last.words || last.order) : "."), false);
       input.value = "";
       return true;
@@ -288,114 +293,471 @@
     return d.outcome && "Every survivor voted: the game is over (" + d.outcome + ").";
   });
 
-  // ---- Orders by clicking. Movement: a unit, then where it goes (the unit again:
-  // hold); or a unit, "Support…" or "Convoy…", the unit supported or convoyed, then its
-  // destination (for a support, the unit again: support it holding). Retreat: a
-  // dislodged unit, then where it goes.
-  var svg = document.querySelector("figure.map svg");
-  // The unit element chosen, what it is asked to do, and the unit it acts on.
+  // ---- The map. Pan and zoom (wheel, drag, pinch, buttons) by the SVG's viewBox; the
+  // viewer's own orders drawn as the server draws them (`/orders/drawing`); orders by
+  // clicking, with the unit's legal targets from the engine (`/targets`); and the
+  // sandbox, where any unit is ordered and the result judged, never stored.
+  var figure = document.querySelector("figure.map");
+  var liveSvg = figure && figure.querySelector("svg");
+  function svgNow() {
+    return figure ? figure.querySelector("svg") : null;
+  }
+  function say(text, isError) {
+    C.say(hint, text, isError);
+  }
+
+  // -- Pan and zoom.
+  var suppressClick = false;
+  function boxOf(svg) {
+    if (!svg._base) {
+      var vb = svg.viewBox.baseVal;
+      svg._base = { x: vb.x, y: vb.y, w: vb.width, h: vb.height };
+      svg._box = { x: vb.x, y: vb.y, w: vb.width, h: vb.height };
+    }
+    return svg._box;
+  }
+  // The deepest zoom puts three screen pixels on each map pixel, so that a unit (21 map
+  // pixels across) is over 60 pixels wide, whatever the screen.
+  function maxZoom(svg) {
+    var w = svg.getBoundingClientRect().width || 1;
+    return Math.max(4, (3 * svg._base.w) / w);
+  }
+  function setBox(svg, b) {
+    var base = svg._base;
+    var w = Math.min(base.w, Math.max(base.w / maxZoom(svg), b.w));
+    var h = (w * base.h) / base.w;
+    var x = Math.min(base.x + base.w - w, Math.max(base.x, b.x));
+    var y = Math.min(base.y + base.h - h, Math.max(base.y, b.y));
+    svg._box = { x: x, y: y, w: w, h: h };
+    svg.setAttribute("viewBox", x + " " + y + " " + w + " " + h);
+    var zoom = base.w / w;
+    figure.classList.toggle("zoomed", zoom > 1.01);
+    figure.setAttribute("data-zoom", zoom.toFixed(2));
+  }
+  function toMap(svg, clientX, clientY) {
+    var m = svg.getScreenCTM();
+    if (!m) return { x: 0, y: 0 };
+    var p = new DOMPoint(clientX, clientY).matrixTransform(m.inverse());
+    return { x: p.x, y: p.y };
+  }
+  function zoomAt(factor, clientX, clientY) {
+    var svg = svgNow();
+    if (!svg) return false;
+    var b = boxOf(svg);
+    var r = svg.getBoundingClientRect();
+    if (clientX === undefined) {
+      clientX = r.left + r.width / 2;
+      clientY = r.top + r.height / 2;
+    }
+    var p = toMap(svg, clientX, clientY);
+    var w = Math.min(svg._base.w, Math.max(svg._base.w / maxZoom(svg), b.w / factor));
+    if (Math.abs(w - b.w) < 1e-6) return false;
+    var k = w / b.w;
+    setBox(svg, { x: p.x - (p.x - b.x) * k, y: p.y - (p.y - b.y) * k, w: w });
+    return true;
+  }
+  function panBy(svg, dxScreen, dyScreen) {
+    var b = boxOf(svg);
+    var r = svg.getBoundingClientRect();
+    var scale = Math.max(b.w / (r.width || 1), b.h / (r.height || 1));
+    setBox(svg, { x: b.x - dxScreen * scale, y: b.y - dyScreen * scale, w: b.w });
+  }
+  if (figure) {
+    var zin = document.getElementById("zoom-in");
+    var zout = document.getElementById("zoom-out");
+    var zreset = document.getElementById("zoom-reset");
+    if (zin) zin.addEventListener("click", function () { zoomAt(1.6); });
+    if (zout) zout.addEventListener("click", function () { zoomAt(1 / 1.6); });
+    if (zreset) {
+      zreset.addEventListener("click", function () {
+        var svg = svgNow();
+        if (svg) { boxOf(svg); setBox(svg, svg._base); }
+      });
+    }
+    // The wheel zooms; turned outwards on the whole map, it scrolls the page as usual.
+    figure.addEventListener("wheel", function (e) {
+      if (zoomAt(Math.exp(-e.deltaY * 0.0015), e.clientX, e.clientY)) e.preventDefault();
+    }, { passive: false });
+    var pointers = {};
+    var drag = null;
+    figure.addEventListener("pointerdown", function (e) {
+      if (e.button !== undefined && e.button !== 0 && e.pointerType === "mouse") return;
+      pointers[e.pointerId] = { x: e.clientX, y: e.clientY };
+      var ids = Object.keys(pointers);
+      if (ids.length === 1) drag = { x: e.clientX, y: e.clientY, moved: false };
+      else drag = { pinch: true, moved: true };
+    });
+    figure.addEventListener("pointermove", function (e) {
+      var prev = pointers[e.pointerId];
+      if (!prev || !drag) return;
+      var svg = svgNow();
+      var ids = Object.keys(pointers);
+      if (ids.length >= 2) {
+        var a = pointers[ids[0]], b = pointers[ids[1]];
+        var d0 = Math.hypot(a.x - b.x, a.y - b.y);
+        pointers[e.pointerId] = { x: e.clientX, y: e.clientY };
+        a = pointers[ids[0]]; b = pointers[ids[1]];
+        var d1 = Math.hypot(a.x - b.x, a.y - b.y);
+        if (d0 > 0 && svg) zoomAt(d1 / d0, (a.x + b.x) / 2, (a.y + b.y) / 2);
+        e.preventDefault();
+        return;
+      }
+      if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 8) return;
+      if (!figure.classList.contains("zoomed")) return;
+      drag.moved = true;
+      if (svg) panBy(svg, e.clientX - prev.x, e.clientY - prev.y);
+      pointers[e.pointerId] = { x: e.clientX, y: e.clientY };
+      e.preventDefault();
+    });
+    function up(e) {
+      delete pointers[e.pointerId];
+      if (drag && drag.moved) suppressClick = true;
+      if (Object.keys(pointers).length === 0) {
+        drag = null;
+        window.setTimeout(function () { suppressClick = false; }, 0);
+      }
+    }
+    figure.addEventListener("pointerup", up);
+    figure.addEventListener("pointercancel", up);
+  }
+
+  // -- The viewer's orders, drawn as the server draws them, under the units.
+  function place(svg, text) {
+    var doc = new DOMParser().parseFromString('<svg xmlns="http://www.w3.org/2000/svg">' + text + "</svg>", "image/svg+xml");
+    var g = doc.documentElement && doc.documentElement.firstElementChild;
+    var old = svg.querySelector("g.orders.pending");
+    if (old) old.parentNode.removeChild(old);
+    var units = svg.querySelector("g.units");
+    if (!g || !units) return;
+    units.parentNode.insertBefore(document.importNode(g, true), units);
+  }
+  drawOrders = function () {
+    if (!game.power || !liveSvg || game.status !== "active") return;
+    C.api("GET", base + "/orders/drawing").then(function (res) {
+      if (res.ok) place(liveSvg, res.data.svg);
+    });
+  };
+  drawOrders();
+
+  // -- Orders by clicking. Movement: a unit (its legal moves are lit), then where it
+  // goes (the unit again: hold); or Support…, Convoy… or Board… and then the unit and
+  // the space. Retreat: a dislodged unit, then where it goes, or Disband. Adjustment:
+  // a lit home centre to build, a unit to remove, or Waive.
+  var sandbox = { on: false };
   var sel = null;
 
-  function mine(el) {
-    return game.controls.indexOf(el.getAttribute("data-power")) >= 0;
-  }
-  function selectable(el) {
-    if (!mine(el)) return false;
-    var dislodged = el.classList.contains("dislodged");
-    return game.kind === "M" ? !dislodged : game.kind === "R" ? dislodged : false;
-  }
-  function unitsLayer() {
+  function units() {
+    var svg = svgNow();
     return svg ? svg.querySelectorAll("g.units g.unit") : [];
   }
   function unitText(el) {
     return el.getAttribute("data-unit");
   }
+  function provinceOf(name) {
+    return String(name).split(" ").pop().split("/")[0];
+  }
+  function mine(el) {
+    return game.controls.indexOf(el.getAttribute("data-power")) >= 0;
+  }
+  function orderable(el) {
+    if (game.status !== "active") return false;
+    if (!sandbox.on && (!form || !mine(el))) return false;
+    var dislodged = el.classList.contains("dislodged");
+    return game.kind === "M" ? !dislodged : game.kind === "R" ? dislodged : false;
+  }
+  function clearLit() {
+    var svg = svgNow();
+    if (!svg) return;
+    Array.prototype.forEach.call(svg.querySelectorAll(".target, .target-unit"), function (el) {
+      el.classList.remove("target");
+      el.classList.remove("target-unit");
+    });
+  }
+  function light(spaces, unitNames) {
+    clearLit();
+    var svg = svgNow();
+    if (!svg) return;
+    (spaces || []).forEach(function (s) {
+      var cell = svg.querySelector('path.space[data-space="' + provinceOf(s) + '"]');
+      if (cell) cell.classList.add("target");
+    });
+    (unitNames || []).forEach(function (u) {
+      Array.prototype.forEach.call(svg.querySelectorAll("g.units g.unit"), function (el) {
+        if (unitText(el) === u && !el.classList.contains("dislodged")) el.classList.add("target-unit");
+      });
+    });
+  }
   function clearSelection() {
     if (sel) sel.el.classList.remove("selected");
     sel = null;
+    clearLit();
   }
+
+  // Sends the order (or, in the sandbox, writes it on the sandbox's list).
   function send(text) {
     clearSelection();
+    if (sandbox.on) {
+      sandboxAdd(text);
+      say("Added to the sandbox: " + text + ".", false);
+      return;
+    }
     input.value = text;
-    C.say(hint, "", false);
-    submitOrder(text);
+    say("", false);
+    submitOrder(text).then(function (ok) {
+      if (ok) say("Order accepted: " + (lastAccepted || text) + ".", false);
+      else say(message.textContent, true);
+    });
   }
-  function modeButton(label, mode, prompt) {
+  // A click the lit targets do not allow: the engine says why (the order check), and
+  // sends the order anyway if it takes it after all.
+  function explain(text) {
+    if (sandbox.on) {
+      send(text);
+      return;
+    }
+    C.api("GET", "/games/" + game.id + "/check-order?text=" + encodeURIComponent(text)).then(function (res) {
+      if (res.ok && res.data.ok) send(text);
+      else say("Not possible: " + (res.ok ? res.data.error : C.errorText(res)) + " Esc cancels.", true);
+    });
+  }
+  function button(label, cls, fn, mode) {
     var b = document.createElement("button");
     b.type = "button";
-    b.className = "secondary mode-choice";
+    b.className = "secondary mode-choice " + (cls || "");
+    if (mode) b.setAttribute("data-mode", mode);
     b.textContent = label;
-    b.setAttribute("data-mode", mode);
-    b.addEventListener("click", function () {
-      if (!sel) return;
-      sel.mode = mode;
-      C.say(hint, prompt + " Esc cancels.", false);
-    });
+    b.addEventListener("click", fn);
     return b;
+  }
+  function modes() {
+    var t = sel.targets;
+    var me = unitText(sel.el);
+    var out = [];
+    if (game.kind === "R") {
+      out.push(button("Disband", "mode-disband", function () { send(me + " D"); }, "disband"));
+      return out;
+    }
+    out.push(button("Hold", "mode-hold", function () { send(me + " H"); }, "hold"));
+    out.push(button("Support…", "mode-support", function () { setMode("support"); }, "support"));
+    if (t.convoys_exist && me.charAt(0) === "F") out.push(button("Convoy…", "mode-convoy", function () { setMode("convoy"); }, "convoy"));
+    if (t.boarding) out.push(button("Board…", "mode-board", function () { setMode("board"); }, "board"));
+    return out;
+  }
+  function setMode(mode) {
+    if (!sel) return;
+    sel.mode = mode;
+    sel.target = null;
+    var t = sel.targets;
+    var me = unitText(sel.el);
+    if (mode === "support") {
+      var names = t.support_holds.slice();
+      t.supports.forEach(function (a) { if (names.indexOf(a.unit) < 0) names.push(a.unit); });
+      light([], names);
+      say(names.length ? "Click the unit " + me + " supports (lit). Esc cancels." : me + " can support no unit from here. Esc cancels.", !names.length);
+    } else if (mode === "convoy") {
+      var armies = [];
+      t.convoys.forEach(function (a) { if (armies.indexOf(a.unit) < 0) armies.push(a.unit); });
+      light([], armies);
+      say(armies.length ? "Click the army " + me + " convoys (lit). Esc cancels." : me + " can convoy no army from here. Esc cancels.", !armies.length);
+    } else if (mode === "board") {
+      light(t.boards, t.board_here ? [me] : []);
+      say("Click where " + me + " moves to board (lit), or " + me + " again to board where it stands. Esc cancels.", false);
+    }
   }
   function choose(el) {
     clearSelection();
-    sel = { el: el, mode: "move", target: null };
+    var me = unitText(el);
+    sel = { el: el, mode: "move", target: null, targets: null };
     el.classList.add("selected");
-    var unit = unitText(el);
-    // Keyboard users continue in the order field: the unit is already written there.
-    input.value = unit + (game.kind === "R" ? " R " : " - ");
-    if (game.kind === "R") {
-      C.say(hint, unit + " selected: click the space it should retreat to. Esc cancels.", false);
+    if (!sandbox.on && input) input.value = me + (game.kind === "R" ? " R " : " - ");
+    say("Finding where " + me + " may go…", false);
+    var url = base + "/targets?unit=" + encodeURIComponent(me) + (sandbox.on ? "&any=true" : "");
+    C.api("GET", url).then(function (res) {
+      if (!sel || sel.el !== el) return;
+      if (!res.ok) {
+        say(C.errorText(res), true);
+        return;
+      }
+      sel.targets = res.data;
+      light(res.data.moves, []);
+      var verb = game.kind === "R" ? "the space it should retreat to" : "where it moves";
+      say(me + " selected: click " + verb + " (lit)" + (game.kind === "M" ? ", or the unit again to hold" : "") + ". Or: ", false);
+      modes().forEach(function (b) { hint.appendChild(b); });
+    });
+  }
+  // Which of the lit places in `list` lie in `province`: one to send, several (coasts)
+  // to choose from.
+  function within(list, province) {
+    return list.filter(function (l) { return provinceOf(l) === province; });
+  }
+  function offerCoasts(places, make) {
+    say("Which coast? ", false);
+    places.forEach(function (p) {
+      hint.appendChild(button(p, "coast-choice", function () { send(make(p)); }));
+    });
+  }
+  function clickWhileSelected(unit, space) {
+    var me = unitText(sel.el);
+    var t = sel.targets;
+    if (!t) return;
+    var dest = unit ? provinceOf(unitText(unit)) : space ? space.getAttribute("data-space") : null;
+    if (sel.mode === "move") {
+      if (unit === sel.el) {
+        if (game.kind === "M") send(me + " H");
+        return;
+      }
+      if (!dest) return;
+      var joiner = game.kind === "R" ? " R " : " - ";
+      var ok = within(t.moves, dest);
+      if (ok.length === 1) send(me + joiner + ok[0]);
+      else if (ok.length > 1) offerCoasts(ok, function (p) { return me + joiner + p; });
+      else explain(me + joiner + dest);
       return;
     }
-    C.say(hint, unit + " selected: click where it moves, or the unit again to hold. Or: ", false);
-    hint.appendChild(modeButton("Support…", "support", "Click the unit " + unit + " supports."));
-    if (unit.charAt(0) === "F") {
-      hint.appendChild(modeButton("Convoy…", "convoy", "Click the army " + unit + " convoys."));
+    if (sel.mode === "board") {
+      if (unit === sel.el) {
+        if (t.board_here) send(me + " B");
+        else explain(me + " B");
+        return;
+      }
+      if (!dest) return;
+      var b = within(t.boards, dest);
+      if (b.length) send(me + " - " + b[0] + " B");
+      else explain(me + " - " + dest + " B");
+      return;
     }
+    var letter = sel.mode === "support" ? " S " : " C ";
+    var list = sel.mode === "support" ? t.supports : t.convoys;
+    if (!sel.target) {
+      if (!unit || unit === sel.el) return;
+      var them = unitText(unit);
+      var dests = list.filter(function (a) { return a.unit === them; }).map(function (a) { return a.to; });
+      var holds = sel.mode === "support" && t.support_holds.indexOf(them) >= 0;
+      if (!dests.length && !holds) {
+        explain(me + letter + them + (sel.mode === "support" ? "" : " - " + provinceOf(them)));
+        return;
+      }
+      sel.target = them;
+      light(dests, holds ? [them] : []);
+      say("Click where " + them + " moves (lit)" + (holds ? ", or " + them + " again to support it holding" : "") + ". Esc cancels.", false);
+      return;
+    }
+    if (unit && unitText(unit) === sel.target) {
+      if (sel.mode === "support") send(me + letter + sel.target);
+      return;
+    }
+    if (!dest) return;
+    var ok2 = list.filter(function (a) { return a.unit === sel.target && provinceOf(a.to) === dest; }).map(function (a) { return a.to; });
+    if (ok2.length === 1) send(me + letter + sel.target + " - " + ok2[0]);
+    else if (ok2.length > 1) offerCoasts(ok2, function (p) { return me + letter + sel.target + " - " + p; });
+    else explain(me + letter + sel.target + " - " + dest);
   }
-  function province(el) {
-    return unitText(el).split(" ")[1];
+  function describe(unit) {
+    var kind = unitText(unit).charAt(0) === "F" ? "fleet" : "army";
+    return unitText(unit) + " is " + unit.getAttribute("data-power") + "'s " + kind;
   }
 
-  if (svg && form && (game.kind === "M" || game.kind === "R") && game.status === "active") {
-    svg.classList.add("clickable");
-    Array.prototype.forEach.call(unitsLayer(), function (el) {
-      if (!selectable(el)) return;
-      el.classList.add("own");
-      el.setAttribute("tabindex", "0");
-      el.setAttribute("role", "button");
-      el.setAttribute("aria-label", "Give an order to " + unitText(el));
+  // Builds and removals: the server lists the build sites with the orders the engine
+  // accepts there; a space with a choice (army or fleet, which coast) asks which.
+  var sites = {};
+  var adjusting = !!(figure && form && game.kind === "A" && game.adjust && game.status === "active");
+  function offer(orders) {
+    say("Build: ", false);
+    orders.forEach(function (o, i) {
+      var b = button(o, "build-choice", function () { send(o); });
+      hint.appendChild(b);
+      if (i === 0) b.focus();
     });
-    svg.addEventListener("click", function (e) {
+  }
+  function adjustClick(unit, space) {
+    if (unit && game.adjust.removals && mine(unit)) {
+      send("Remove " + unitText(unit));
+      return;
+    }
+    var orders = space && sites[space.getAttribute("data-space")];
+    if (orders) {
+      if (orders.length === 1) send(orders[0]);
+      else offer(orders);
+    } else if (unit) {
+      say(mine(unit) ? "You have no unit to remove this winter." : describe(unit) + ": you remove only your own units.", true);
+    } else if (space && game.adjust.builds) {
+      say("No build there: builds go on your own home centres that are empty (lit).", true);
+    }
+  }
+  function markSites() {
+    var svg = svgNow();
+    if (!svg || !adjusting) return;
+    (game.adjust.sites || []).forEach(function (s) {
+      sites[s.space] = s.orders;
+      var cell = svg.querySelector('path.space[data-space="' + s.space + '"]');
+      if (cell) cell.classList.add("build-site");
+    });
+  }
+  function adjustHint() {
+    if (game.adjust.removals) {
+      say("You must remove " + game.adjust.removals + " unit" + (game.adjust.removals > 1 ? "s" : "") + ": click the one to remove.", false);
+    } else if (game.adjust.builds) {
+      say("You may build " + game.adjust.builds + " unit" + (game.adjust.builds > 1 ? "s" : "") + ": click a lit home centre, or ", false);
+      hint.appendChild(button("Waive a build", "mode-waive", function () { send("Waive"); }));
+    }
+  }
+
+  function prepare() {
+    var svg = svgNow();
+    if (!svg) return;
+    svg.classList.add("clickable");
+    Array.prototype.forEach.call(units(), function (el) {
+      var yes = orderable(el) || (adjusting && game.adjust.removals && mine(el));
+      el.classList.toggle("own", !!yes);
+      if (yes) {
+        el.setAttribute("tabindex", "0");
+        el.setAttribute("role", "button");
+        el.setAttribute("aria-label", "Give an order to " + unitText(el));
+      } else {
+        el.removeAttribute("tabindex");
+        el.removeAttribute("role");
+        el.removeAttribute("aria-label");
+      }
+    });
+    markSites();
+  }
+
+  if (figure) {
+    prepare();
+    if (adjusting) adjustHint();
+    figure.addEventListener("click", function (e) {
+      if (suppressClick) {
+        suppressClick = false;
+        return;
+      }
+      if (!svgNow() || !e.target.closest) return;
       var unit = e.target.closest("g.unit");
       var space = e.target.closest("[data-space]");
-      if (!sel) {
-        if (unit && selectable(unit)) choose(unit);
+      if (sandbox.result) return;
+      if (adjusting && !sandbox.on) {
+        adjustClick(unit, space);
         return;
       }
-      var me = unitText(sel.el);
-      if (sel.mode === "move") {
-        if (unit === sel.el) {
-          if (game.kind === "M") send(me + " H");
-        } else if (unit || space) {
-          var dest = unit ? province(unit) : space.getAttribute("data-space");
-          send(me + (game.kind === "R" ? " R " : " - ") + dest);
-        }
+      if (sel) {
+        clickWhileSelected(unit, space);
         return;
       }
-      var letter = sel.mode === "support" ? " S " : " C ";
-      if (!sel.target) {
-        if (!unit || unit === sel.el) return;
-        sel.target = unitText(unit);
-        C.say(hint, "Click where " + sel.target + " moves" + (sel.mode === "support" ? ", or " + sel.target + " again to support it holding" : "") + ". Esc cancels.", false);
-        return;
+      if (!unit) return;
+      if (orderable(unit)) {
+        choose(unit);
+      } else if (game.status !== "active") {
+        say(describe(unit) + ".", false);
+      } else if (form && !mine(unit)) {
+        say(describe(unit) + ": you give orders only to your own units. To try orders for any unit, use the sandbox.", true);
+      } else if (!form && !sandbox.on) {
+        say(describe(unit) + "." + (document.getElementById("sandbox-mode") ? " To try orders for it, turn on the sandbox." : ""), false);
+      } else {
+        say(game.kind === "R" ? "Only a dislodged unit (ringed in red) retreats." : game.kind === "A" ? "Winter: units are not ordered." : describe(unit) + ".", true);
       }
-      if (unit && unitText(unit) === sel.target) {
-        if (sel.mode === "support") send(me + letter + sel.target);
-        return;
-      }
-      if (unit || space) send(me + letter + sel.target + " - " + (unit ? province(unit) : space.getAttribute("data-space")));
     });
-    svg.addEventListener("keydown", function (e) {
+    figure.addEventListener("keydown", function (e) {
       var unit = e.target.closest && e.target.closest("g.unit");
-      if ((e.key === "Enter" || e.key === " ") && unit && selectable(unit)) {
+      if ((e.key === "Enter" || e.key === " ") && unit) {
         e.preventDefault();
         unit.dispatchEvent(new MouseEvent("click", { bubbles: true }));
       }
@@ -403,75 +765,117 @@
     document.addEventListener("keydown", function (e) {
       if (e.key === "Escape" && sel) {
         clearSelection();
-        C.say(hint, "Selection cancelled.", false);
+        say("Selection cancelled.", false);
       }
     });
   }
 
-  // ---- Builds and removals by clicking: the server lists the build sites with the
-  // orders the engine accepts there; a space with a choice (army or fleet, which coast)
-  // asks which.
-  function offer(orders) {
-    hint.textContent = "Build: ";
-    orders.forEach(function (o, i) {
-      var b = document.createElement("button");
-      b.type = "button";
-      b.className = "secondary build-choice";
-      b.textContent = o;
-      b.addEventListener("click", function () {
-        hint.textContent = "";
-        input.value = o;
-        submitOrder(o);
-      });
-      hint.appendChild(b);
-      if (i === 0) b.focus();
+  // -- The sandbox: orders for any unit, judged by the server on this position and
+  // drawn; nothing is stored, and the live map comes back with one click.
+  var sbBox = document.getElementById("sandbox-orders");
+  var sbMode = document.getElementById("sandbox-mode");
+  var sbRun = document.getElementById("sandbox-run");
+  var sbLive = document.getElementById("sandbox-live");
+  var sbMessage = document.getElementById("sandbox-message");
+  var sbResults = document.getElementById("sandbox-results");
+  function sandboxAdd(text) {
+    if (!sbBox) return;
+    var unit = text.split(/ (?:-|S|C|R|H|D|B)\b/)[0].toLowerCase();
+    var lines = sbBox.value.split("\n").filter(function (l) {
+      return l.trim() && l.trim().toLowerCase().indexOf(unit + " ") !== 0;
     });
+    lines.push(text);
+    sbBox.value = lines.join("\n");
   }
-
-  if (svg && form && game.kind === "A" && game.adjust && game.status === "active") {
-    svg.classList.add("clickable");
-    var sites = {};
-    (game.adjust.sites || []).forEach(function (s) {
-      sites[s.space] = s.orders;
-      var cell = svg.querySelector('path.space[data-space="' + s.space + '"]');
-      if (cell) cell.classList.add("build-site");
+  function showLive() {
+    if (!figure || !liveSvg) return;
+    var svg = svgNow();
+    if (svg !== liveSvg) figure.replaceChild(liveSvg, svg);
+    sandbox.result = false;
+    if (sbLive) sbLive.hidden = true;
+    figure.classList.remove("sandboxed");
+    prepare();
+  }
+  function cell(tr, text, tag) {
+    var td = document.createElement(tag || "td");
+    td.textContent = text;
+    tr.appendChild(td);
+    return td;
+  }
+  function showResults(d) {
+    sbResults.textContent = "";
+    var table = document.createElement("table");
+    table.className = "results sandbox-table";
+    var head = document.createElement("tr");
+    ["Power", "Unit", "Order", "Result"].forEach(function (h) { cell(head, h, "th").setAttribute("scope", "col"); });
+    var thead = document.createElement("thead");
+    thead.appendChild(head);
+    table.appendChild(thead);
+    var body = document.createElement("tbody");
+    d.results.forEach(function (r) {
+      var tr = document.createElement("tr");
+      tr.className = r.succeeded ? "succeeded" : "failed";
+      cell(tr, r.power);
+      cell(tr, r.unit);
+      cell(tr, r.order || "(no order: holds)");
+      cell(tr, (r.succeeded ? "✓ " : "✗ ") + r.outcome);
+      body.appendChild(tr);
     });
-    if (game.adjust.removals) {
-      Array.prototype.forEach.call(unitsLayer(), function (el) {
-        if (!mine(el)) return;
-        el.classList.add("own");
-        el.setAttribute("tabindex", "0");
-        el.setAttribute("role", "button");
-        el.setAttribute("aria-label", "Remove " + el.getAttribute("data-unit"));
+    table.appendChild(body);
+    sbResults.appendChild(table);
+    if (d.refused.length) {
+      var ul = document.createElement("ul");
+      ul.className = "sandbox-refused";
+      d.refused.forEach(function (r) {
+        var li = document.createElement("li");
+        li.textContent = "Refused: " + r.order + " — " + r.error;
+        ul.appendChild(li);
       });
-      C.say(hint, "You must remove " + game.adjust.removals + " unit" + (game.adjust.removals > 1 ? "s" : "") + ": click the one to remove.", false);
-    } else if (game.adjust.builds) {
-      C.say(hint, "You may build " + game.adjust.builds + " unit" + (game.adjust.builds > 1 ? "s" : "") + ": click a highlighted home centre.", false);
+      sbResults.insertBefore(ul, table);
     }
-    svg.addEventListener("click", function (e) {
-      var unit = e.target.closest("g.unit");
-      if (unit && game.adjust.removals && mine(unit)) {
-        var text = "Remove " + unit.getAttribute("data-unit");
-        input.value = text;
-        submitOrder(text);
-        return;
-      }
-      var space = e.target.closest("[data-space]");
-      var orders = space && sites[space.getAttribute("data-space")];
-      if (!orders) return;
-      if (orders.length === 1) {
-        input.value = orders[0];
-        submitOrder(orders[0]);
-      } else {
-        offer(orders);
-      }
+    sbResults.hidden = false;
+  }
+  if (sbRun && sbBox) {
+    if (sbMode) {
+      sbMode.addEventListener("click", function () {
+        sandbox.on = sbMode.getAttribute("aria-pressed") !== "true";
+        sbMode.setAttribute("aria-pressed", sandbox.on ? "true" : "false");
+        sbMode.textContent = sandbox.on ? "Ordering any unit ✓ (click to stop)" : "Order any unit on the map";
+        clearSelection();
+        showLive();
+        say(sandbox.on ? "Sandbox: click any unit to write an order for it on the sandbox's list." : "", false);
+      });
+    }
+    sbRun.addEventListener("click", function () {
+      var lines = sbBox.value.split("\n").map(function (l) { return l.trim(); }).filter(Boolean);
+      C.say(sbMessage, "Adjudicating…", false);
+      C.api("POST", base + "/sandbox", { orders: lines }).then(function (res) {
+        if (!res.ok) {
+          C.say(sbMessage, C.errorText(res), true);
+          return;
+        }
+        var d = res.data;
+        clearSelection();
+        var doc = new DOMParser().parseFromString(d.svg, "image/svg+xml");
+        var svg = document.importNode(doc.documentElement, true);
+        figure.replaceChild(svg, svgNow());
+        svg.classList.add("clickable");
+        sandbox.result = true;
+        figure.classList.add("sandboxed");
+        if (sbLive) sbLive.hidden = false;
+        showResults(d);
+        C.say(sbMessage, "The sandbox's result for " + d.phase + " (never stored): the map shows it" + (d.refused.length ? "; " + d.refused.length + " order" + (d.refused.length > 1 ? "s" : "") + " refused" : "") + ".", false);
+      });
     });
-    svg.addEventListener("keydown", function (e) {
-      var unit = e.target.closest && e.target.closest("g.unit.own");
-      if ((e.key === "Enter" || e.key === " ") && unit) {
-        e.preventDefault();
-        unit.dispatchEvent(new MouseEvent("click", { bubbles: true }));
-      }
+    if (sbLive) sbLive.addEventListener("click", function () {
+      showLive();
+      C.say(sbMessage, "Back to the live map.", false);
+    });
+    document.getElementById("sandbox-clear").addEventListener("click", function () {
+      sbBox.value = "";
+      sbResults.hidden = true;
+      showLive();
+      C.say(sbMessage, "", false);
     });
   }
 

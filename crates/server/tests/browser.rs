@@ -1603,3 +1603,342 @@ async fn history_on_a_wide_screen() {
 async fn history_on_a_phone() {
     history_reads_at(375, 800, "phone").await;
 }
+
+/// The map's help with orders, at 1400 px: a selected unit's legal moves lit (from the
+/// engine, rulebook map: Berlin borders Kiel, Munich, Prussia and Silesia), each order
+/// drawn on the map as it is accepted and gone when removed, a click the rules forbid
+/// explained, another power's unit named; another player's page never shows the
+/// orders; and the sandbox judges anyone's orders and draws the result.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn orders_are_drawn_live_targets_lit_and_the_sandbox_judges() {
+    let Some(b) = browser(1400, 1000).await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let base = server.base.clone();
+    let gm = server.register("gm-lit").await;
+    let game = gm
+        .post("/api/games", json!({"name": "Lit map", "variant": "standard"}))
+        .await;
+    let id = game["id"].as_i64().unwrap();
+    for (name, power) in [("kaiser-lit", "Germany"), ("tsar-lit", "Russia")] {
+        server
+            .register(name)
+            .await
+            .post(&format!("/api/games/{id}/join"), json!({"power": power}))
+            .await;
+    }
+    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    b.login(&base, "kaiser-lit").await;
+    b.goto(&format!("{base}/games/{id}")).await;
+    // The map has the page's width at 1400 px: the side column goes under it.
+    let width = b
+        .js("return document.querySelector('figure.map').getBoundingClientRect().width;")
+        .await;
+    assert!(width.as_f64().unwrap() > 1300.0, "the map is {width} px wide at 1400");
+    let lit =
+        "[...document.querySelectorAll('figure.map path.space.target')].map(p => p.dataset.space).sort().join(' ')";
+    b.find("g.units g.unit[data-unit='A ber']").await.click().await.unwrap();
+    b.until("the lit moves", &format!("{lit} === 'kie mun pru sil'")).await;
+    b.js("window.scrollTo(0, 0); return 1;").await;
+    b.shot("game-targets").await;
+    b.click_space("sil").await;
+    b.until(
+        "the move drawn",
+        "document.querySelector(\"figure.map g.orders.pending g.order.move[data-order='A ber - sil']\")",
+    )
+    .await;
+    // A support by clicks, drawn at once.
+    b.find("g.units g.unit[data-unit='A mun']").await.click().await.unwrap();
+    b.find("#map-hint button[data-mode='support']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    b.until(
+        "Berlin lit as a unit Munich may support",
+        "document.querySelector(\"g.units g.unit.target-unit[data-unit='A ber']\")",
+    )
+    .await;
+    b.find("g.units g.unit[data-unit='A ber']").await.click().await.unwrap();
+    b.until("Silesia lit", &format!("{lit}.split(' ').includes('sil')"))
+        .await;
+    b.click_space("sil").await;
+    b.until(
+        "the support drawn",
+        "document.querySelector(\"figure.map g.orders.pending g.order.support[data-order='A mun S A ber - sil']\")",
+    )
+    .await;
+    // A click the rules forbid: Kiel's fleet cannot reach Warsaw; the engine says why.
+    b.find("g.units g.unit[data-unit='F kie']").await.click().await.unwrap();
+    b.until("Kiel's moves lit", &format!("{lit} === 'bal ber den hel hol'"))
+        .await;
+    b.click_space("war").await;
+    b.until(
+        "the refusal explained",
+        "document.getElementById('map-hint').textContent.startsWith('Not possible:')",
+    )
+    .await;
+    b.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'})); return 1;")
+        .await;
+    // Another power's unit is named, not ordered.
+    b.find("g.units g.unit[data-unit='A war']").await.click().await.unwrap();
+    b.until(
+        "the other power's unit named",
+        "document.getElementById('map-hint').textContent.includes(\"Russia's army\")",
+    )
+    .await;
+    b.find("g.units g.unit[data-unit='F kie']").await.click().await.unwrap();
+    b.until("Kiel selected", &format!("{lit} === 'bal ber den hel hol'"))
+        .await;
+    b.click_space("hol").await;
+    b.until(
+        "the third order drawn",
+        "document.querySelectorAll('figure.map g.orders.pending g.order').length === 3",
+    )
+    .await;
+    b.js("window.scrollTo(0, 0); return 1;").await;
+    b.shot("game-live-arrows").await;
+    // Removed: no longer drawn.
+    b.find("#orders button.remove-order[data-unit='kie']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    b.until(
+        "the removed order gone from the map",
+        "document.querySelectorAll('figure.map g.orders.pending g.order').length === 2",
+    )
+    .await;
+
+    // Russia's page never shows Germany's orders.
+    b.logout().await;
+    b.login(&base, "tsar-lit").await;
+    b.goto(&format!("{base}/games/{id}")).await;
+    b.find("figure.map svg").await;
+    b.until("the page settled", "document.readyState === 'complete'").await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let german = b
+        .js("const h = document.querySelector('figure.map').innerHTML + document.getElementById('orders').innerHTML; const i = h.indexOf('A ber - sil'); return [document.querySelectorAll('figure.map g.order[data-power=\"Germany\"]').length, i < 0 ? '' : h.slice(Math.max(0, i - 300), i + 50)];")
+        .await;
+    assert_eq!(german, json!([0, ""]), "Germany's orders on Russia's page");
+
+    // The sandbox: France's and Germany's units ordered by Russia's player, judged.
+    b.find("#sandbox-mode").await.click().await.unwrap();
+    b.find("g.units g.unit[data-unit='A par']").await.click().await.unwrap();
+    b.until("Paris's moves lit", &format!("{lit}.split(' ').includes('bur')"))
+        .await;
+    b.click_space("bur").await;
+    b.until(
+        "the sandbox order written",
+        "document.getElementById('sandbox-orders').value.includes('A par - bur')",
+    )
+    .await;
+    b.js("const t = document.getElementById('sandbox-orders'); t.value += '\\nA mar S A par - bur\\nA mun - bur'; return 1;")
+        .await;
+    b.find("#sandbox-run").await.click().await.unwrap();
+    b.until(
+        "the sandbox's results",
+        "document.querySelectorAll('#sandbox-results tr.failed').length === 1 && document.querySelector('figure.map.sandboxed g.order.move.failed')",
+    )
+    .await;
+    let reasons = b.text("#sandbox-results").await;
+    assert!(reasons.contains("bounced"), "the engine's reason: {reasons}");
+    b.js("document.querySelector('section.sandbox').scrollIntoView(); window.scrollTo(0, 0); return 1;")
+        .await;
+    b.shot("game-sandbox").await;
+    // Nothing stored.
+    let russia_orders = gm.get(&format!("/api/games/{id}/gm/orders")).await;
+    assert!(
+        !russia_orders.to_string().contains("A par"),
+        "the sandbox stored nothing: {russia_orders}"
+    );
+    b.find("#sandbox-live").await.click().await.unwrap();
+    b.until("the live map back", "!document.querySelector('figure.map.sandboxed')")
+        .await;
+    b.no_js_errors("after the sandbox").await;
+}
+
+/// Original 1958 (rules 6 and 7): an army boards by clicks (Board…, then the unit
+/// again: it boards where it stands), and no Convoy… is offered: there are no convoys.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_boarding_is_clicked_in_original_1958() {
+    let Some(b) = browser(1400, 1000).await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let base = server.base.clone();
+    let gm = server.register("gm-1958").await;
+    let game = gm
+        .post("/api/games", json!({"name": "Boarding", "variant": "original-1958"}))
+        .await;
+    let id = game["id"].as_i64().unwrap();
+    server
+        .register("windsor")
+        .await
+        .post(&format!("/api/games/{id}/join"), json!({"power": "United Kingdom"}))
+        .await;
+    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    b.login(&base, "windsor").await;
+    b.goto(&format!("{base}/games/{id}")).await;
+    let hint = b.text("section[aria-labelledby='orders-h'] p.hint").await;
+    assert!(!hint.contains("Convoy") && hint.contains("Board…"), "the hint: {hint}");
+    b.find("g.units g.unit[data-unit='F lon']").await.click().await.unwrap();
+    b.find("#map-hint button[data-mode='board']").await;
+    let convoy = b
+        .js("return document.querySelectorAll(\"#map-hint button[data-mode='convoy']\").length;")
+        .await;
+    assert_eq!(convoy, json!(0), "no convoy button in a variant without convoys");
+    b.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'})); return 1;")
+        .await;
+    b.find("g.units g.unit[data-unit='A lon']").await.click().await.unwrap();
+    b.find("#map-hint button[data-mode='board']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    b.until(
+        "the boarding prompt",
+        "document.getElementById('map-hint').textContent.includes('board where it stands')",
+    )
+    .await;
+    b.find("g.units g.unit[data-unit='A lon']").await.click().await.unwrap();
+    b.until(
+        "the boarding order",
+        "[...document.querySelectorAll('#orders .order-text')].some(e => e.textContent === 'A lon B')",
+    )
+    .await;
+    b.until(
+        "the boarding drawn",
+        "document.querySelector('figure.map g.orders.pending g.order.board')",
+    )
+    .await;
+    b.js("window.scrollTo(0, 0); return 1;").await;
+    b.shot("game-1958-boarding").await;
+}
+
+/// A phone (375 px) on the 1648 map, the largest: the map takes the full width, the
+/// legend is HTML under it, the buttons, the wheel, a drag and a pinch zoom and pan,
+/// and at the deepest zoom every unit and every space is at least 44 px across, so a
+/// finger can take each. The page's load time is printed (measured, not asserted).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_1648_map_zooms_and_pans_on_a_phone() {
+    let Some(b) = browser(375, 812).await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let base = server.base.clone();
+    let gm = server.register("gm-1648").await;
+    let game = gm
+        .post("/api/games", json!({"name": "Westphalia", "variant": "1648"}))
+        .await;
+    let id = game["id"].as_i64().unwrap();
+    let v = chancery_engine::builtin::builtin("1648").unwrap().unwrap();
+    let great = v
+        .powers
+        .iter()
+        .find(|p| p.kind == chancery_engine::variant::PowerKind::Great)
+        .unwrap()
+        .name
+        .clone();
+    server
+        .register("pocket-1648")
+        .await
+        .post(&format!("/api/games/{id}/join"), json!({"power": great}))
+        .await;
+    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    b.login(&base, "pocket-1648").await;
+    b.goto(&format!("{base}/games/{id}")).await;
+    b.find("figure.map svg").await;
+    let load = b
+        .js("const n = performance.getEntriesByType('navigation')[0]; return [n.responseEnd - n.startTime, n.loadEventEnd - n.startTime];")
+        .await;
+    eprintln!(
+        "1648 game page on a phone: response {} ms, load {} ms",
+        load[0], load[1]
+    );
+    let width = b
+        .js("return document.querySelector('figure.map svg').getBoundingClientRect().width;")
+        .await;
+    assert_eq!(
+        width.as_f64().unwrap().round(),
+        375.0,
+        "the map takes the phone's width"
+    );
+    let overflow = b
+        .js("return document.documentElement.scrollWidth - window.innerWidth;")
+        .await;
+    assert!(
+        overflow.as_i64().unwrap() <= 0,
+        "the page is wider than the phone by {overflow}"
+    );
+    let legend = b
+        .js("const f = document.querySelector('figure.map'); const l = document.querySelector('.map-legend'); return !!l && !!(f.compareDocumentPosition(l) & Node.DOCUMENT_POSITION_FOLLOWING) && l.tagName === 'DIV';")
+        .await;
+    assert_eq!(legend, json!(true), "the legend is HTML under the map");
+    let zoom = "Number(document.querySelector('figure.map').dataset.zoom || 1)";
+    // The wheel zooms in where it points.
+    b.js("const s = document.querySelector('figure.map svg'); const r = s.getBoundingClientRect(); s.dispatchEvent(new WheelEvent('wheel', {deltaY: -400, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, bubbles: true, cancelable: true})); return 1;")
+        .await;
+    b.until("zoomed by the wheel", &format!("{zoom} > 1.5")).await;
+    // A pinch (two pointers moving apart) zooms further.
+    let before = b.js(&format!("return {zoom};")).await.as_f64().unwrap();
+    b.js("const f = document.querySelector('figure.map'); const s = f.querySelector('svg'); const r = s.getBoundingClientRect(); const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+const ev = (type, id, x) => s.dispatchEvent(new PointerEvent(type, {pointerId: id, pointerType: 'touch', clientX: x, clientY: cy, bubbles: true, cancelable: true, isPrimary: id === 1}));
+ev('pointerdown', 1, cx - 20); ev('pointerdown', 2, cx + 20);
+for (let i = 1; i <= 5; i++) { ev('pointermove', 1, cx - 20 - 10 * i); ev('pointermove', 2, cx + 20 + 10 * i); }
+ev('pointerup', 1, cx - 70); ev('pointerup', 2, cx + 70); return 1;")
+        .await;
+    let after = b.js(&format!("return {zoom};")).await.as_f64().unwrap();
+    assert!(after > before * 1.5, "the pinch zoomed from {before} to {after}");
+    // A drag pans.
+    let box_before = b
+        .js("return document.querySelector('figure.map svg').getAttribute('viewBox');")
+        .await;
+    b.js("const s = document.querySelector('figure.map svg'); const r = s.getBoundingClientRect(); const y = r.top + r.height / 2;
+const ev = (type, x) => s.dispatchEvent(new PointerEvent(type, {pointerId: 7, pointerType: 'touch', clientX: x, clientY: y, bubbles: true, cancelable: true, isPrimary: true}));
+ev('pointerdown', 200); for (let x = 190; x >= 100; x -= 10) ev('pointermove', x); ev('pointerup', 100); return 1;")
+        .await;
+    let box_after = b
+        .js("return document.querySelector('figure.map svg').getAttribute('viewBox');")
+        .await;
+    assert_ne!(box_before, box_after, "the drag panned the map");
+    // The buttons: in to the deepest zoom.
+    for _ in 0..12 {
+        b.find("#zoom-in").await.click().await.unwrap();
+    }
+    let sizes = b
+        .js("const f = document.querySelector('figure.map svg');
+const small = (sel, key) => [...f.querySelectorAll(sel)].map(e => { const r = e.getBoundingClientRect(); return [e.getAttribute(key), Math.min(r.width, r.height)]; }).filter(x => x[1] < 44);
+return {units: small('g.units g.unit', 'data-unit'), spaces: small('path.space', 'data-space'), zoom: Number(document.querySelector('figure.map').dataset.zoom)};")
+        .await;
+    assert_eq!(
+        sizes["units"],
+        json!([]),
+        "units under 44 px at the deepest zoom: {sizes}"
+    );
+    assert_eq!(
+        sizes["spaces"],
+        json!([]),
+        "spaces under 44 px at the deepest zoom: {sizes}"
+    );
+    // Zoomed in, a unit is tapped where it stands.
+    b.js("const u = [...document.querySelectorAll('figure.map g.units g.unit.own')][0]; const s = document.querySelector('figure.map svg'); const bb = u.getBBox(); const svgBox = s._box; s._box = {x: bb.x + bb.width / 2 - svgBox.w / 2, y: bb.y + bb.height / 2 - svgBox.h / 2, w: svgBox.w, h: svgBox.h}; s.setAttribute('viewBox', [s._box.x, s._box.y, s._box.w, s._box.h].join(' ')); s.scrollIntoView({block: 'center'}); return 1;")
+        .await;
+    let point = b
+        .js("const u = [...document.querySelectorAll('figure.map g.units g.unit.own')][0]; const r = u.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2, u.dataset.unit];")
+        .await;
+    let (x, y) = (point[0].as_f64().unwrap(), point[1].as_f64().unwrap());
+    let tap = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveTo { duration: None, x, y })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    b.client.perform_actions(tap).await.expect("tap the unit");
+    b.until(
+        "the tapped unit selected",
+        "document.getElementById('map-hint').textContent.includes('selected')",
+    )
+    .await;
+    b.shot("game-phone-zoomed").await;
+}

@@ -10,6 +10,8 @@
 //! - [`games`]: creating, listing and viewing games, seats, draw votes.
 //! - [`orders`]: orders and ready marks, and the GM's view of every power's orders.
 //! - [`bids`]: DP bids, budgets and the GM's bid report.
+//! - [`board`]: what the game page's map asks for the viewer alone: its orders drawn,
+//!   a unit's legal targets, the sandbox.
 //! - [`gm`]: the GM's tools and the event log.
 //! - [`history`]: processed phases, and the map images.
 //! - [`press`]: reading and sending press.
@@ -17,6 +19,7 @@
 
 pub mod accounts;
 pub mod bids;
+pub mod board;
 pub mod club;
 pub mod games;
 pub mod gm;
@@ -57,6 +60,9 @@ pub fn router() -> OpenApiRouter<App> {
         .routes(routes!(orders::list, orders::submit, orders::clear))
         .routes(routes!(orders::mark_ready, orders::unmark_ready))
         .routes(routes!(orders::gm_orders))
+        .routes(routes!(board::drawing))
+        .routes(routes!(board::targets))
+        .routes(routes!(board::sandbox))
         .routes(routes!(bids::list, bids::submit, bids::clear))
         .routes(routes!(bids::budget))
         .routes(routes!(bids::report))

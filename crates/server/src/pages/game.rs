@@ -6,6 +6,7 @@ use askama::Template;
 use axum::extract::State;
 use axum::Json;
 use chancery_engine::parse::parse_order;
+use chancery_engine::rules::Rule;
 use chancery_engine::validate::validate;
 use chancery_engine::{GameState, PhaseKind, Variant};
 use serde::Deserialize;
@@ -194,8 +195,13 @@ fn phase_hint(v: &Variant, state: &GameState, power: &str) -> Hint {
         .map(|p| order_words::examples(v, state, p))
         .unwrap_or_default();
     let (lead, none) = match state.phase.kind {
+        // Original 1958 has no convoys; armies board fleets instead.
+        PhaseKind::Movement if v.rule_on(Rule::NoConvoys) => (
+            "Click one of your units on the map: the spaces it may move to are lit. Click one (the unit again: hold), or choose Support… or Board… after it (a boarding: the fleet and the army each ordered B). Or type an order, such as",
+            "No orders yet: units without one hold.",
+        ),
         PhaseKind::Movement => (
-            "Click one of your units on the map, then the space it should move to (the unit again: hold), or choose Support… or Convoy… after it. Or type an order, such as",
+            "Click one of your units on the map: the spaces it may move to are lit. Click one (the unit again: hold), or choose Support… or Convoy… after it. Or type an order, such as",
             "No orders yet: units without one hold.",
         ),
         PhaseKind::Retreat => (
@@ -361,6 +367,30 @@ struct UnreadNote {
     private: Option<(String, String)>,
 }
 
+/// The sandbox's example, from units on this board: the variant's own names.
+fn sandbox_example(v: &Variant, state: &GameState) -> String {
+    let unit = |u: &chancery_engine::Unit| format!("{} {}", u.kind.letter(), v.location_name(u.location));
+    match state.phase.kind {
+        PhaseKind::Movement => state
+            .units
+            .iter()
+            .take(2)
+            .map(|u| format!("{}: {} H", v.power(u.power).name, unit(u)))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        PhaseKind::Retreat => state
+            .dislodged
+            .first()
+            .map(|d| format!("{} D", unit(&d.unit)))
+            .unwrap_or_default(),
+        PhaseKind::Adjustment => v
+            .powers
+            .first()
+            .map(|p| format!("{}: Waive", p.name))
+            .unwrap_or_default(),
+    }
+}
+
 /// Who the viewer is, as the head of the page says.
 enum You {
     Gm,
@@ -397,6 +427,11 @@ struct GamePage {
     gm_view: bool,
     /// The viewer's press unread since the last visit (a member's, logged in).
     unread: Option<UnreadNote>,
+    /// The sandbox, for anyone following the game while it runs.
+    sandbox: bool,
+    /// The variant has minor powers, whose orders the sandbox takes by hand.
+    minors: bool,
+    sandbox_example: String,
     /// The press section (`press::section`, still built as a string there).
     press: String,
     /// The script's data (`json_block`).
@@ -471,6 +506,8 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
             _ => Value::Null,
         },
         "controls": controlled,
+        "convoys": !v.rule_on(Rule::NoConvoys),
+        "boarding": v.rule_on(Rule::Boarding),
     });
     let you = match &role {
         Role::Gm => You::Gm,
@@ -502,6 +539,9 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         minor,
         gm_view: role == Role::Gm,
         unread,
+        sandbox: viewer.is_some() && role != Role::Visitor && game.status.running(),
+        minors: v.has_minors(),
+        sandbox_example: sandbox_example(&v, &state),
         press,
         data: json_block("game-data", &data),
     })

@@ -14,8 +14,8 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use chancery_engine::{Adjudication, GameState, Variant};
-use chancery_render::{render_with, MapGeometry, RenderOptions};
+use chancery_engine::{Adjudication, GameState, Order, Variant};
+use chancery_render::{render_orders, render_with, MapGeometry, RenderOptions};
 use tokio::sync::watch;
 
 use crate::error::{ApiError, ApiResult};
@@ -179,6 +179,25 @@ pub async fn draw(
             ApiError::new(
                 axum::http::StatusCode::INTERNAL_SERVER_ERROR,
                 format!("drawing the map: {e}"),
+            )
+        })
+}
+
+/// One power's orders, given and not yet judged, drawn on `state` as an SVG group for
+/// the page to lay over its map (`chancery_render::render_orders`).
+pub async fn draw_orders(app: &App, map: &MapOf, state: &GameState, orders: Vec<Order>) -> ApiResult<String> {
+    let g = geometry(app, map, PAGE_WAITS_FOR_SHAPING).await?;
+    let (v, state) = (map.variant.clone(), state.clone());
+    app.jobs
+        .run(Weight::Quick, QUICK_BUDGET, move || {
+            render_orders(&g, &v, &state, &orders)
+        })
+        .await
+        .map_err(|e| app.jobs.refusal(e, "drawing the orders"))?
+        .map_err(|e| {
+            ApiError::new(
+                axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+                format!("drawing the orders: {e}"),
             )
         })
 }

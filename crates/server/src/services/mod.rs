@@ -21,9 +21,12 @@
 //!   transaction; [`mail_settings`]: addresses, their confirmation, preferences and
 //!   unsubscribing.
 //! - [`processing`]: judging a phase exactly once; the GM's rollback and roll forward.
+//! - [`board`]: the viewer's own orders drawn, a unit's legal [`targets`]; the
+//!   [`sandbox`], orders judged on the current position and never stored.
 
 pub mod accounts;
 pub mod bids;
+pub mod board;
 pub mod games;
 pub mod gm;
 pub mod history;
@@ -35,5 +38,7 @@ pub mod orders;
 pub mod players;
 pub mod press;
 pub mod processing;
+pub mod sandbox;
+pub mod targets;
 pub mod variants;
 pub mod votes;

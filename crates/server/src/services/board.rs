@@ -1,0 +1,74 @@
+//! What the game page draws on its map for the viewer alone: the orders its power has
+//! given, and where a selected unit may go. Both answer only to the power's player (or
+//! the GM naming the power), so another player's page can never draw them.
+
+use std::time::Duration;
+
+use chancery_engine::parse::parse_order;
+
+use crate::auth::Account;
+use crate::error::{ApiError, ApiResult};
+use crate::jobs::Weight;
+use crate::services::games::{self, acting_power, role_of, Role};
+use crate::services::maps::{self, MapOf};
+use crate::services::targets::{self, Targets};
+use crate::{store, App};
+
+const BUDGET: Duration = Duration::from_secs(10);
+
+/// The power's orders for the current phase drawn as an SVG group over the map.
+pub async fn drawn_orders(app: &App, account: &Account, id: i64, power: Option<&str>) -> ApiResult<String> {
+    let game = games::load(&app.db.read, id).await?;
+    let role = role_of(&app.db.read, &game, Some(account)).await?;
+    let map = MapOf::game(app, &game)?;
+    let v = &map.variant;
+    let power = acting_power(&role, power, v)?;
+    let p = v
+        .find_power(&power)
+        .ok_or_else(|| ApiError::unprocessable(format!("unknown power `{power}`")))?;
+    let state = game.state(v)?;
+    let rows = store::orders::of_power(&app.db.read, game.id, game.seq, &power).await?;
+    // Stored in canonical form after validation, so every row reads back; one that
+    // does not (a variant file changed under a game) is simply not drawn.
+    let orders = rows.iter().filter_map(|r| parse_order(v, p, &r.text).ok()).collect();
+    maps::draw_orders(app, &map, &state, orders).await
+}
+
+/// What `unit` may do this phase, for the power's player (or the GM naming the power);
+/// with `any`, for the sandbox, what any unit on the board may do, for anyone following
+/// the game (the position is no secret).
+pub async fn unit_targets(
+    app: &App,
+    account: &Account,
+    id: i64,
+    unit: &str,
+    power: Option<&str>,
+    any: bool,
+) -> ApiResult<Targets> {
+    let game = games::load(&app.db.read, id).await?;
+    let role = role_of(&app.db.read, &game, Some(account)).await?;
+    let v = game.variant(app)?;
+    if unit.chars().count() > crate::limits::MAX_ORDER_CHARS {
+        return Err(ApiError::unprocessable("the unit's name is too long"));
+    }
+    let state = game.state(&v)?;
+    let (p, found) = if any {
+        if role == Role::Visitor {
+            return Err(ApiError::forbidden(
+                "the sandbox is for the game's players, observers and GM: follow the game first",
+            ));
+        }
+        let found = targets::find_any_unit(&v, &state, unit)?;
+        (found.power, found)
+    } else {
+        let power = acting_power(&role, power, &v)?;
+        let p = v
+            .find_power(&power)
+            .ok_or_else(|| ApiError::unprocessable(format!("unknown power `{power}`")))?;
+        (p, targets::find_unit(&v, &state, p, unit)?)
+    };
+    app.jobs
+        .run(Weight::Quick, BUDGET, move || targets::targets(&v, &state, p, &found))
+        .await
+        .map_err(|e| app.jobs.refusal(e, "finding the unit's targets"))
+}
