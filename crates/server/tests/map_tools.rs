@@ -7,7 +7,6 @@ mod common;
 use chancery_engine::builtin::builtin;
 use chancery_engine::parse::parse_order;
 use chancery_engine::validate::validate;
-use chancery_engine::variant::PowerKind;
 use chancery_engine::{GameState, UnitKind};
 use common::{Api, Server};
 use serde_json::{json, Value};
@@ -243,7 +242,7 @@ async fn the_sandbox_takes_a_minor_powers_order_by_hand() {
     let (unit, to) = s
         .units
         .iter()
-        .filter(|u| v.power(u.power).kind == PowerKind::Minor && u.kind == UnitKind::Army)
+        .filter(|u| v.is_minor(u.power) && u.kind == UnitKind::Army)
         .find_map(|u| {
             v.army_neighbours(u.location.province).iter().find_map(|n| {
                 let text = format!(

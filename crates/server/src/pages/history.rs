@@ -77,10 +77,12 @@ struct HistoryPage {
 fn groups(v: &Variant, stored: &AdjudicationJson) -> Vec<Group> {
     let rank = |name: &str| match v.find_power(name) {
         Some(p) => {
-            let kind = match v.power(p).kind {
-                PowerKind::Great => 0,
-                PowerKind::Faction => 1,
-                PowerKind::Minor => 2,
+            let kind = if v.is_minor(p) {
+                2
+            } else if v.power(p).kind == PowerKind::Faction {
+                1
+            } else {
+                0
             };
             (kind, p as usize)
         }
