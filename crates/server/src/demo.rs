@@ -69,7 +69,7 @@ pub async fn create_if_empty(app: &App) -> Result<(), String> {
         tx.commit().await.map_err(|e| e.to_string())?;
         for _ in 0..DEMO_PHASES {
             let (mut tx, g) = games::lock(app, id).await.map_err(err)?;
-            let v = g.variant(app).map_err(err)?;
+            let v = g.variant(app).await.map_err(err)?;
             let state = g.state(&v).map_err(err)?;
             for order in random_orders(&v, &state, &mut rng) {
                 let key = v.provinces[chancery_engine::order::order_province(&order) as usize]

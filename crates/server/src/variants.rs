@@ -38,31 +38,131 @@ fn unknown(name: &str) -> String {
     )
 }
 
-#[derive(Default)]
+/// Uploaded variants kept loaded at once, besides the built-in ones: the uploads of the
+/// games being played. The one used longest ago goes first; a game whose variant was
+/// dropped has it loaded again (on the job pool) when next asked for.
+pub const KEEP_UPLOADS: usize = 64;
+
+/// How long a request waits for an uploaded variant file to be loaded.
+const LOAD_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The variants of this process: every built-in one, loaded at start and looked up by
+/// name (so that the requests of ordinary games neither hash nor parse anything), and
+/// the uploads in use, by content and bounded ([`KEEP_UPLOADS`]).
 pub struct Cache {
-    loaded: Mutex<HashMap<ContentKey, Arc<Variant>>>,
+    builtin: Vec<(&'static str, ContentKey, Arc<Variant>)>,
+    uploads: Mutex<Uploads>,
+}
+
+#[derive(Default)]
+struct Uploads {
+    /// Each variant with the tick it was last used at.
+    loaded: HashMap<ContentKey, (Arc<Variant>, u64)>,
+    tick: u64,
+}
+
+impl Uploads {
+    fn get(&mut self, key: &ContentKey) -> Option<Arc<Variant>> {
+        self.tick += 1;
+        let tick = self.tick;
+        self.loaded.get_mut(key).map(|(v, used)| {
+            *used = tick;
+            v.clone()
+        })
+    }
+
+    fn insert(&mut self, key: ContentKey, v: Arc<Variant>) {
+        self.tick += 1;
+        self.loaded.insert(key, (v, self.tick));
+        while self.loaded.len() > KEEP_UPLOADS {
+            // A linear scan: the map holds a few dozen entries, and a miss costs a load.
+            let Some(oldest) = self.loaded.iter().min_by_key(|(_, (_, used))| *used).map(|(k, _)| *k) else {
+                break;
+            };
+            self.loaded.remove(&oldest);
+        }
+    }
+}
+
+impl Default for Cache {
+    /// Loads every built-in variant (a few milliseconds; a built-in that does not load is
+    /// a bug the engine's tests catch, and is left out here to be refused by name).
+    fn default() -> Cache {
+        let builtin = builtin_names()
+            .filter_map(|name| {
+                let (_, text) = builtin_text(name)?;
+                let v = chancery_engine::builtin::builtin(name)?.ok()?;
+                Some((name, Sha256::digest(text.as_bytes()).into(), Arc::new(v)))
+            })
+            .collect();
+        Cache {
+            builtin,
+            uploads: Mutex::new(Uploads::default()),
+        }
+    }
 }
 
 impl Cache {
-    /// A built-in variant by name, or the uploaded `text` when given.
-    pub fn get(&self, name: &str, text: Option<&str>) -> Result<Arc<Variant>, String> {
-        let key = content_key(name, text)?;
-        if let Some(v) = self.loaded.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-            return Ok(v.clone());
+    fn uploads(&self) -> std::sync::MutexGuard<'_, Uploads> {
+        self.uploads.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A built-in variant by name (any case).
+    pub fn builtin(&self, name: &str) -> Result<Arc<Variant>, String> {
+        self.builtin
+            .iter()
+            .find(|(n, _, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, _, v)| v.clone())
+            .ok_or_else(|| unknown(name))
+    }
+
+    /// The content key of a built-in variant (`text` none) or of an uploaded file,
+    /// without hashing a built-in's text again.
+    pub fn key(&self, name: &str, text: Option<&str>) -> Result<ContentKey, String> {
+        match text {
+            Some(t) => Ok(Sha256::digest(t.as_bytes()).into()),
+            None => self
+                .builtin
+                .iter()
+                .find(|(n, _, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, k, _)| *k)
+                .ok_or_else(|| unknown(name)),
         }
-        let variant = match text {
-            Some(t) => load_variant(name, t).map_err(|e| e.to_string())?,
-            None => match chancery_engine::builtin::builtin(name) {
-                Some(r) => r.map_err(|e| e.to_string())?,
-                None => return Err(unknown(name)),
-            },
+    }
+
+    /// Keeps an uploaded variant already loaded (and checked) by its game's creation.
+    pub fn keep(&self, text: &str, v: Arc<Variant>) {
+        self.uploads().insert(Sha256::digest(text.as_bytes()).into(), v);
+    }
+
+    /// A built-in variant by name, or the uploaded `text` when given. An upload not
+    /// loaded in this process yet (after a restart, or dropped from the cache) is loaded
+    /// on the job pool: a large file takes a while to read.
+    pub async fn get(
+        &self,
+        jobs: &crate::jobs::Pool,
+        name: &str,
+        text: Option<&str>,
+    ) -> Result<Arc<Variant>, ApiError> {
+        let internal = |e: String| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("variant: {e}"));
+        let Some(text) = text else {
+            return self.builtin(name).map_err(internal);
         };
-        let variant = Arc::new(variant);
-        self.loaded
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key, variant.clone());
-        Ok(variant)
+        let key: ContentKey = Sha256::digest(text.as_bytes()).into();
+        if let Some(v) = self.uploads().get(&key) {
+            return Ok(v);
+        }
+        let (name, text) = (name.to_string(), text.to_string());
+        let v = jobs
+            .run(crate::jobs::Weight::Quick, LOAD_BUDGET, move || {
+                load_variant(&name, &text)
+            })
+            .await
+            .map_err(|e| jobs.refusal(e, "loading a variant file"))?
+            .map_err(|e| internal(e.to_string()))?;
+        let v = Arc::new(v);
+        self.uploads().insert(key, v.clone());
+        Ok(v)
     }
 }
 
@@ -132,5 +232,38 @@ pub fn check_upload(file: &str, text: &str) -> Result<Variant, ApiError> {
             "the variant file has errors: {}",
             errors.join("; ")
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uploads_kept_are_bounded_and_the_least_recently_used_goes_first() {
+        let v = Arc::new(chancery_engine::builtin::builtin("standard").unwrap().unwrap());
+        let mut u = Uploads::default();
+        let key = |i: usize| -> ContentKey { Sha256::digest(i.to_string().as_bytes()).into() };
+        for i in 0..KEEP_UPLOADS {
+            u.insert(key(i), v.clone());
+        }
+        // The first is used again, so the second is now the least recently used.
+        assert!(u.get(&key(0)).is_some());
+        u.insert(key(KEEP_UPLOADS), v.clone());
+        assert_eq!(u.loaded.len(), KEEP_UPLOADS);
+        assert!(u.get(&key(0)).is_some());
+        assert!(u.get(&key(1)).is_none());
+        assert!(u.get(&key(KEEP_UPLOADS)).is_some());
+    }
+
+    #[test]
+    fn every_built_in_is_loaded_and_keyed_by_its_text() {
+        let c = Cache::default();
+        for name in builtin_names() {
+            assert!(c.builtin(name).is_ok());
+            assert!(c.builtin(&name.to_ascii_uppercase()).is_ok());
+            assert_eq!(c.key(name, None).unwrap(), content_key(name, None).unwrap());
+        }
+        assert!(c.builtin("nonesuch").is_err());
     }
 }

@@ -719,3 +719,178 @@ async fn every_documented_operation_survives_hostile_input() {
     }
     assert!(report.is_empty(), "{}", report.join("\n\n"));
 }
+
+/// The page routes (HTML, the feed, the assets): every route `src/pages/mod.rs` serves,
+/// read from the source so that a page added there is attacked without being listed.
+fn page_routes() -> Vec<String> {
+    let source = include_str!("../src/pages/mod.rs");
+    let routes: Vec<String> = source
+        .split(".route(\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .map(str::to_string)
+        .collect();
+    assert!(
+        routes.len() >= 10,
+        "the page routes were not found in src/pages/mod.rs: {routes:?}"
+    );
+    routes
+}
+
+/// A page's path with its parameters filled in, one of them (`hostile`) replaced.
+fn page_path(template: &str, ctx: &Context, hostile: Option<(&str, &str)>) -> String {
+    let mut path = template.to_string();
+    for (name, ordinary) in [
+        ("id", ctx.game.to_string()),
+        ("seq", "0".to_string()),
+        // A player's record, or an asset: the stylesheet.
+        (
+            "name",
+            if template.starts_with("/assets/") {
+                "chancery.css".to_string()
+            } else {
+                ctx.player_name.clone()
+            },
+        ),
+    ] {
+        let value = match hostile {
+            Some((n, v)) if n == name => v.to_string(),
+            _ => ordinary,
+        };
+        path = path.replace(&format!("{{{name}}}"), &value);
+    }
+    path
+}
+
+/// Every page route under hostile input, as a visitor, a seated player and the GM: its
+/// path parameters as in the API's suite, hostile query strings (the pages' own `next`,
+/// `text`, `power` and `after`, and one they do not know), and every method that may
+/// carry a body, with a body over every limit and one that is not UTF-8. Never a 5xx, a
+/// dropped connection or a panic; a control character in a path is refused (4xx); a body
+/// sent to a page is never taken (4xx: no page takes a body).
+async fn attack_pages(server: &Server) -> (usize, usize, Vec<String>) {
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .pool_max_idle_per_host(0)
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let ctx = context(server, 10_000).await;
+    let actors = [("visitor", &ctx.anon), ("player", &ctx.player), ("GM", &ctx.gm)];
+    let mut failures = Vec::new();
+    let (mut sent, mut routes) = (0, 0);
+    for template in page_routes() {
+        routes += 1;
+        let mut cases: Vec<Case> = vec![Case {
+            label: "plain".into(),
+            target: page_path(&template, &ctx, None),
+            payload: Payload::None,
+            expect: Expect::NoServerError,
+        }];
+        for param in ["id", "seq", "name"] {
+            if !template.contains(&format!("{{{param}}}")) {
+                continue;
+            }
+            for (what, value, _) in hostile_params(param != "name") {
+                cases.push(Case {
+                    label: format!("path {param} {what}"),
+                    target: page_path(&template, &ctx, Some((param, value))),
+                    payload: Payload::None,
+                    expect: Expect::ClientError,
+                });
+            }
+        }
+        for query in ["next", "text", "power", "after", "unknown"] {
+            for (what, value, _) in hostile_params(false) {
+                cases.push(Case {
+                    label: format!("query {query} {what}"),
+                    target: format!("{}?{query}={value}", page_path(&template, &ctx, None)),
+                    payload: Payload::None,
+                    expect: Expect::NoServerError,
+                });
+            }
+        }
+        let plain = page_path(&template, &ctx, None);
+        let mut bodies: Vec<(String, &str, Case)> = Vec::new();
+        for method in ["post", "put", "patch", "delete"] {
+            bodies.push((
+                format!("{method} oversized"),
+                method,
+                Case {
+                    label: format!("{method} oversized body"),
+                    target: plain.clone(),
+                    payload: Payload::Oversized(vec![b'x'; OVERSIZED]),
+                    expect: Expect::ClientError,
+                },
+            ));
+            bodies.push((
+                format!("{method} not UTF-8"),
+                method,
+                Case {
+                    label: format!("{method} body not UTF-8"),
+                    target: plain.clone(),
+                    payload: Payload::Raw("application/x-www-form-urlencoded", vec![0xff, 0xfe, 0x00, 0x80]),
+                    expect: Expect::ClientError,
+                },
+            ));
+        }
+        let gets = cases.into_iter().map(|c| ("get".to_string(), "get", c));
+        for (_, method, case) in gets.chain(bodies) {
+            for (who, api) in actors {
+                let answer = send(&client, &server.base, api.token.as_deref(), method, &case).await;
+                sent += 1;
+                let name = format!("{} {template} [{}] as {who}", method.to_uppercase(), case.label);
+                match answer {
+                    Err(e) => failures.push(format!("{name}: {e}")),
+                    Ok((status, text)) if status >= 500 => failures.push(format!(
+                        "{name}: {status} {}",
+                        text.chars().take(200).collect::<String>()
+                    )),
+                    Ok((status, text)) => {
+                        let client_error = (400..500).contains(&status);
+                        if matches!(case.expect, Expect::ClientError) && !client_error {
+                            failures.push(format!(
+                                "{name}: {status}, not refused: {}",
+                                text.chars().take(200).collect::<String>()
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        if let Err(e) = healthy(&server.base).await {
+            failures.push(format!("after {template}: {e}"));
+        }
+    }
+    (routes, sent, failures)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_page_route_survives_hostile_input() {
+    let mut report = Vec::new();
+    for target in common::targets().await {
+        let server = Server::start(&target.url);
+        let (routes, sent, failures) = attack_pages(&server).await;
+        let label = target.label;
+        let panics: Vec<String> = server
+            .log
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|l| l.contains("panicked"))
+            .cloned()
+            .collect();
+        if !panics.is_empty() {
+            report.push(format!("{label}: the server panicked:\n{}", panics.join("\n")));
+        }
+        if !failures.is_empty() {
+            report.push(format!(
+                "{label}: {} of {sent} requests failed:\n{}",
+                failures.len(),
+                failures.join("\n")
+            ));
+        }
+        eprintln!("{label}: {routes} page routes attacked, {sent} requests");
+    }
+    assert!(report.is_empty(), "{}", report.join("\n\n"));
+}

@@ -413,7 +413,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         )));
     }
     let view = crate::services::games::view::view_json(&app, &game, &Role::Gm).await?;
-    let v = game.variant(&app)?;
+    let v = game.variant(&app).await?;
     let state = game.state(&v)?;
     // Still read as JSON by the string page below, until the console has its template.
     let orders = serde_json::to_value(crate::services::orders::of_phase(&app, &account, id).await?).unwrap_or_default();

@@ -442,7 +442,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
     let game = games::load(&app.db.read, id).await?;
     let role = role_of(&app.db.read, &game, viewer.as_ref()).await?;
     let view = crate::services::games::view::view_json(&app, &game, &role).await?;
-    let v = game.variant(&app)?;
+    let v = game.variant(&app).await?;
     let state = game.state(&v)?;
     let my_power = match &role {
         Role::Player(p) => Some(p.clone()),
@@ -468,7 +468,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
     }
     let (great, minor) = power_rows(&v, &view);
     let label = format!("Map of {} in {}", game.name, state.phase);
-    let drawn = map::svg(&app, &MapOf::game(&app, &game)?, &state, None, &label).await;
+    let drawn = map::svg(&app, &MapOf::game(&app, &game).await?, &state, None, &label).await;
     // Counted before the page marks the press read: the note says what was new.
     let unread = match (&viewer, &role) {
         (Some(account), Role::Player(_) | Role::Gm | Role::Observer) => {
@@ -565,7 +565,7 @@ pub async fn check_order(
 ) -> ApiResult<Json<Value>> {
     let game = games::load(&app.db.read, id).await?;
     let role = role_of(&app.db.read, &game, Some(&account)).await?;
-    let v = game.variant(&app)?;
+    let v = game.variant(&app).await?;
     let power = acting_power(&role, c.power.as_deref(), &v)?;
     let state = game.state(&v)?;
     let Some(p) = v.find_power(&power) else {

@@ -135,7 +135,7 @@ pub async fn latest(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Pa
 
 pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)): Path<(i64, i64)>) -> PageResult {
     let game = games::load(&app.db.read, id).await?;
-    let v = game.variant(&app)?;
+    let v = game.variant(&app).await?;
     let phases = history::list(&app, id).await?.phases;
     let Some(index) = phases.iter().position(|p| p.seq == seq) else {
         return Err(PageError(ApiError::not_found(format!(
@@ -153,7 +153,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)
         adjudication,
         ..
     } = processed_phase(&app.db.read, &v, id, seq).await?;
-    let drawing = MapOf::game(&app, &game)?;
+    let drawing = MapOf::game(&app, &game).await?;
     let before_map = map::svg(
         &app,
         &drawing,

@@ -12,7 +12,6 @@ use std::sync::Arc;
 
 use chancery_engine::dp::{self, Bid};
 use chancery_engine::parse::{parse_order, parse_order_line};
-use chancery_engine::phase::judge_phase;
 use chancery_engine::{GameState, Order, PowerId, Variant};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -340,7 +339,7 @@ pub async fn clear(app: &App, account: &Account, id: i64, q: ClearQuery) -> ApiR
 pub async fn list(app: &App, account: &Account, id: i64, power: Option<&str>) -> ApiResult<GameBids> {
     let game = games::load(&app.db.read, id).await?;
     let role = role_of(&app.db.read, &game, Some(account)).await?;
-    let v = game.variant(app)?;
+    let v = game.variant(app).await?;
     let only: Option<String> = match (&role, power) {
         (Role::Gm, None) => None,
         _ => Some(acting_power(&role, power, &v)?),
@@ -359,7 +358,7 @@ pub async fn list(app: &App, account: &Account, id: i64, power: Option<&str>) ->
 pub async fn budget(app: &App, account: &Account, id: i64, power: Option<&str>) -> ApiResult<Budgets> {
     let game = games::load(&app.db.read, id).await?;
     let role = role_of(&app.db.read, &game, Some(account)).await?;
-    let v = game.variant(app)?;
+    let v = game.variant(app).await?;
     if !v.has_minors() {
         return Err(ApiError::unprocessable(NO_DP));
     }
@@ -398,7 +397,7 @@ pub async fn report(app: &App, account: &Account, id: i64, seq: Option<i64>) -> 
     if game.gm_id != account.id {
         return Err(ApiError::forbidden("only the game's GM can do that"));
     }
-    let v = game.variant(app)?;
+    let v = game.variant(app).await?;
     if !v.has_minors() {
         return Err(ApiError::unprocessable(NO_DP));
     }
@@ -419,14 +418,19 @@ pub async fn report(app: &App, account: &Account, id: i64, seq: Option<i64>) -> 
             let mut tx = app.db.read.begin().await?;
             let input = phase_input(&mut tx, &v, &game).await?;
             tx.rollback().await?;
-            // Judged as processing would judge it now, so the preview cannot differ.
-            let judged = judge_phase(&v, &input.state, &input.orders, &input.bids);
+            // Judged as processing would judge it now, so the preview cannot differ; on
+            // the job pool, as processing is.
+            let phase = input.state.phase.code();
+            let report = crate::services::processing::judge_on_pool(app, &v, input, |v, judged| {
+                judged.bid_report.map(|r| r.text(v))
+            })
+            .await?;
             Ok(BidReport {
                 game: id,
                 seq: game.seq,
-                phase: input.state.phase.code(),
+                phase,
                 processed: false,
-                report: judged.bid_report.map(|r| r.text(&v)),
+                report,
             })
         }
     }

@@ -20,7 +20,7 @@ const BUDGET: Duration = Duration::from_secs(10);
 pub async fn drawn_orders(app: &App, account: &Account, id: i64, power: Option<&str>) -> ApiResult<String> {
     let game = games::load(&app.db.read, id).await?;
     let role = role_of(&app.db.read, &game, Some(account)).await?;
-    let map = MapOf::game(app, &game)?;
+    let map = MapOf::game(app, &game).await?;
     let v = &map.variant;
     let power = acting_power(&role, power, v)?;
     let p = v
@@ -47,7 +47,7 @@ pub async fn unit_targets(
 ) -> ApiResult<Targets> {
     let game = games::load(&app.db.read, id).await?;
     let role = role_of(&app.db.read, &game, Some(account)).await?;
-    let v = game.variant(app)?;
+    let v = game.variant(app).await?;
     if unit.chars().count() > crate::limits::MAX_ORDER_CHARS {
         return Err(ApiError::unprocessable("the unit's name is too long"));
     }

@@ -28,8 +28,8 @@ async fn gm_lock(app: &App, account: &Account, id: i64) -> ApiResult<(Tx, Game)>
     Ok((tx, game))
 }
 
-fn phase_code(app: &App, game: &Game) -> ApiResult<String> {
-    let v = game.variant(app)?;
+async fn phase_code(app: &App, game: &Game) -> ApiResult<String> {
+    let v = game.variant(app).await?;
     Ok(game.state(&v)?.phase.code())
 }
 
@@ -130,7 +130,7 @@ pub async fn extend(app: &App, account: &Account, id: i64, e: Extend) -> ApiResu
     };
     let deadline = future_moment(now, deadline, "the new deadline").map_err(ApiError::unprocessable)?;
     store::games::set_deadline(&mut *tx, id, deadline).await?;
-    let phase = phase_code(app, &game)?;
+    let phase = phase_code(app, &game).await?;
     log_event(&mut tx, app, id, game.seq, &phase, "deadline", &iso_utc(deadline)).await?;
     tx.commit().await?;
     app.wake.notify_one();
@@ -163,7 +163,7 @@ pub async fn pause(app: &App, account: &Account, id: i64) -> ApiResult<Paused> {
         .saturating_sub(app.clock.now_ms())
         .clamp(60_000, MAX_AHEAD_MS);
     store::games::pause(&mut *tx, id, left).await?;
-    let phase = phase_code(app, &game)?;
+    let phase = phase_code(app, &game).await?;
     log_event(&mut tx, app, id, game.seq, &phase, "paused", "").await?;
     tx.commit().await?;
     Ok(Paused {
@@ -195,7 +195,7 @@ pub async fn resume(app: &App, account: &Account, id: i64) -> ApiResult<Resumed>
         .checked_add(left)
         .ok_or_else(|| ApiError::unprocessable("the clock is out of range"))?;
     store::games::resume(&mut *tx, id, deadline).await?;
-    let phase = phase_code(app, &game)?;
+    let phase = phase_code(app, &game).await?;
     log_event(&mut tx, app, id, game.seq, &phase, "resumed", "").await?;
     tx.commit().await?;
     app.wake.notify_one();
@@ -300,12 +300,12 @@ fn power_name(v: &chancery_engine::Variant, name: &str) -> ApiResult<String> {
 /// record, and the power's orders and history are untouched.
 pub async fn replace(app: &App, account: &Account, id: i64, s: Seat) -> ApiResult<Seated> {
     let (mut tx, game) = gm_lock(app, account, id).await?;
-    let v = game.variant(app)?;
+    let v = game.variant(app).await?;
     let power = power_name(&v, &s.power)?;
     let (who, _) = account_id(&mut tx, &s.account).await?;
     store::members::end_seat(&mut *tx, id, &power, app.clock.now_ms()).await?;
     seat_player(app, &mut tx, &game, who, Some(&power)).await?;
-    let phase = phase_code(app, &game)?;
+    let phase = phase_code(app, &game).await?;
     log_event(&mut tx, app, id, game.seq, &phase, "replaced", &power).await?;
     tx.commit().await?;
     Ok(Seated {
@@ -351,7 +351,7 @@ pub async fn civil_disorder(app: &App, account: &Account, id: i64, p: Disorder) 
     if game.status == GameStatus::Finished {
         return Err(ApiError::conflict("the game is over"));
     }
-    let v = game.variant(app)?;
+    let v = game.variant(app).await?;
     let power = power_name(&v, &p.power)?;
     let power_id = v
         .find_power(&power)
@@ -454,7 +454,7 @@ pub async fn transfer(app: &App, account: &Account, id: i64, t: Transfer) -> Api
     }
     store::members::leave(&mut *tx, id, to, app.clock.now_ms()).await?;
     store::games::set_gm(&mut *tx, id, to).await?;
-    let phase = phase_code(app, &game)?;
+    let phase = phase_code(app, &game).await?;
     announce(
         &mut tx,
         app,
@@ -569,7 +569,7 @@ pub async fn change_settings(app: &App, account: &Account, id: i64, s: Settings)
         ));
     }
     if !changed.is_empty() {
-        let phase = phase_code(app, &game)?;
+        let phase = phase_code(app, &game).await?;
         log_event(&mut tx, app, id, game.seq, &phase, "settings", &changed.join("; ")).await?;
     }
     tx.commit().await?;
@@ -602,7 +602,7 @@ pub async fn end(app: &App, account: &Account, id: i64, e: End) -> ApiResult<End
     if game.status == GameStatus::Finished {
         return Err(ApiError::conflict("the game is already over"));
     }
-    let v = game.variant(app)?;
+    let v = game.variant(app).await?;
     let mut names = Vec::new();
     for p in &e.powers {
         let i = v
@@ -648,7 +648,7 @@ async fn announce(tx: &mut Tx, app: &App, game: &Game, phase: &str, announcer: i
 /// the name of the GM account `announcer`; `by` says who decided, for the event log.
 pub async fn finish(app: &App, tx: &mut Tx, game: &Game, outcome: &str, announcer: i64, by: &str) -> ApiResult<()> {
     store::games::finish(&mut **tx, game.id, outcome).await?;
-    let phase = phase_code(app, game)?;
+    let phase = phase_code(app, game).await?;
     announce(
         tx,
         app,

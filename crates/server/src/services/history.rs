@@ -207,7 +207,7 @@ fn stored_judgement(v: &Variant, before: &GameState, result: &AdjudicationJson, 
 /// it, as no page is around it). Nothing secret is drawn: no orders before processing.
 pub async fn current_map(app: &App, id: i64) -> ApiResult<String> {
     let game = games::load(&app.db.read, id).await?;
-    let map = MapOf::game(app, &game)?;
+    let map = MapOf::game(app, &game).await?;
     let state = game.state(&map.variant)?;
     maps::draw(app, &map, &state, None, true, maps::WAIT_FOR_SHAPING).await
 }
@@ -217,7 +217,7 @@ pub async fn current_map(app: &App, id: i64) -> ApiResult<String> {
 /// phase stored without a judgement ([`convert_stored_results`]) has no arrows.
 pub async fn phase_map(app: &App, id: i64, seq: i64, after: bool) -> ApiResult<String> {
     let game = games::load(&app.db.read, id).await?;
-    let map = MapOf::game(app, &game)?;
+    let map = MapOf::game(app, &game).await?;
     let phase = processed_phase(&app.db.read, &map.variant, id, seq).await?;
     let (state, adjudication) = if after {
         (&phase.after, None)
@@ -243,7 +243,7 @@ pub async fn convert_stored_results(app: &App) -> Result<usize, String> {
         for row in rows {
             let (id, seq) = (row.game_id, row.seq);
             let game = games::load(&app.db.read, id).await.map_err(|e| e.message)?;
-            let judged = game.variant(app).ok().and_then(|v| {
+            let judged = game.variant(app).await.ok().and_then(|v| {
                 let before = serde_json::from_str(&row.state_json).ok()?;
                 let before = state_from_json(&v, &before).ok()?;
                 let stored = serde_json::from_str(&row.result_json).ok()?;

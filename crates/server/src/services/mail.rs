@@ -212,7 +212,7 @@ pub async fn phase_processed(
     result: &AdjudicationJson,
     missing: &[String],
 ) -> ApiResult<()> {
-    let v = game.variant(app)?;
+    let v = game.variant(app).await?;
     let phase = game.state(&v)?.phase.to_string();
     let history = format!("{}/games/{}/history/{}", app.mailer.base_url, game.id, game.seq);
     let counts = centre_counts(result);

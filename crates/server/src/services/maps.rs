@@ -21,7 +21,7 @@ use tokio::sync::watch;
 use crate::error::{ApiError, ApiResult};
 use crate::jobs::Weight;
 use crate::store::games::Game;
-use crate::variants::{content_key, ContentKey};
+use crate::variants::ContentKey;
 use crate::App;
 
 /// How many prepared drawings are kept: the built-in variants and the uploads of the
@@ -61,20 +61,19 @@ pub struct MapOf {
 }
 
 impl MapOf {
-    pub fn game(app: &App, game: &Game) -> ApiResult<MapOf> {
+    pub async fn game(app: &App, game: &Game) -> ApiResult<MapOf> {
         let text = game.variant_text.as_deref();
         Ok(MapOf {
-            key: content_key(&game.variant, text).map_err(ApiError::unprocessable)?,
-            variant: game.variant(app)?,
+            key: app.variants.key(&game.variant, text).map_err(ApiError::unprocessable)?,
+            variant: game.variant(app).await?,
             uploaded: text.is_some(),
         })
     }
 
     pub fn builtin(app: &App, name: &str) -> ApiResult<MapOf> {
-        let key = content_key(name, None).map_err(ApiError::not_found)?;
         Ok(MapOf {
-            key,
-            variant: app.variants.get(name, None).map_err(ApiError::not_found)?,
+            key: app.variants.key(name, None).map_err(ApiError::not_found)?,
+            variant: app.variants.builtin(name).map_err(ApiError::not_found)?,
             uploaded: false,
         })
     }

@@ -308,7 +308,7 @@ pub async fn list(app: &App, account: &Account, id: i64, power: Option<&str>) ->
     // processed in between cannot mix two phases' orders.
     let game = games::load(&app.db.read, id).await?;
     let role = role_of(&app.db.read, &game, Some(account)).await?;
-    let v = game.variant(app)?;
+    let v = game.variant(app).await?;
     let power = acting_power(&role, power, &v)?;
     let orders = store::orders::of_power(&app.db.read, game.id, game.seq, &power).await?;
     answer(&game, &v, &power, orders.into_iter().map(OrderLine::from).collect())
@@ -349,7 +349,7 @@ pub async fn clear(app: &App, account: &Account, id: i64, q: ClearQuery) -> ApiR
 /// The powers whose ready mark early processing waits for: those with a player, not in
 /// civil disorder, with a choice to make.
 async fn waiting_for(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<Vec<String>> {
-    let v = game.variant(app)?;
+    let v = game.variant(app).await?;
     let state = game.state(&v)?;
     let disorder = disorder_powers(tx, game.id).await?;
     let seated = store::members::seated(&mut **tx, game.id).await?;
@@ -418,7 +418,7 @@ pub async fn of_phase(app: &App, account: &Account, id: i64) -> ApiResult<PhaseO
     if game.gm_id != account.id {
         return Err(ApiError::forbidden("only the game's GM can do that"));
     }
-    let v = game.variant(app)?;
+    let v = game.variant(app).await?;
     let orders = store::orders::of_phase(&app.db.read, game.id, game.seq).await?;
     Ok(PhaseOrders {
         game: game.id,

@@ -97,7 +97,7 @@ pub async fn send(app: &App, account: &Account, id: i64, m: Message) -> ApiResul
     }
     let game = games::load(&app.db.read, id).await?;
     let role = role_of(&app.db.read, &game, Some(account)).await?;
-    let v = game.variant(app)?;
+    let v = game.variant(app).await?;
     let mut to = Vec::new();
     for name in &m.to {
         // Players may write to the GM privately, whatever the press setting, as a

@@ -13,11 +13,12 @@
 use chancery_engine::dp::Bid;
 use chancery_engine::json::{adjudication_json, state_from_json, AdjudicationJson, StateJson};
 use chancery_engine::parse::{parse_order, parse_order_line};
-use chancery_engine::phase::judge_phase;
+use chancery_engine::phase::{judge_phase, PhaseResult};
 use chancery_engine::{GameState, Order, PhaseKind, PowerId, Variant};
 
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
+use crate::jobs::Weight;
 use crate::model::GameStatus;
 use crate::store::games::Game;
 use crate::store::games::Lock;
@@ -142,37 +143,61 @@ pub fn engine_bid(v: &Variant, b: &BidRow) -> Option<Bid> {
     })
 }
 
+/// How long a phase's judgement may take on the job pool, its wait in the queue
+/// included. The game's lock is held meanwhile; past it the transaction is rolled back
+/// and the phase is left for the scheduler's next tick (or the GM's next try).
+pub const JUDGE_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The engine's one pipeline (`judge_phase`) on the job pool, never on the async
+/// runtime: a large variant's phase is seconds of CPU that would otherwise hold up every
+/// request sharing the runtime's threads. The caller keeps the game's lock across the
+/// wait, so processing stays exactly once.
+pub async fn judge_on_pool<T: Send + 'static>(
+    app: &App,
+    v: &std::sync::Arc<Variant>,
+    input: PhaseInput,
+    then: impl FnOnce(&Variant, PhaseResult) -> T + Send + 'static,
+) -> ApiResult<T> {
+    let v = v.clone();
+    app.jobs
+        .run(Weight::Quick, JUDGE_BUDGET, move || {
+            let judged = judge_phase(&v, &input.state, &input.orders, &input.bids);
+            then(&v, judged)
+        })
+        .await
+        .map_err(|e| app.jobs.refusal(e, "judging the phase"))
+}
+
 async fn judge(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<Judged> {
-    let v = game.variant(app)?;
+    let v = game.variant(app).await?;
     let input = phase_input(tx, &v, game).await?;
-    let PhaseInput {
-        state,
-        orders,
-        bids,
-        disorder,
-    } = &input;
     // A power in civil disorder is expected to give none; the GM already knows.
     let missing: Vec<String> = v
         .powers
         .iter()
         .enumerate()
-        .filter(|(i, p)| !v.is_minor(*i as PowerId) && p.player.is_none() && !disorder.contains(&p.name))
-        .filter(|(i, p)| has_choice(&v, state, &p.name) && !orders.iter().any(|o| o.power as usize == *i))
+        .filter(|(i, p)| !v.is_minor(*i as PowerId) && p.player.is_none() && !input.disorder.contains(&p.name))
+        .filter(|(i, p)| has_choice(&v, &input.state, &p.name) && !input.orders.iter().any(|o| o.power as usize == *i))
         .map(|(_, p)| p.name.clone())
         .collect();
+    let phase = input.state.phase.code();
     // The engine's one pipeline: the minors' orders bought by the bids (rule 4), the
-    // adjudication, rule 8's orphaned factions, the next position and the winner.
-    let judged = judge_phase(&v, state, orders, bids);
-    let internal = |e: serde_json::Error| ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, e.to_string());
-    let result = adjudication_json(&v, &judged.adjudication);
-    let result_text = serde_json::to_string(&result).map_err(internal)?;
-    let judged_text = serde_json::to_string(&judged).map_err(internal)?;
+    // adjudication, rule 8's orphaned factions, the next position and the winner; and
+    // the two forms of its result, written out there too (a large map's are long).
+    let (result, texts, bid_report) = judge_on_pool(app, &v, input, |v, judged| {
+        let result = adjudication_json(v, &judged.adjudication);
+        let texts = serde_json::to_string(&result).and_then(|r| Ok((r, serde_json::to_string(&judged)?)));
+        (result, texts, judged.bid_report.as_ref().map(|r| r.text(v)))
+    })
+    .await?;
+    let (result_text, judged_text) =
+        texts.map_err(|e| ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
     Ok(Judged {
-        phase: state.phase.code(),
+        phase,
         result,
         result_text,
         judged_text,
-        bid_report: judged.bid_report.as_ref().map(|r| r.text(&v)),
+        bid_report,
         missing,
     })
 }
@@ -239,7 +264,7 @@ pub async fn stored_orders(tx: &mut Tx, v: &Variant, game: &Game, disorder: &[St
 
 /// Moves the game past its current phase to the result's next position.
 async fn advance_to(app: &App, tx: &mut Tx, game: &Game, result: &AdjudicationJson) -> ApiResult<()> {
-    let v = game.variant(app)?;
+    let v = game.variant(app).await?;
     let next = state_from_json(&v, &result.next).map_err(ApiError::bad_request)?;
     let next_text = serde_json::to_string(&result.next).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let (status, outcome, deadline) = match &result.winner {
@@ -288,7 +313,7 @@ pub async fn rollback(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> 
     // the player whose seat it ended has it back, unless the GM has seated someone since.
     store::disorder::restore_seats_after(&mut **tx, game.id, seq).await?;
     store::disorder::delete_after(&mut **tx, game.id, seq).await?;
-    let v = game.variant(app)?;
+    let v = game.variant(app).await?;
     let state: StateJson = serde_json::from_str(&row.state_json).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let kind = state_from_json(&v, &state).map_err(ApiError::bad_request)?.phase.kind;
     let deadline = game.deadline_from(app.clock.now_ms(), kind)?;

@@ -157,7 +157,7 @@ pub async fn try_orders(app: &App, account: &Account, id: i64, req: SandboxReque
             "the sandbox is for the game's players, observers and GM: follow the game first",
         ));
     }
-    let map = MapOf::game(app, &game)?;
+    let map = MapOf::game(app, &game).await?;
     let v = map.variant.clone();
     let state = game.state(&v)?;
     let judged_on = state.clone();

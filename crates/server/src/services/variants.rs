@@ -24,7 +24,7 @@ pub struct VariantSummary {
 pub fn builtin(app: &App) -> ApiResult<Vec<VariantSummary>> {
     chancery_engine::builtin::builtin_names()
         .map(|name| {
-            let v = app.variants.get(name, None).map_err(ApiError::unprocessable)?;
+            let v = app.variants.builtin(name).map_err(ApiError::unprocessable)?;
             Ok(VariantSummary {
                 name: name.to_string(),
                 powers: v.powers.iter().map(|p| p.name.clone()).collect(),

@@ -53,7 +53,7 @@ async fn voting_power(tx: &mut Tx, game: &Game, account: &Account) -> ApiResult<
 pub async fn vote(app: &App, account: &Account, id: i64) -> ApiResult<DrawVote> {
     let (mut tx, game) = games::lock(app, id).await?;
     let power = voting_power(&mut tx, &game, account).await?;
-    let v = game.variant(app)?;
+    let v = game.variant(app).await?;
     let state = game.state(&v)?;
     let alive = survivors(&v, &state);
     if !alive.contains(&power) {

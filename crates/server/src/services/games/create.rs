@@ -84,11 +84,14 @@ pub async fn create(app: &App, account: &Account, g: NewGame) -> ApiResult<Game>
                 .run(Weight::Quick, CHECK_BUDGET, move || check_upload(&file, &text))
                 .await
                 .map_err(|e| app.jobs.refusal(e, "checking variant files"))??;
-            (f.name.clone(), Some(f.text.clone()), Arc::new(v))
+            // Kept, so that the game's first requests need not load it again.
+            let v = Arc::new(v);
+            app.variants.keep(&f.text, v.clone());
+            (f.name.clone(), Some(f.text.clone()), v)
         }
         (name, None) => {
             let name = name.as_deref().unwrap_or("standard").to_ascii_lowercase();
-            let v = app.variants.get(&name, None).map_err(ApiError::unprocessable)?;
+            let v = app.variants.builtin(&name).map_err(ApiError::unprocessable)?;
             (name, None, v)
         }
     };
@@ -132,7 +135,7 @@ pub async fn create(app: &App, account: &Account, g: NewGame) -> ApiResult<Game>
     if game.variant_text.is_some() {
         // Shaping an upload's map takes a while: start now, so that it is ready, or
         // nearly, when the players first look.
-        if let Ok(map) = MapOf::game(app, &game) {
+        if let Ok(map) = MapOf::game(app, &game).await {
             maps::prepare(app, &map);
         }
     }

@@ -50,7 +50,7 @@ pub async fn turns(app: &App, account: &Account) -> ApiResult<HashMap<i64, Turn>
     let mut out = HashMap::new();
     for seat in store::players::current_seats(&app.db.read, account.id).await? {
         let game = load(&app.db.read, seat.game_id).await?;
-        let v = game.variant(app)?;
+        let v = game.variant(app).await?;
         let state = game.state(&v)?;
         let turn = if game.status == GameStatus::Forming {
             Turn::Waiting

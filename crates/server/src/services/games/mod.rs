@@ -72,7 +72,7 @@ pub async fn lock_acting(
 ) -> ApiResult<(Tx, Game, Arc<Variant>, String)> {
     let (mut tx, game) = lock(app, id).await?;
     let role = role_of(&mut *tx, &game, Some(account)).await?;
-    let v = game.variant(app)?;
+    let v = game.variant(app).await?;
     check(&game, &role, &v)?;
     let power = acting_power(&role, requested, &v)?;
     Ok((tx, game, v, power))
@@ -123,10 +123,12 @@ pub fn at_phase(game: &Game, state: &GameState, named: &PhaseRef) -> ApiResult<(
 }
 
 impl Game {
-    pub fn variant(&self, app: &App) -> ApiResult<Arc<Variant>> {
+    /// The game's variant: a built-in one at once; an upload loaded on the job pool when
+    /// this process has not loaded it yet (see [`crate::variants::Cache`]).
+    pub async fn variant(&self, app: &App) -> ApiResult<Arc<Variant>> {
         app.variants
-            .get(&self.variant, self.variant_text.as_deref())
-            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("variant: {e}")))
+            .get(&app.jobs, &self.variant, self.variant_text.as_deref())
+            .await
     }
 
     pub fn state(&self, v: &Variant) -> ApiResult<GameState> {

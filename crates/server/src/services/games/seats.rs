@@ -50,7 +50,7 @@ pub async fn seat_player(
     account_id: i64,
     power: Option<&str>,
 ) -> ApiResult<String> {
-    let v = game.variant(app)?;
+    let v = game.variant(app).await?;
     if game.status == GameStatus::Finished {
         return Err(ApiError::conflict("the game is over"));
     }
@@ -111,7 +111,7 @@ pub async fn seat_player(
 
 /// forming → active: the first deadline is set from now.
 pub async fn start(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<()> {
-    let v = game.variant(app)?;
+    let v = game.variant(app).await?;
     let state = game.state(&v)?;
     let deadline = game.deadline_from(app.clock.now_ms(), state.phase.kind)?;
     store::games::start(&mut **tx, game.id, deadline).await?;
@@ -150,7 +150,7 @@ pub async fn leave(app: &App, account: &Account, id: i64) -> ApiResult<Left> {
     };
     store::members::leave(&mut *tx, id, account.id, app.clock.now_ms()).await?;
     if let Some(power) = &left {
-        let v = game.variant(app)?;
+        let v = game.variant(app).await?;
         let phase = game.state(&v)?.phase.code();
         super::log_event(&mut tx, app, id, game.seq, &phase, "left", power).await?;
     }

@@ -123,7 +123,7 @@ pub struct GameView {
 
 /// The game as `role` may see it.
 pub async fn game_view(app: &App, game: &Game, role: &Role) -> ApiResult<GameView> {
-    let v = game.variant(app)?;
+    let v = game.variant(app).await?;
     let state = game.state(&v)?;
     let around = store::members::around(&app.db.read, game.id, game.seq, game.gm_id).await?;
     let show_names = !game.hides_players() || *role == Role::Gm;
@@ -243,17 +243,21 @@ pub struct GameSummary {
 pub async fn list(app: &App) -> ApiResult<Vec<GameSummary>> {
     let seated: std::collections::HashMap<i64, i64> =
         store::members::seated_counts(&app.db.read).await?.into_iter().collect();
-    Ok(store::games::newest(&app.db.read, 500)
-        .await?
+    let mut games = Vec::new();
+    for g in store::games::newest(&app.db.read, 500).await? {
+        let state = serde_json::from_str::<StateJson>(&g.state_json).ok();
+        let playable = g
+            .variant(app)
+            .await
+            .map(|v| super::playable_powers(&v))
+            .unwrap_or_default();
+        let disordered = state.as_ref().map(|s| s.disordered.clone()).unwrap_or_default();
+        let open = playable.iter().filter(|p| !disordered.contains(p)).count();
+        let taken = seated.get(&g.id).copied().unwrap_or(0) as usize;
+        games.push((g, state, open.saturating_sub(taken)));
+    }
+    Ok(games
         .into_iter()
-        .map(|g| {
-            let state = serde_json::from_str::<StateJson>(&g.state_json).ok();
-            let playable = g.variant(app).map(|v| super::playable_powers(&v)).unwrap_or_default();
-            let disordered = state.as_ref().map(|s| s.disordered.clone()).unwrap_or_default();
-            let open = playable.iter().filter(|p| !disordered.contains(p)).count();
-            let taken = seated.get(&g.id).copied().unwrap_or(0) as usize;
-            (g, state, open.saturating_sub(taken))
-        })
         .map(|(g, state, free)| GameSummary {
             phase: state.map(|s| s.phase).unwrap_or_default(),
             free_seats: if g.status == GameStatus::Finished { 0 } else { free },
