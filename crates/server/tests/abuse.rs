@@ -847,7 +847,9 @@ async fn attack_pages(server: &Server) -> (usize, usize, Vec<String>) {
                         text.chars().take(200).collect::<String>()
                     )),
                     Ok((status, text)) => {
-                        let client_error = (400..500).contains(&status);
+                        // A page that needs a session sends a visitor to the login
+                        // page first (303), as the API answers 401.
+                        let client_error = (400..500).contains(&status) || (status == 303 && who == "visitor");
                         if matches!(case.expect, Expect::ClientError) && !client_error {
                             failures.push(format!(
                                 "{name}: {status}, not refused: {}",
