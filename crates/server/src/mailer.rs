@@ -18,6 +18,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, UNIX_EPOCH};
 
+use askama::Template;
 use lettre::message::header::{HeaderName, HeaderValue};
 use lettre::message::{Mailbox, MultiPart};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
@@ -38,7 +39,8 @@ const GIVE_UP_MS: i64 = 2 * 24 * 3_600_000;
 
 /// Where mail goes.
 pub enum Transport {
-    /// Kept in the outbox, unsent (the GM console lists it).
+    /// None: nothing is mailed, and nothing is written to the outbox
+    /// (`services::mail::enqueue`).
     None,
     Smtp(Box<AsyncSmtpTransport<Tokio1Executor>>),
     /// One `.eml` file per mail.
@@ -101,9 +103,7 @@ impl Mailer {
     /// What the GM console says of the mail of this server.
     pub fn describe(&self) -> String {
         match &self.transport {
-            Transport::None => {
-                "no mail transport is configured (--smtp or --mail-dir): mails wait in the outbox".into()
-            }
+            Transport::None => "not sent: no mail transport is configured (--smtp or --mail-dir)".into(),
             Transport::Smtp(_) => "sent over SMTP".into(),
             Transport::Dir(d) => format!("written to {}", d.display()),
         }
@@ -299,28 +299,20 @@ pub fn mail_file_name(row: &OutboxRow) -> String {
     )
 }
 
-/// `&`, `<`, `>`, `"` and `'` as HTML entities.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// The unsubscribe link of a mail: turns off its kind (for its game, when it has one).
 pub fn unsubscribe_url(mailer: &Mailer, key: &str, kind: &str, game: Option<i64>) -> String {
     match game {
         Some(g) => format!("{}/mail/unsubscribe/{key}?kind={kind}&game={g}", mailer.base_url),
         None => format!("{}/mail/unsubscribe/{key}?kind={kind}", mailer.base_url),
     }
+}
+
+/// The links at the end of a list mail's HTML part.
+#[derive(Template)]
+#[template(path = "mail/footer.html")]
+struct Footer<'a> {
+    unsubscribe: &'a str,
+    settings: &'a str,
 }
 
 /// The message as sent: the stored subject and bodies, with the unsubscribe footer and
@@ -342,10 +334,14 @@ pub fn build(mailer: &Mailer, row: &OutboxRow, key: &str) -> Result<Message, Str
                 row.text_body
             ),
             format!(
-                "{}<hr><p style=\"font-size:small\"><a href=\"{}\">Stop these mails</a> · <a href=\"{}\">All your mail settings</a></p>",
+                "{}{}",
                 row.html_body,
-                escape(&unsubscribe),
-                escape(&prefs)
+                Footer {
+                    unsubscribe: &unsubscribe,
+                    settings: &prefs,
+                }
+                .render()
+                .map_err(|e| format!("composing mail {}: {e}", row.id))?
             ),
         )
     };

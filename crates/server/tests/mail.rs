@@ -400,10 +400,138 @@ async fn the_start_of_a_game_is_mailed_to_its_players() {
             .as_str()
             .unwrap()
             .to_string();
+        // The deadline in UTC (the account has chosen no zone): `Sun 11 Jan 2026 19:00 UTC`.
+        let utc = chrono::DateTime::parse_from_rfc3339(&deadline)
+            .expect("an ISO 8601 deadline")
+            .format("%a %-d %b %Y %H:%M UTC")
+            .to_string();
         assert!(
-            text.contains("You play England") && text.contains(&format!("{deadline} (UTC)")),
-            "{text} / {deadline}"
+            text.contains("You play England") && text.contains(&format!("is due at {utc}.")),
+            "{text} / {utc}"
         );
         assert_eq!(header(m, "in-reply-to"), format!("<game-{id}@127.0.0.1>"));
+    }
+}
+
+/// The game's own events are mailed (issue 15 §1): a replacement to the new player, the
+/// one replaced and the others (who learn only that the power has a new player: no
+/// account is named, as an anonymous game requires); civil disorder to its player and
+/// the others; the end of the game to everyone and the GM; a player leaving a forming
+/// game to the GM.
+#[tokio::test(flavor = "multi_thread")]
+async fn replacement_disorder_end_and_leaving_are_mailed() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let sink = Sink::start();
+        let smtp = sink.url();
+        let server = Server::start_with(
+            &target.url,
+            &[
+                "--test-clock",
+                "--no-demo",
+                "--tick-ms",
+                "50",
+                "--rate",
+                "100000",
+                "--smtp",
+                &smtp,
+            ],
+        );
+        let gm = server.register("events-gm").await;
+        let (id, players) = full_game(&server, &gm, "standard", json!({"anonymous": true}), "events").await;
+        confirm(&sink, &server, &gm, "gm@club.example").await;
+        for power in ["England", "France", "Italy"] {
+            confirm(&sink, &server, player(&players, power), &address(power)).await;
+        }
+        let newcomer = server.register("events-newcomer").await;
+        confirm(&sink, &server, &newcomer, "newcomer@players.example").await;
+        let before = sink.mails().len();
+
+        // England gets a new player.
+        gm.post(
+            &format!("/api/games/{id}/gm/replace"),
+            json!({"power": "England", "account": "events-newcomer"}),
+        )
+        .await;
+        let mails = sink.wait_for(before + 4, 30).await;
+        let fresh = &mails[before..];
+        let new = to(fresh, "newcomer@players.example");
+        assert_eq!(new.len(), 1, "{fresh:#?}");
+        assert_eq!(header(new[0], "subject"), "events game: you play England");
+        let old = to(fresh, &address("England"));
+        assert_eq!(old.len(), 1, "{fresh:#?}");
+        assert_eq!(header(old[0], "subject"), "events game: you no longer play England");
+        for power in ["France", "Italy"] {
+            let m = to(fresh, &address(power));
+            assert_eq!(m.len(), 1, "{power}: {fresh:#?}");
+            assert_eq!(header(m[0], "subject"), "events game: England has a new player");
+        }
+        assert!(to(fresh, "gm@club.example").is_empty(), "the GM did it: {fresh:#?}");
+        for m in fresh {
+            let text = m["text"].as_str().unwrap();
+            assert!(
+                !text.contains("events-newcomer") && !text.contains("events-player"),
+                "an anonymous game's mail names an account: {text}"
+            );
+        }
+
+        // Italy in civil disorder.
+        let before = sink.mails().len();
+        gm.post(&format!("/api/games/{id}/gm/civil-disorder"), json!({"power": "Italy"}))
+            .await;
+        let mails = sink.wait_for(before + 3, 30).await;
+        let fresh = &mails[before..];
+        let italy = to(fresh, &address("Italy"));
+        assert_eq!(italy.len(), 1, "{fresh:#?}");
+        assert!(
+            italy[0]["text"].as_str().unwrap().contains("you no longer play it"),
+            "{italy:#?}"
+        );
+        for who in [address("France"), "newcomer@players.example".to_string()] {
+            let m = to(fresh, &who);
+            assert_eq!(m.len(), 1, "{who}: {fresh:#?}");
+            assert_eq!(header(m[0], "subject"), "events game: Italy is in civil disorder");
+        }
+
+        // A draw: everyone still playing and the GM hear it; Italy's old player does not.
+        let before = sink.mails().len();
+        gm.post(
+            &format!("/api/games/{id}/gm/end"),
+            json!({"result": "draw", "powers": ["England", "France"]}),
+        )
+        .await;
+        let mails = sink.wait_for(before + 3, 30).await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        let fresh: Vec<Value> = sink.mails()[before..].to_vec();
+        assert_eq!(fresh.len(), 3, "{:#?}", &mails[before..]);
+        for who in [
+            address("France"),
+            "newcomer@players.example".into(),
+            "gm@club.example".into(),
+        ] {
+            let m = to(&fresh, &who);
+            assert_eq!(m.len(), 1, "{who}: {fresh:#?}");
+            assert_eq!(header(m[0], "subject"), "events game: the game is over");
+            assert!(
+                m[0]["text"].as_str().unwrap().contains("draw: England, France"),
+                "{m:#?}"
+            );
+        }
+
+        // A player leaving a game still forming: the GM hears it.
+        let forming = gm
+            .post("/api/games", json!({"name": "forming game", "variant": "standard"}))
+            .await;
+        let fid = forming["id"].as_i64().unwrap();
+        let leaver = server.register("events-leaver").await;
+        leaver
+            .post(&format!("/api/games/{fid}/join"), json!({"power": "Russia"}))
+            .await;
+        let before = sink.mails().len();
+        leaver.post(&format!("/api/games/{fid}/leave"), json!({})).await;
+        let mails = sink.wait_for(before + 1, 30).await;
+        let m = &mails[before];
+        assert_eq!(m["rcpt_tos"], json!(["gm@club.example"]));
+        assert_eq!(header(m, "subject"), "forming game: the player of Russia left");
     }
 }

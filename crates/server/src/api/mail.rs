@@ -33,12 +33,14 @@ pub struct MailPref {
 pub struct MailKind {
     pub kind: String,
     pub label: String,
+    /// Whether it is sent to an account that has not chosen.
+    pub on_by_default: bool,
 }
 
 #[derive(Serialize, ToSchema)]
 pub struct MailSettings {
     pub address: Option<MailAddress>,
-    /// The choices made; a kind without one is on.
+    /// The choices made; a kind without one has its default (`on_by_default`).
     pub prefs: Vec<MailPref>,
     pub kinds: Vec<MailKind>,
 }
@@ -61,6 +63,7 @@ impl From<Settings> for MailSettings {
                 .map(|k| MailKind {
                     kind: k.as_str().into(),
                     label: k.label().into(),
+                    on_by_default: k.on_by_default(),
                 })
                 .collect(),
         }
@@ -78,7 +81,7 @@ pub struct AddressChange {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"kind": "results", "game_id": 12, "enabled": false}))]
 pub struct PrefChange {
-    /// results, reminders, press, game or gm.
+    /// One of `kinds` in the settings: results, game, gm, board.
     pub kind: String,
     /// One game; absent for every game.
     #[serde(default)]
@@ -104,6 +107,7 @@ pub async fn get(State(app): State<App>, account: Account) -> ApiResult<Json<Mai
     responses(
         (status = 200, description = "Set, not yet confirmed", body = MailSettings),
         (status = 401, description = "Not logged in", body = ErrorBody),
+        (status = 409, description = "The club sends no mail (no transport configured)", body = ErrorBody),
         (status = 422, description = "Not a mail address", body = ErrorBody),
     ),
     security(("bearer" = []), ("cookie" = [])),

@@ -67,6 +67,8 @@ struct AccountPage {
     name: String,
     password_min: usize,
     address: Option<crate::store::mail::AddressRow>,
+    /// The server has a mail transport; without one the club mails nothing.
+    sends: bool,
     /// Each kind of mail: name, label, on for all games, the games it is off for.
     kinds: Vec<(&'static str, &'static str, bool, Vec<i64>)>,
 }
@@ -94,6 +96,7 @@ pub async fn account_page(State(app): State<App>, Viewer(viewer): Viewer) -> Pag
         name: account.name.clone(),
         password_min: *PASSWORD_CHARS.start(),
         address: mail.address,
+        sends: app.mailer.sends(),
         kinds,
     })
 }

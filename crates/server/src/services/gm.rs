@@ -281,6 +281,9 @@ pub async fn assign(app: &App, account: &Account, id: i64, s: Seat) -> ApiResult
     let (mut tx, game) = gm_lock(app, account, id).await?;
     let (who, _) = account_id(&mut tx, &s.account).await?;
     let power = seat_player(app, &mut tx, &game, who, Some(&s.power)).await?;
+    if game.status != GameStatus::Forming {
+        crate::services::mail::power_taken(&mut tx, app, &game, &power, who, None).await?;
+    }
     tx.commit().await?;
     Ok(Seated {
         game: id,
@@ -303,8 +306,10 @@ pub async fn replace(app: &App, account: &Account, id: i64, s: Seat) -> ApiResul
     let v = game.variant(app).await?;
     let power = power_name(&v, &s.power)?;
     let (who, _) = account_id(&mut tx, &s.account).await?;
+    let old = store::mail::player_of(&mut *tx, id, &power).await?;
     store::members::end_seat(&mut *tx, id, &power, app.clock.now_ms()).await?;
     seat_player(app, &mut tx, &game, who, Some(&power)).await?;
+    crate::services::mail::power_taken(&mut tx, app, &game, &power, who, old).await?;
     let phase = phase_code(app, &game).await?;
     log_event(&mut tx, app, id, game.seq, &phase, "replaced", &power).await?;
     tx.commit().await?;
@@ -412,6 +417,12 @@ pub async fn civil_disorder(app: &App, account: &Account, id: i64, p: Disorder) 
         power.clone()
     };
     log_event(&mut tx, app, id, game.seq, &phase, "civil_disorder", &detail).await?;
+    let rules = if permanent {
+        "under rule 11 its units are disbanded and its empty centres become minor powers, for good."
+    } else {
+        "its units hold (and retreats and adjustments take their defaults) until the GM finds it a new player."
+    };
+    crate::services::mail::civil_disorder(&mut tx, app, &game, &power, rules).await?;
     tx.commit().await?;
     Ok(Declared {
         game: id,
@@ -648,6 +659,7 @@ async fn announce(tx: &mut Tx, app: &App, game: &Game, phase: &str, announcer: i
 /// the name of the GM account `announcer`; `by` says who decided, for the event log.
 pub async fn finish(app: &App, tx: &mut Tx, game: &Game, outcome: &str, announcer: i64, by: &str) -> ApiResult<()> {
     store::games::finish(&mut **tx, game.id, outcome).await?;
+    crate::services::mail::game_ended(tx, app, game, outcome).await?;
     let phase = phase_code(app, game).await?;
     announce(
         tx,

@@ -4,15 +4,24 @@
 //! what its reader may see on the pages at that moment: a player's results mail holds
 //! that player's own orders and results (the others' are on the history page for all to
 //! read once processed, but a mail stays with what concerns its reader), never a bid,
-//! never an anonymous game's account names. The sender ([`crate::mailer`]) adds the
-//! reader's unsubscribe link and headers when it sends.
+//! never an account's name (an anonymous game hides them, and no mail needs one). The
+//! sender ([`crate::mailer`]) adds the reader's unsubscribe link and headers when it
+//! sends.
 //!
-//! A body is written once as [`Block`]s and given as plain text and as HTML from them,
-//! so that the two parts say the same.
+//! A body is written once as [`Block`]s and given as plain text and as HTML (an askama
+//! template, so that nothing is escaped by hand) from them, so that the two parts say
+//! the same.
+//!
+//! Other modules mail through [`to_account`] (one account) or the functions here that
+//! name an event; with no transport configured nothing is written at all (see
+//! [`enqueue`]).
+
+use askama::Template;
+use chrono_tz::Tz;
 
 use crate::db::{new_id, Tx};
-use crate::error::ApiResult;
-use crate::mailer::{escape, Mailer};
+use crate::error::{ApiError, ApiResult};
+use crate::mailer::Mailer;
 use crate::store::games::Game;
 use crate::store::{self, mail::NewMail};
 use crate::App;
@@ -27,17 +36,20 @@ pub enum Kind {
     Results,
     /// Reminders before a deadline, when the reader's power still has orders to give.
     Reminders,
-    /// New press and GM announcements, batched.
+    /// New private press and GM announcements, batched.
     Press,
     /// A game's start and end, replacements and civil disorder.
     Game,
-    /// To the GM: phases processed, orders missing at the deadline, players leaving.
+    /// To the GM: phases processed (with the powers that gave no orders by the
+    /// deadline), players leaving.
     Gm,
+    /// Replies to the reader's topics on the club's message board; off unless chosen.
+    Board,
 }
 
 impl Kind {
-    /// The kinds a reader may choose.
-    pub const CHOSEN: [Kind; 5] = [Kind::Results, Kind::Reminders, Kind::Press, Kind::Game, Kind::Gm];
+    /// The kinds a reader may choose: every kind the club sends, and only those.
+    pub const CHOSEN: [Kind; 4] = [Kind::Results, Kind::Game, Kind::Gm, Kind::Board];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -47,6 +59,7 @@ impl Kind {
             Kind::Press => "press",
             Kind::Game => "game",
             Kind::Gm => "gm",
+            Kind::Board => "board",
         }
     }
 
@@ -60,10 +73,17 @@ impl Kind {
             Kind::Confirm => "address confirmation",
             Kind::Results => "results of each phase",
             Kind::Reminders => "deadline reminders",
-            Kind::Press => "press and GM announcements",
+            Kind::Press => "private press and GM announcements",
             Kind::Game => "game start, end, replacements and civil disorder",
             Kind::Gm => "as GM: phases processed, missing orders, players leaving",
+            Kind::Board => "replies to your topics on the message board",
         }
+    }
+
+    /// Whether the kind is sent to an account that has not chosen: everything about the
+    /// games one plays or runs is; board replies are not, as a forum's are not.
+    pub fn on_by_default(self) -> bool {
+        !matches!(self, Kind::Board)
     }
 }
 
@@ -78,16 +98,21 @@ pub enum Block {
     },
 }
 
+/// The HTML part of a body; askama escapes every text it is given.
+#[derive(Template)]
+#[template(path = "mail/body.html")]
+struct HtmlBody<'a> {
+    blocks: &'a [Block],
+}
+
 /// The plain-text and HTML parts of a body.
-pub fn render(blocks: &[Block]) -> (String, String) {
+pub fn render(blocks: &[Block]) -> ApiResult<(String, String)> {
     let mut text = String::new();
-    let mut html = String::from("<div style=\"font-family:sans-serif\">");
     for b in blocks {
         match b {
             Block::Para(p) => {
                 text.push_str(p);
                 text.push_str("\n\n");
-                html.push_str(&format!("<p>{}</p>", escape(p)));
             }
             Block::Lines(lines) => {
                 for l in lines {
@@ -96,22 +121,21 @@ pub fn render(blocks: &[Block]) -> (String, String) {
                     text.push('\n');
                 }
                 text.push('\n');
-                html.push_str("<pre>");
-                html.push_str(&escape(&lines.join("\n")));
-                html.push_str("</pre>");
             }
-            Block::Link { label, url } => {
-                text.push_str(&format!("{label}: {url}\n\n"));
-                html.push_str(&format!("<p><a href=\"{}\">{}</a></p>", escape(url), escape(label)));
-            }
+            Block::Link { label, url } => text.push_str(&format!("{label}: {url}\n\n")),
         }
     }
-    html.push_str("</div>");
-    (text, html)
+    let html = HtmlBody { blocks }.render().map_err(|e| {
+        ApiError::new(
+            axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+            format!("composing a mail: {e}"),
+        )
+    })?;
+    Ok((text, html))
 }
 
 /// Whether the account wants `kind` for `game`: its choice for the game, else its
-/// choice for all games, else on.
+/// choice for all games, else the kind's default.
 pub fn wanted(prefs: &[(i64, String, bool)], kind: Kind, game: Option<i64>) -> bool {
     if kind == Kind::Confirm {
         return true;
@@ -122,15 +146,38 @@ pub fn wanted(prefs: &[(i64, String, bool)], kind: Kind, game: Option<i64>) -> b
             .find(|(pg, k, _)| *pg == g && k == kind.as_str())
             .map(|p| p.2)
     };
-    game.and_then(choice).or_else(|| choice(0)).unwrap_or(true)
+    game.and_then(choice)
+        .or_else(|| choice(0))
+        .unwrap_or(kind.on_by_default())
 }
 
 /// A reader of a game's mail.
 pub struct Reader {
     pub account_id: i64,
     pub address: String,
-    /// The power the reader plays; None for the GM.
+    /// The power the reader plays; None for the GM and for mail about no game.
     pub power: Option<String>,
+    /// The account's time zone, in which times are given beside UTC; None for UTC.
+    pub zone: Option<Tz>,
+}
+
+/// The account as a reader of `kind` (about `game`): when it has a confirmed address
+/// that has not bounced and wants the kind.
+pub async fn reader(app: &App, account: i64, game: Option<i64>, kind: Kind) -> ApiResult<Option<Reader>> {
+    let db = &app.db.read;
+    let Some(a) = store::mail::address(db, account).await? else {
+        return Ok(None);
+    };
+    if !a.confirmed || a.bounced.is_some() {
+        return Ok(None);
+    }
+    let prefs = store::mail::prefs(db, account).await?;
+    Ok(wanted(&prefs, kind, game).then_some(Reader {
+        account_id: account,
+        address: a.address,
+        power: None,
+        zone: None,
+    }))
 }
 
 /// The game's players with a confirmed, working address who want `kind` for it.
@@ -144,6 +191,7 @@ pub async fn players(app: &App, game: &Game, kind: Kind) -> ApiResult<Vec<Reader
                 account_id: account,
                 address,
                 power: Some(power),
+                zone: None,
             });
         }
     }
@@ -152,22 +200,36 @@ pub async fn players(app: &App, game: &Game, kind: Kind) -> ApiResult<Vec<Reader
 
 /// The game's GM, when the GM has a working address and wants `kind`.
 pub async fn gm(app: &App, game: &Game, kind: Kind) -> ApiResult<Option<Reader>> {
-    let db = &app.db.read;
-    let Some(a) = store::mail::address(db, game.gm_id).await? else {
-        return Ok(None);
-    };
-    if !a.confirmed || a.bounced.is_some() {
-        return Ok(None);
-    }
-    let prefs = store::mail::prefs(db, game.gm_id).await?;
-    Ok(wanted(&prefs, kind, Some(game.id)).then_some(Reader {
-        account_id: game.gm_id,
-        address: a.address,
-        power: None,
-    }))
+    reader(app, game.gm_id, Some(game.id), kind).await
 }
 
-/// Writes one mail to the outbox inside `tx`.
+/// Queues a mail of `kind` to `account` inside `tx`, when the account has a confirmed
+/// address that has not bounced and wants the kind (for `game`, when the mail is about
+/// one). Returns whether a mail was written. The one door for mail about things other
+/// than a game's events (the message board's replies).
+pub async fn to_account(
+    tx: &mut Tx,
+    app: &App,
+    account: i64,
+    game: Option<i64>,
+    kind: Kind,
+    subject: String,
+    blocks: &[Block],
+) -> ApiResult<bool> {
+    if !app.mailer.sends() {
+        return Ok(false);
+    }
+    let Some(reader) = reader(app, account, game, kind).await? else {
+        return Ok(false);
+    };
+    enqueue(tx, app, &reader, game, kind, subject, blocks).await?;
+    Ok(true)
+}
+
+/// Writes one mail to the outbox inside `tx`. With no transport configured
+/// (neither `--smtp` nor `--mail-dir`) nothing is written: a mail that can never be
+/// sent would only pile up, and a transport configured later should not deliver a
+/// backlog of stale results and reminders.
 pub async fn enqueue(
     tx: &mut Tx,
     app: &App,
@@ -177,9 +239,12 @@ pub async fn enqueue(
     subject: String,
     blocks: &[Block],
 ) -> ApiResult<()> {
+    if !app.mailer.sends() {
+        return Ok(());
+    }
     let now = app.clock.now_ms();
     let id = new_id();
-    let (text_body, html_body) = render(blocks);
+    let (text_body, html_body) = render(blocks)?;
     let mail = NewMail {
         id,
         account_id: reader.account_id,
@@ -201,6 +266,29 @@ fn game_url(m: &Mailer, game: &Game) -> String {
     format!("{}/games/{}", m.base_url, game.id)
 }
 
+/// A moment as a mail gives it: in the reader's zone when it has one, and always in
+/// UTC: `Tue 8 Dec 2026 20:00 Europe/Berlin (19:00 UTC)`.
+pub fn when(ms: i64, zone: Option<Tz>) -> String {
+    use chrono::{TimeZone, Utc};
+    let Some(t) = Utc.timestamp_millis_opt(ms).single() else {
+        return crate::clock::iso_utc(ms);
+    };
+    let utc = t.format("%a %-d %b %Y %H:%M UTC").to_string();
+    match zone {
+        Some(z) if z != chrono_tz::UTC => {
+            let local = t.with_timezone(&z);
+            let same_day = local.date_naive() == t.date_naive();
+            let utc_short = if same_day {
+                t.format("%H:%M UTC").to_string()
+            } else {
+                utc
+            };
+            format!("{} {} ({utc_short})", local.format("%a %-d %b %Y %H:%M"), z.name())
+        }
+        _ => utc,
+    }
+}
+
 /// The results of a processed phase: to each player, their own orders with outcomes and
 /// reasons, the centre counts and the links; to the GM, that the phase was processed
 /// and who gave no orders. Called inside the processing transaction, with the game as
@@ -212,6 +300,9 @@ pub async fn phase_processed(
     result: &AdjudicationJson,
     missing: &[String],
 ) -> ApiResult<()> {
+    if !app.mailer.sends() {
+        return Ok(());
+    }
     let v = game.variant(app).await?;
     let phase = game.state(&v)?.phase.to_string();
     let history = format!("{}/games/{}/history/{}", app.mailer.base_url, game.id, game.seq);
@@ -287,17 +378,22 @@ pub async fn phase_processed(
         };
         enqueue(tx, app, &reader, Some(game.id), Kind::Gm, subject, &blocks).await?;
     }
+    if let Some(w) = &result.winner {
+        game_ended(tx, app, game, &format!("victory: {w}")).await?;
+    }
     Ok(())
 }
 
-/// The game has started: to each player, the power and the first deadline (in UTC).
+/// The game has started: to each player, the power and the first deadline.
 pub async fn game_started(tx: &mut Tx, app: &App, game: &Game, phase: &str, deadline_ms: i64) -> ApiResult<()> {
-    let deadline = crate::clock::iso_utc(deadline_ms);
     for reader in players(app, game, Kind::Game).await? {
         let Some(power) = reader.power.as_deref() else { continue };
         let blocks = [
             Block::Para(format!("{} has started. You play {power}.", game.name)),
-            Block::Para(format!("The first phase, {phase}, is due at {deadline} (UTC).")),
+            Block::Para(format!(
+                "The first phase, {phase}, is due at {}.",
+                when(deadline_ms, reader.zone)
+            )),
             Block::Link {
                 label: "Your orders".into(),
                 url: game_url(&app.mailer, game),
@@ -305,6 +401,132 @@ pub async fn game_started(tx: &mut Tx, app: &App, game: &Game, phase: &str, dead
         ];
         let subject = format!("{}: the game has started", game.name);
         enqueue(tx, app, &reader, Some(game.id), Kind::Game, subject, &blocks).await?;
+    }
+    Ok(())
+}
+
+/// The game is over (a victory, a draw or a concession): to each player and the GM.
+pub async fn game_ended(tx: &mut Tx, app: &App, game: &Game, outcome: &str) -> ApiResult<()> {
+    let mut readers = players(app, game, Kind::Game).await?;
+    readers.extend(gm(app, game, Kind::Gm).await?);
+    for reader in readers {
+        let blocks = [
+            Block::Para(format!("{} is over: {outcome}.", game.name)),
+            Block::Link {
+                label: "The game and its history".into(),
+                url: game_url(&app.mailer, game),
+            },
+        ];
+        let kind = if reader.power.is_some() { Kind::Game } else { Kind::Gm };
+        let subject = format!("{}: the game is over", game.name);
+        enqueue(tx, app, &reader, Some(game.id), kind, subject, &blocks).await?;
+    }
+    Ok(())
+}
+
+/// The GM gave `power` to a new player (a replacement, or a seat left vacant by civil
+/// disorder): the new player hears which power they play, the one replaced that they
+/// play it no more, the others only that the power has a new player (never who: an
+/// anonymous game hides it, and no mail needs it).
+pub async fn power_taken(
+    tx: &mut Tx,
+    app: &App,
+    game: &Game,
+    power: &str,
+    new_player: i64,
+    old_player: Option<i64>,
+) -> ApiResult<()> {
+    let url = game_url(&app.mailer, game);
+    let subject = format!("{}: {power} has a new player", game.name);
+    to_account(
+        tx,
+        app,
+        new_player,
+        Some(game.id),
+        Kind::Game,
+        format!("{}: you play {power}", game.name),
+        &[
+            Block::Para(format!("The GM of {} has given you {power}.", game.name)),
+            Block::Link {
+                label: "Your orders".into(),
+                url: url.clone(),
+            },
+        ],
+    )
+    .await?;
+    if let Some(old) = old_player {
+        to_account(
+            tx,
+            app,
+            old,
+            Some(game.id),
+            Kind::Game,
+            format!("{}: you no longer play {power}", game.name),
+            &[Block::Para(format!(
+                "The GM of {} has given {power} to another player. Thank you for playing.",
+                game.name
+            ))],
+        )
+        .await?;
+    }
+    for reader in players(app, game, Kind::Game).await? {
+        if Some(reader.account_id) == old_player || reader.account_id == new_player {
+            continue;
+        }
+        let blocks = [
+            Block::Para(format!("{power} has a new player in {}.", game.name)),
+            Block::Link {
+                label: "The game".into(),
+                url: url.clone(),
+            },
+        ];
+        enqueue(tx, app, &reader, Some(game.id), Kind::Game, subject.clone(), &blocks).await?;
+    }
+    Ok(())
+}
+
+/// The GM declared `power` in civil disorder: its player hears the seat has ended, the
+/// others what now happens to the power. `rules` says what does (holds until a new
+/// player comes, or rule 11's minors).
+pub async fn civil_disorder(tx: &mut Tx, app: &App, game: &Game, power: &str, rules: &str) -> ApiResult<()> {
+    let url = game_url(&app.mailer, game);
+    for reader in players(app, game, Kind::Game).await? {
+        let own = reader.power.as_deref() == Some(power);
+        let blocks = if own {
+            vec![Block::Para(format!(
+                "The GM of {} has declared {power} in civil disorder: you no longer play it.",
+                game.name
+            ))]
+        } else {
+            vec![
+                Block::Para(format!("{power} is in civil disorder in {}: {rules}", game.name)),
+                Block::Link {
+                    label: "The game".into(),
+                    url: url.clone(),
+                },
+            ]
+        };
+        let subject = format!("{}: {power} is in civil disorder", game.name);
+        enqueue(tx, app, &reader, Some(game.id), Kind::Game, subject, &blocks).await?;
+    }
+    Ok(())
+}
+
+/// A player gave up a seat in a game still forming: to the GM.
+pub async fn player_left(tx: &mut Tx, app: &App, game: &Game, power: &str) -> ApiResult<()> {
+    if let Some(reader) = gm(app, game, Kind::Gm).await? {
+        let blocks = [
+            Block::Para(format!(
+                "The player of {power} has left {}; the seat is free again.",
+                game.name
+            )),
+            Block::Link {
+                label: "The GM console".into(),
+                url: format!("{}/gm", game_url(&app.mailer, game)),
+            },
+        ];
+        let subject = format!("{}: the player of {power} left", game.name);
+        enqueue(tx, app, &reader, Some(game.id), Kind::Gm, subject, &blocks).await?;
     }
     Ok(())
 }
@@ -335,4 +557,54 @@ pub fn centre_counts(result: &AdjudicationJson) -> Vec<String> {
     }
     counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     counts.into_iter().map(|(p, n)| format!("{p} {n}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn html_is_escaped_by_the_template() {
+        let (text, html) = render(&[
+            Block::Para("Fish & <chips>".into()),
+            Block::Lines(vec!["A <x>".into(), "B \"y\"".into()]),
+            Block::Link {
+                label: "it's".into(),
+                url: "https://club.example/a?b=1&c=2".into(),
+            },
+        ])
+        .unwrap();
+        assert!(text.contains("Fish & <chips>\n\n"), "{text}");
+        assert!(
+            html.contains("<p>Fish &#38; &#60;chips&#62;</p>") || html.contains("<p>Fish &amp; &lt;chips&gt;</p>"),
+            "{html}"
+        );
+        assert!(!html.contains("<x>") && !html.contains("<chips>"), "{html}");
+        assert!(html.contains("href=\"https://club.example/a?b=1&"), "{html}");
+    }
+
+    #[test]
+    fn times_in_the_readers_zone_and_in_utc() {
+        // 2026-01-11 19:00 UTC.
+        let ms = 1_768_158_000_000;
+        assert_eq!(when(ms, None), "Sun 11 Jan 2026 19:00 UTC");
+        let berlin: Tz = "Europe/Berlin".parse().unwrap();
+        assert_eq!(
+            when(ms, Some(berlin)),
+            "Sun 11 Jan 2026 20:00 Europe/Berlin (19:00 UTC)"
+        );
+        let auckland: Tz = "Pacific/Auckland".parse().unwrap();
+        assert_eq!(
+            when(ms, Some(auckland)),
+            "Mon 12 Jan 2026 08:00 Pacific/Auckland (Sun 11 Jan 2026 19:00 UTC)"
+        );
+    }
+
+    #[test]
+    fn board_replies_are_off_unless_chosen() {
+        assert!(!wanted(&[], Kind::Board, None));
+        assert!(wanted(&[(0, "board".into(), true)], Kind::Board, Some(3)));
+        assert!(wanted(&[], Kind::Results, Some(3)));
+        assert!(!wanted(&[(3, "results".into(), false)], Kind::Results, Some(3)));
+    }
 }

@@ -39,6 +39,11 @@ fn hash(token: &str) -> String {
 
 /// Sets the account's address and mails the link that confirms it, in one transaction.
 pub async fn set_address(app: &App, account: &Account, address: &str) -> ApiResult<Settings> {
+    if !app.mailer.sends() {
+        return Err(ApiError::conflict(
+            "this club sends no mail: its server runs without a mail transport (--smtp or --mail-dir)",
+        ));
+    }
     let address = address.trim();
     if address.chars().count() > MAX_ADDRESS_CHARS {
         return Err(ApiError::unprocessable(format!(
@@ -71,6 +76,7 @@ pub async fn set_address(app: &App, account: &Account, address: &str) -> ApiResu
         account_id: account.id,
         address: address.clone(),
         power: None,
+        zone: None,
     };
     mail::enqueue(
         &mut tx,

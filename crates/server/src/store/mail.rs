@@ -376,3 +376,14 @@ pub async fn pending<'e, E: Executor<'e, Database = Any>>(e: E) -> sqlx::Result<
         .await?
         .try_get("n")
 }
+
+/// The account playing `power` in `game` now, if any.
+pub async fn player_of<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, power: &str) -> sqlx::Result<Option<i64>> {
+    sqlx::query("SELECT account_id FROM members WHERE game_id = $1 AND power = $2 AND role = 'player' AND active = 1")
+        .bind(game)
+        .bind(power)
+        .fetch_optional(e)
+        .await?
+        .map(|r| r.try_get("account_id"))
+        .transpose()
+}

@@ -153,6 +153,7 @@ pub async fn leave(app: &App, account: &Account, id: i64) -> ApiResult<Left> {
         let v = game.variant(app).await?;
         let phase = game.state(&v)?.phase.code();
         super::log_event(&mut tx, app, id, game.seq, &phase, "left", power).await?;
+        crate::services::mail::player_left(&mut tx, app, &game, power).await?;
     }
     tx.commit().await?;
     Ok(Left {
