@@ -99,6 +99,10 @@ enum Command {
         /// The sender of the club's mails, `Name <address>`.
         #[arg(long)]
         mail_from: Option<String>,
+        /// Make this account a moderator of the club (repeatable): how a club gets its
+        /// first moderator, who then appoints others on the moderation page.
+        #[arg(long = "moderator", value_name = "NAME")]
+        moderators: Vec<String>,
     },
     /// Draw a variant's map to SVG or PNG (by the file name): the starting position,
     /// a saved position, one phase's orders with their results, or a test case.
@@ -162,6 +166,7 @@ fn main() -> ExitCode {
             smtp,
             mail_dir,
             mail_from,
+            moderators,
         } => serve::run(chancery_server::ServeOptions {
             listen,
             database,
@@ -169,6 +174,7 @@ fn main() -> ExitCode {
             smtp,
             mail_dir,
             mail_from,
+            moderators,
             ..Default::default()
         }),
         Command::Cases { files, verbose, known } => commands::cases(&files, verbose, known.as_deref()),

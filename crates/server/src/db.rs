@@ -40,6 +40,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     ),
     (12, "press_reads", include_str!("../migrations/0012_press_reads.sql")),
     (15, "mail", include_str!("../migrations/0015_mail.sql")),
+    (20, "board", include_str!("../migrations/0020_board.sql")),
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -81,6 +81,9 @@ pub struct ServeOptions {
     pub mail_dir: Option<String>,
     /// The sender of the club's mails (`Name <address>`).
     pub mail_from: Option<String>,
+    /// Accounts made the club's moderators at start (`--moderator NAME`): how a club
+    /// gets its first; moderators appoint the rest.
+    pub moderators: Vec<String>,
 }
 
 impl Default for ServeOptions {
@@ -96,6 +99,7 @@ impl Default for ServeOptions {
             smtp: None,
             mail_dir: None,
             mail_from: None,
+            moderators: Vec::new(),
         }
     }
 }
@@ -185,6 +189,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
     if opts.demo {
         demo::create_if_empty(&app).await?;
     }
+    services::moderation::appoint_from_command_line(&app.db, &opts.moderators, app.clock.now_ms()).await?;
     tokio::spawn(scheduler::run(app.clone(), opts.tick_ms));
     tokio::spawn(mailer::run(app.clone(), opts.tick_ms));
     let router = routes::router(app.clone(), opts.test_clock);

@@ -16,6 +16,15 @@ pub const MAX_ORDER_CHARS: usize = 200;
 pub const MAX_BIDS: usize = 100;
 /// Characters in one press message.
 pub const MAX_PRESS_CHARS: usize = 10_000;
+/// Characters in a board post, and in a topic's title.
+pub const MAX_POST_CHARS: usize = 20_000;
+pub const MAX_TOPIC_TITLE_CHARS: usize = 120;
+/// Characters in a board search.
+pub const MAX_SEARCH_CHARS: usize = 100;
+/// Characters in a moderator's reason (hiding a post, suspending an account).
+pub const MAX_MODERATION_REASON_CHARS: usize = 500;
+/// The longest suspension with an end, in days (ten years); longer is "until lifted".
+pub const MAX_SUSPENSION_DAYS: i64 = 3_650;
 /// Characters in a game's name.
 pub const MAX_GAME_NAME_CHARS: usize = 100;
 /// An account name's and a password's length in characters.

@@ -26,11 +26,12 @@ fn main() -> ExitCode {
             "--smtp" => value("--smtp").map(|v| opts.smtp = Some(v)),
             "--mail-dir" => value("--mail-dir").map(|v| opts.mail_dir = Some(v)),
             "--mail-from" => value("--mail-from").map(|v| opts.mail_from = Some(v)),
+            "--moderator" => value("--moderator").map(|v| opts.moderators.push(v)),
             "--rate" => value("--rate").and_then(|v| {
                 v.parse().map(|n| opts.rate_per_second = n).map_err(|_| "--rate needs a number".into())
             }),
             other => Err(format!(
-                "unknown argument `{other}`; usage: chancery-server [--listen ADDR:PORT] [--database URL] [--no-demo] [--tick-ms N] [--rate N] [--public-url URL] [--smtp URL] [--mail-dir DIR] [--mail-from ADDRESS] [--test-clock]"
+                "unknown argument `{other}`; usage: chancery-server [--listen ADDR:PORT] [--database URL] [--no-demo] [--tick-ms N] [--rate N] [--public-url URL] [--smtp URL] [--mail-dir DIR] [--mail-from ADDRESS] [--moderator NAME]... [--test-clock]"
             )),
         };
         if let Err(e) = parsed {

@@ -16,15 +16,18 @@
 //! - [`history`]: processed phases, and the map images.
 //! - [`press`]: reading and sending press.
 //! - [`players`]: the player records (`GET /api/players/{name}`).
+//! - [`forum`]: the club's message board; [`moderation`]: the moderators' tools.
 
 pub mod accounts;
 pub mod bids;
 pub mod board;
 pub mod club;
+pub mod forum;
 pub mod games;
 pub mod gm;
 pub mod history;
 pub mod mail;
+pub mod moderation;
 pub mod orders;
 pub mod players;
 pub mod press;
@@ -86,6 +89,19 @@ pub fn router() -> OpenApiRouter<App> {
         .routes(routes!(history::current_map))
         .routes(routes!(history::phase_map))
         .routes(routes!(players::record))
+        .routes(routes!(forum::list, forum::create))
+        .routes(routes!(forum::topic, forum::change))
+        .routes(routes!(forum::reply))
+        .routes(routes!(forum::hide))
+        .routes(routes!(forum::search))
+        .routes(routes!(forum::game_thread))
+        .routes(routes!(moderation::overview))
+        .routes(routes!(moderation::settings))
+        .routes(routes!(moderation::appoint))
+        .routes(routes!(moderation::remove))
+        .routes(routes!(moderation::suspend))
+        .routes(routes!(moderation::reinstate))
+        .routes(routes!(moderation::log))
         .routes(routes!(club::variants))
         .routes(routes!(club::geojson))
         .routes(routes!(club::health))

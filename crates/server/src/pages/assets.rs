@@ -29,6 +29,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("../../assets/game.js"),
     ),
     (
+        "board.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/board.js"),
+    ),
+    (
         "history.js",
         "text/javascript; charset=utf-8",
         include_str!("../../assets/history.js"),

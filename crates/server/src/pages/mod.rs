@@ -7,18 +7,21 @@
 //! - [`map`]: the board as inline SVG, with one geometry per variant kept in memory.
 //! - [`adjust`]: the builds and removals the map offers to click.
 //! - [`lobby`], [`account`], [`game`], [`press`], [`history`], [`console`]: one page each.
+//! - [`forum`]: the board's pages; [`moderation`]: the moderators' page.
 
 mod account;
 mod adjust;
 mod assets;
 mod console;
 mod feed;
+mod forum;
 mod game;
 mod history;
 mod layout;
 mod lobby;
 mod mail;
 mod map;
+mod moderation;
 mod players;
 mod press;
 
@@ -41,6 +44,12 @@ pub fn router() -> Router<App> {
         .route("/games/{id}/history", get(history::latest))
         .route("/games/{id}/history/{seq}", get(history::page))
         .route("/games/{id}/gm", get(console::page))
+        .route("/games/{id}/thread", get(forum::game_thread))
+        .route("/board", get(forum::board))
+        .route("/board/topics/{id}", get(forum::topic))
+        .route("/board/posts/{id}", get(forum::post))
+        .route("/board/search", get(forum::search))
+        .route("/moderation", get(moderation::page))
         .route("/assets/{name}", get(assets::serve))
         .route("/mail/confirm/{token}", get(mail::confirm))
         .route(

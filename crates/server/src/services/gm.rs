@@ -450,9 +450,16 @@ pub struct Transferred {
 /// The GM hands the game to another account, as a club does when its GM steps down:
 /// the new GM gets every tool and sees every order and bid from then on, the old one
 /// nothing more. Not to a player of this game, who would then read the others' orders
-/// and bids; an observer stops observing.
+/// and bids; an observer stops observing. A club moderator may do it too, to give a game
+/// whose GM has gone a new one, or to replace a GM (written to the moderation log).
 pub async fn transfer(app: &App, account: &Account, id: i64, t: Transfer) -> ApiResult<Transferred> {
-    let (mut tx, game) = gm_lock(app, account, id).await?;
+    let moderator = crate::services::moderation::is_moderator(&app.db, Some(account)).await?;
+    let (mut tx, game) = games::lock(app, id).await?;
+    if game.gm_id != account.id && !moderator {
+        return Err(ApiError::forbidden(
+            "only the game's GM or a club moderator can do that",
+        ));
+    }
     let name = t.account.trim();
     let (to, new_name) = account_id(&mut tx, name).await?;
     if to == game.gm_id {
@@ -482,9 +489,24 @@ pub async fn transfer(app: &App, account: &Account, id: i64, t: Transfer) -> Api
         game.seq,
         &phase,
         "gm_transfer",
-        &format!("from {} to {new_name}", account.name),
+        &if game.gm_id == account.id {
+            format!("from {} to {new_name}", account.name)
+        } else {
+            format!("to {new_name}, by the club moderator {}", account.name)
+        },
     )
     .await?;
+    if game.gm_id != account.id {
+        crate::services::moderation::log(
+            &mut *tx,
+            app.clock.now_ms(),
+            Some(account),
+            "gm",
+            &format!("game {id} \u{201c}{}\u{201d}", game.name),
+            &format!("{new_name} made the game's GM"),
+        )
+        .await?;
+    }
     tx.commit().await?;
     Ok(Transferred { game: id, gm: new_name })
 }

@@ -13,6 +13,9 @@
 //! - [`press`]: messages, and who may send and read each.
 //! - [`votes`]: the players' draw votes.
 //! - [`players`]: the club's player records.
+//! - [`forum`]: the club's message board (topics, replies, game threads, unread marks,
+//!   search), its text formatted by [`forum_text`]; [`moderation`]: moderators, the
+//!   club's settings, suspensions and the moderation log.
 //! - [`variants`]: the built-in variants.
 //! - [`maps`]: each variant's map, made and drawn on the job pool; its GeoJSON.
 //! - [`history`]: processed phases as stored, never judged again (phases stored
@@ -27,12 +30,15 @@
 pub mod accounts;
 pub mod bids;
 pub mod board;
+pub mod forum;
+pub mod forum_text;
 pub mod games;
 pub mod gm;
 pub mod history;
 pub mod mail;
 pub mod mail_settings;
 pub mod maps;
+pub mod moderation;
 pub mod order_words;
 pub mod orders;
 pub mod players;

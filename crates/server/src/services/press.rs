@@ -89,6 +89,7 @@ pub struct Sent {
 
 /// Sends press as `account`, the game's GM or one of its players.
 pub async fn send(app: &App, account: &Account, id: i64, m: Message) -> ApiResult<Sent> {
+    crate::services::moderation::refuse_if_suspended(app, account).await?;
     let body = m.body.trim();
     if body.is_empty() || body.chars().count() > MAX_PRESS_CHARS {
         return Err(ApiError::unprocessable(format!(

@@ -12,6 +12,8 @@
 //! - [`sessions`], [`logins`]: sessions and failed logins.
 //! - [`mail`]: each account's address and mail preferences, and the outbox.
 //! - [`votes`]: draw votes.
+//! - [`forum`]: the message board's topics, posts and read marks; [`moderation`]: the
+//!   club's moderators, suspensions, settings and the moderation log.
 //! - [`players`]: the player records, read from `members` joined with `games`.
 //! - [`phases`]: processed phases and rolled-back results; [`orders`]: orders and ready
 //!   marks; [`bids`]: DP bids; [`disorder`]: civil-disorder declarations; [`set_aside`]:
@@ -21,10 +23,12 @@ pub mod accounts;
 pub mod bids;
 pub mod disorder;
 pub mod events;
+pub mod forum;
 pub mod games;
 pub mod logins;
 pub mod mail;
 pub mod members;
+pub mod moderation;
 pub mod orders;
 pub mod phases;
 pub mod players;

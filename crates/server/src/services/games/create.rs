@@ -65,6 +65,7 @@ pub struct NewGame {
 
 /// Creates a forming game; `account` is its GM.
 pub async fn create(app: &App, account: &Account, g: NewGame) -> ApiResult<Game> {
+    crate::services::moderation::may_create_game(&app.db, account).await?;
     let name = g.name.trim();
     if name.is_empty() || name.chars().count() > MAX_GAME_NAME_CHARS {
         return Err(ApiError::unprocessable(format!(
@@ -107,8 +108,11 @@ pub async fn create(app: &App, account: &Account, g: NewGame) -> ApiResult<Game>
     let state_json =
         serde_json::to_string(&state_to_json(&v, &state)).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let id = new_id();
+    let now = app.clock.now_ms();
+    // The game and its thread on the board are made together.
+    let mut tx = app.db.write.begin().await?;
     store::games::insert(
-        &app.db.write,
+        &mut *tx,
         &NewGameRow {
             id,
             name,
@@ -124,13 +128,15 @@ pub async fn create(app: &App, account: &Account, g: NewGame) -> ApiResult<Game>
             adjustment_minutes: adjustment,
             start_at_ms: g.start_at_ms,
             state_json: &state_json,
-            created_ms: app.clock.now_ms(),
+            created_ms: now,
             deadline_time: deadline_time.as_deref(),
             time_zone: time_zone.as_deref(),
             process_when_ready: g.early_processing.is_none_or(EarlyProcessing::flag),
         },
     )
     .await?;
+    crate::services::forum::create_game_thread(&mut tx, id, name, account.id, now).await?;
+    tx.commit().await?;
     let game = load(&app.db.read, id).await?;
     if game.variant_text.is_some() {
         // Shaping an upload's map takes a while: start now, so that it is ready, or

@@ -70,6 +70,9 @@ pub async fn lock_acting(
     requested: Option<&str>,
     check: impl FnOnce(&Game, &Role, &Variant) -> ApiResult<()>,
 ) -> ApiResult<(Tx, Game, Arc<Variant>, String)> {
+    // A suspended account gives no orders, bids or ready marks (asked before the lock,
+    // on the read pool, so that the refusal never holds the game).
+    crate::services::moderation::refuse_if_suspended(app, account).await?;
     let (mut tx, game) = lock(app, id).await?;
     let role = role_of(&mut *tx, &game, Some(account)).await?;
     let v = game.variant(app).await?;

@@ -1,0 +1,196 @@
+//! The club's message board as JSON.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::auth::{Account, Viewer};
+use crate::error::{ApiResult, Body, ErrorBody, Params, Path};
+use crate::services::forum::{
+    self, Hide, NewTopicRequest, PageQuery, PostView, Reply, SearchQuery, SearchResults, TopicChange, TopicFlags,
+    TopicList, TopicView, Written,
+};
+use crate::App;
+
+/// The board's topics: pinned announcements first, then the most recently answered.
+///
+/// `unread` marks a topic with posts the member has not read. A game's thread is
+/// listed once someone has written in it. On a members-only board (the club's setting)
+/// a visitor gets 401.
+#[utoipa::path(get, path = "/api/board/topics", operation_id = "board_topics", tag = "board",
+    params(PageQuery),
+    responses(
+        (status = 200, description = "A page of topics", body = TopicList),
+        (status = 401, description = "A members-only board, and no session", body = ErrorBody),
+        (status = 404, description = "No such page", body = ErrorBody),
+    ),
+)]
+pub async fn list(
+    State(app): State<App>,
+    Viewer(viewer): Viewer,
+    Params(q): Params<PageQuery>,
+) -> ApiResult<Json<TopicList>> {
+    Ok(Json(forum::list(&app, viewer.as_ref(), q.page).await?))
+}
+
+/// Start a topic with its first post.
+///
+/// Plain text: blank lines make paragraphs, lines starting with `>` are quotes, and
+/// `http`/`https` addresses become links. No HTML is ever taken from a post.
+#[utoipa::path(post, path = "/api/board/topics", operation_id = "board_new_topic", tag = "board",
+    request_body = NewTopicRequest,
+    responses(
+        (status = 201, description = "The topic and its first post", body = Written),
+        (status = 401, description = "Not logged in", body = ErrorBody),
+        (status = 403, description = "The account is suspended", body = ErrorBody),
+        (status = 422, description = "A title or text empty or too long", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = [])),
+)]
+pub async fn create(
+    State(app): State<App>,
+    account: Account,
+    Body(t): Body<NewTopicRequest>,
+) -> ApiResult<(StatusCode, Json<Written>)> {
+    Ok((StatusCode::CREATED, Json(forum::create_topic(&app, &account, t).await?)))
+}
+
+/// A topic and a page of its posts.
+///
+/// Without `page`, a member gets the page of their first unread post. Reading marks
+/// the topic read up to the last post shown. A hidden post's text is given to
+/// moderators only.
+#[utoipa::path(get, path = "/api/board/topics/{id}", operation_id = "board_topic", tag = "board",
+    params(("id" = i64, Path, description = "The topic's id"), PageQuery),
+    responses(
+        (status = 200, description = "The topic", body = TopicView),
+        (status = 401, description = "A members-only board, and no session", body = ErrorBody),
+        (status = 404, description = "No such topic or page", body = ErrorBody),
+    ),
+)]
+pub async fn topic(
+    State(app): State<App>,
+    Viewer(viewer): Viewer,
+    Path(id): Path<i64>,
+    Params(q): Params<PageQuery>,
+) -> ApiResult<Json<TopicView>> {
+    Ok(Json(forum::topic(&app, viewer.as_ref(), id, q.page).await?))
+}
+
+/// Moderators: pin or unpin, lock or unlock a topic (logged).
+#[utoipa::path(patch, path = "/api/board/topics/{id}", operation_id = "board_change_topic", tag = "board",
+    params(("id" = i64, Path, description = "The topic's id")),
+    request_body = TopicChange,
+    responses(
+        (status = 200, description = "The topic's flags now", body = TopicFlags),
+        (status = 401, description = "Not logged in", body = ErrorBody),
+        (status = 403, description = "Not a moderator", body = ErrorBody),
+        (status = 404, description = "No such topic", body = ErrorBody),
+        (status = 422, description = "Nothing to change", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = [])),
+)]
+pub async fn change(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    Body(c): Body<TopicChange>,
+) -> ApiResult<Json<TopicFlags>> {
+    Ok(Json(forum::change_topic(&app, &account, id, c).await?))
+}
+
+/// Reply to a topic.
+#[utoipa::path(post, path = "/api/board/topics/{id}/posts", operation_id = "board_reply", tag = "board",
+    params(("id" = i64, Path, description = "The topic's id")),
+    request_body = Reply,
+    responses(
+        (status = 201, description = "Where the reply is", body = Written),
+        (status = 401, description = "Not logged in", body = ErrorBody),
+        (status = 403, description = "The account is suspended", body = ErrorBody),
+        (status = 404, description = "No such topic", body = ErrorBody),
+        (status = 409, description = "The topic is locked", body = ErrorBody),
+        (status = 422, description = "An empty or too long text", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = [])),
+)]
+pub async fn reply(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    Body(r): Body<Reply>,
+) -> ApiResult<(StatusCode, Json<Written>)> {
+    Ok((StatusCode::CREATED, Json(forum::reply(&app, &account, id, r).await?)))
+}
+
+/// Moderators: hide a post (with a reason) or show it again (logged).
+#[utoipa::path(put, path = "/api/board/posts/{id}/hidden", operation_id = "board_hide_post", tag = "board",
+    params(("id" = i64, Path, description = "The post's id")),
+    request_body = Hide,
+    responses(
+        (status = 200, description = "The post as moderators see it", body = PostView),
+        (status = 401, description = "Not logged in", body = ErrorBody),
+        (status = 403, description = "Not a moderator", body = ErrorBody),
+        (status = 404, description = "No such post", body = ErrorBody),
+        (status = 409, description = "Already so", body = ErrorBody),
+        (status = 422, description = "No reason given to hide it", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = [])),
+)]
+pub async fn hide(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    Body(h): Body<Hide>,
+) -> ApiResult<Json<PostView>> {
+    Ok(Json(forum::hide(&app, &account, id, h).await?))
+}
+
+/// Search the board's posts and titles.
+///
+/// Any case, the words as typed (`%` and `_` are not wildcards); the newest 20,000
+/// visible posts are searched and at most 50 found, newest first. Hidden posts are
+/// never found.
+#[utoipa::path(get, path = "/api/board/search", operation_id = "board_search", tag = "board",
+    params(SearchQuery),
+    responses(
+        (status = 200, description = "What was found", body = SearchResults),
+        (status = 401, description = "A members-only board, and no session", body = ErrorBody),
+        (status = 422, description = "Too short or too long a search", body = ErrorBody),
+    ),
+)]
+pub async fn search(
+    State(app): State<App>,
+    Viewer(viewer): Viewer,
+    Params(q): Params<SearchQuery>,
+) -> ApiResult<Json<SearchResults>> {
+    Ok(Json(forum::search(&app, viewer.as_ref(), &q.q).await?))
+}
+
+/// A game's thread on the board.
+#[derive(Serialize, ToSchema)]
+pub struct GameThread {
+    pub game: i64,
+    /// The topic's id (`/api/board/topics/{id}`).
+    pub topic: i64,
+}
+
+/// The board's thread of a game: for recruiting and for talk once it has ended, never
+/// for its press.
+#[utoipa::path(get, path = "/api/games/{id}/thread", operation_id = "game_thread", tag = "board",
+    params(("id" = i64, Path, description = "The game's id")),
+    responses(
+        (status = 200, description = "The thread", body = GameThread),
+        (status = 401, description = "A members-only board, and no session", body = ErrorBody),
+        (status = 404, description = "No such game", body = ErrorBody),
+    ),
+)]
+pub async fn game_thread(
+    State(app): State<App>,
+    Viewer(viewer): Viewer,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<GameThread>> {
+    let topic = forum::game_thread(&app, viewer.as_ref(), id).await?;
+    Ok(Json(GameThread { game: id, topic }))
+}

@@ -1,0 +1,141 @@
+//! The board's pages: the list of topics, a topic, search, and the addresses that lead
+//! to a post or a game's thread. Every action is a call to `/api/board/…` (the forms,
+//! and `assets/board.js` for quoting and the moderators' buttons).
+
+use askama::Template;
+use axum::extract::State;
+use axum::response::{IntoResponse, Redirect};
+
+use super::layout::{render, utc_text, Layout, PageResult};
+use crate::auth::Viewer;
+use crate::error::{Params, Path};
+use crate::limits::{MAX_MODERATION_REASON_CHARS, MAX_POST_CHARS, MAX_SEARCH_CHARS, MAX_TOPIC_TITLE_CHARS};
+use crate::services::forum::{self, PageQuery, SearchResults, TopicList, TopicView, POSTS_PER_PAGE};
+use crate::services::forum_text::Piece;
+use crate::services::moderation::{self, Visibility};
+use crate::store;
+use crate::App;
+
+#[derive(Template)]
+#[template(path = "forum.html")]
+struct BoardPage {
+    layout: Layout,
+    list: TopicList,
+    members_only: bool,
+    search_max: usize,
+    title_max: usize,
+    post_max: usize,
+}
+
+impl BoardPage {
+    fn when(&self, iso: &str) -> String {
+        utc_text(iso)
+    }
+}
+
+pub async fn board(State(app): State<App>, Viewer(viewer): Viewer, Params(q): Params<PageQuery>) -> PageResult {
+    let list = forum::list(&app, viewer.as_ref(), q.page).await?;
+    let members_only = moderation::settings(&app.db).await?.board == Visibility::Members;
+    render(&BoardPage {
+        layout: Layout::new("Board", viewer.as_ref(), &["board.js"]),
+        list,
+        members_only,
+        search_max: MAX_SEARCH_CHARS,
+        title_max: MAX_TOPIC_TITLE_CHARS,
+        post_max: MAX_POST_CHARS,
+    })
+}
+
+#[derive(Template)]
+#[template(path = "topic.html")]
+struct TopicPage {
+    layout: Layout,
+    topic: TopicView,
+    /// The number of the page's first post in the topic.
+    first_number: i64,
+    post_max: usize,
+    reason_max: usize,
+}
+
+impl TopicPage {
+    fn when(&self, iso: &str) -> String {
+        utc_text(iso)
+    }
+}
+
+pub async fn topic(
+    State(app): State<App>,
+    Viewer(viewer): Viewer,
+    Path(id): Path<i64>,
+    Params(q): Params<PageQuery>,
+) -> PageResult {
+    let topic = forum::topic(&app, viewer.as_ref(), id, q.page).await?;
+    render(&TopicPage {
+        layout: Layout::new(&topic.title, viewer.as_ref(), &["board.js"]),
+        first_number: (topic.page - 1) * POSTS_PER_PAGE + 1,
+        topic,
+        post_max: MAX_POST_CHARS,
+        reason_max: MAX_MODERATION_REASON_CHARS,
+    })
+}
+
+/// `/board/posts/{id}`: the post on its page of its topic.
+pub async fn post(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path<i64>) -> PageResult {
+    moderation::may_read_board(&app.db, viewer.as_ref()).await?;
+    let p = store::forum::post(&app.db.read, id)
+        .await?
+        .ok_or_else(|| crate::error::ApiError::not_found(format!("no post {id}")))?;
+    let before = store::forum::posts_before(&app.db.read, p.topic_id, p.created_ms).await?;
+    let page = before / POSTS_PER_PAGE + 1;
+    Ok(Redirect::to(&format!("/board/topics/{}?page={page}#post-{id}", p.topic_id)).into_response())
+}
+
+/// `/games/{id}/thread`: the game's thread on the board.
+pub async fn game_thread(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path<i64>) -> PageResult {
+    let topic = forum::game_thread(&app, viewer.as_ref(), id).await?;
+    Ok(Redirect::to(&format!("/board/topics/{topic}")).into_response())
+}
+
+#[derive(serde::Deserialize)]
+pub struct SearchParams {
+    #[serde(default)]
+    q: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "forum_search.html")]
+struct SearchPage {
+    layout: Layout,
+    query: String,
+    results: Option<SearchResults>,
+    error: Option<String>,
+    search_max: usize,
+}
+
+impl SearchPage {
+    fn when(&self, iso: &str) -> String {
+        utc_text(iso)
+    }
+}
+
+pub async fn search(State(app): State<App>, Viewer(viewer): Viewer, Params(p): Params<SearchParams>) -> PageResult {
+    moderation::may_read_board(&app.db, viewer.as_ref()).await?;
+    let query = p.q.unwrap_or_default();
+    let (results, error) = if query.trim().is_empty() {
+        (None, None)
+    } else {
+        // A search too short or too long is said on the page, beside the box.
+        match forum::search(&app, viewer.as_ref(), &query).await {
+            Ok(r) => (Some(r), None),
+            Err(e) if e.status == axum::http::StatusCode::UNPROCESSABLE_ENTITY => (None, Some(e.message)),
+            Err(e) => return Err(e.into()),
+        }
+    };
+    render(&SearchPage {
+        layout: Layout::new("Search the board", viewer.as_ref(), &[]),
+        query,
+        results,
+        error,
+        search_max: MAX_SEARCH_CHARS,
+    })
+}

@@ -1,0 +1,576 @@
+//! The club's message board: topics and replies in plain text (formatted by
+//! [`super::forum_text`]), a thread for each game (for recruiting and end-of-game talk;
+//! a game's press stays in the game), pinned announcements, unread marks per member,
+//! search, pages. Who may read it is the club's setting ([`moderation::may_read_board`]);
+//! moderators hide posts and pin and lock topics, each action logged.
+//!
+//! Search is a bounded `LIKE` rather than SQLite's FTS5 and PostgreSQL's `tsvector`:
+//! the schema is one SQL text for both backends, and two full-text engines would
+//! rank and stem differently, so the same search would find different posts on each.
+//! It looks at the newest [`SEARCH_WINDOW`] visible posts only (one walk of an index),
+//! which is years of a club's board, and returns at most [`SEARCH_RESULTS`].
+
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::forum_text::{self, Block};
+use super::moderation::{self, is_moderator, refuse_if_suspended, require_moderator};
+use crate::clock::iso_utc;
+use crate::db::{new_id, Backend};
+use crate::error::{ApiError, ApiResult};
+use crate::limits::{MAX_POST_CHARS, MAX_SEARCH_CHARS, MAX_TOPIC_TITLE_CHARS};
+use crate::model::Account;
+use crate::store::forum::{self as db, NewPost, NewTopic, PostRow, TopicRow};
+use crate::App;
+
+/// Topics on a page of the list.
+pub const TOPICS_PER_PAGE: i64 = 30;
+/// Posts on a page of a topic.
+pub const POSTS_PER_PAGE: i64 = 25;
+/// How many of the newest posts a search looks through.
+pub const SEARCH_WINDOW: i64 = 20_000;
+/// Most results of one search.
+pub const SEARCH_RESULTS: i64 = 50;
+
+/// What a game's thread says it is for, on the thread and in its first line on the board.
+pub const GAME_THREAD_NOTE: &str = "This thread is for recruiting players and for talk after the game has ended. \
+     It is not press: whatever is written here is read by everyone who may read the board, and the rules of the \
+     game's press do not reach it. Negotiate in the game's own press.";
+
+/// A page number from a query (`?page=N`, from 1).
+#[derive(Deserialize, IntoParams, Default)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct PageQuery {
+    /// From 1 (the default).
+    #[serde(default)]
+    pub page: Option<i64>,
+}
+
+fn pages_of(total: i64, per: i64) -> i64 {
+    ((total + per - 1) / per).max(1)
+}
+
+fn check_page(page: Option<i64>, pages: i64) -> ApiResult<i64> {
+    let page = page.unwrap_or(1);
+    if page < 1 || page > pages {
+        return Err(ApiError::not_found(format!("there are pages 1 to {pages}")));
+    }
+    Ok(page)
+}
+
+/// A topic in the list.
+#[derive(Serialize, ToSchema)]
+pub struct TopicSummary {
+    pub id: i64,
+    /// For a game's thread, the game's name.
+    pub title: String,
+    pub author: String,
+    /// The game whose thread this is.
+    pub game: Option<i64>,
+    pub pinned: bool,
+    pub locked: bool,
+    pub posts: i64,
+    /// When the last post was written (the topic's start, with none), ISO 8601 UTC.
+    pub last_post: String,
+    /// A post written since the reader last read the topic (always false for visitors).
+    pub unread: bool,
+}
+
+fn summary(t: TopicRow, reader: Option<&Account>) -> TopicSummary {
+    TopicSummary {
+        unread: reader.is_some() && t.posts > 0 && t.read_ms.is_none_or(|r| r < t.last_post_ms),
+        id: t.id,
+        title: t.title,
+        author: t.author,
+        game: t.game_id,
+        pinned: t.pinned,
+        locked: t.locked,
+        posts: t.posts,
+        last_post: iso_utc(t.last_post_ms),
+    }
+}
+
+/// A page of the board's topics.
+#[derive(Serialize, ToSchema)]
+pub struct TopicList {
+    pub topics: Vec<TopicSummary>,
+    pub page: i64,
+    pub pages: i64,
+    /// The reader is a moderator (the pages offer the tools).
+    pub moderator: bool,
+}
+
+pub async fn list(app: &App, viewer: Option<&Account>, page: Option<i64>) -> ApiResult<TopicList> {
+    moderation::may_read_board(&app.db, viewer).await?;
+    let pages = pages_of(db::count(&app.db.read).await?, TOPICS_PER_PAGE);
+    let page = check_page(page, pages)?;
+    let reader = viewer.map_or(0, |a| a.id);
+    let topics = db::page(&app.db.read, reader, (page - 1) * TOPICS_PER_PAGE, TOPICS_PER_PAGE)
+        .await?
+        .into_iter()
+        .map(|t| summary(t, viewer))
+        .collect();
+    Ok(TopicList {
+        topics,
+        page,
+        pages,
+        moderator: is_moderator(&app.db, viewer).await?,
+    })
+}
+
+/// A post as the reader may see it.
+#[derive(Serialize, ToSchema)]
+pub struct PostView {
+    pub id: i64,
+    pub author: String,
+    /// ISO 8601 UTC.
+    pub written: String,
+    /// The text as written; null when hidden from this reader.
+    pub body: Option<String>,
+    /// The text formatted: paragraphs, quotes and links (empty when hidden).
+    pub blocks: Vec<Block>,
+    /// Hidden by a moderator: only moderators read it.
+    pub hidden: bool,
+    /// Moderators only: who hid it and why.
+    pub hidden_by: Option<String>,
+    pub hidden_reason: Option<String>,
+    /// Written since the reader last read the topic.
+    pub unread: bool,
+}
+
+fn post_view(p: PostRow, moderator: bool, read_ms: Option<i64>, member: bool) -> PostView {
+    let hidden = p.hidden_ms.is_some();
+    let shown = !hidden || moderator;
+    PostView {
+        id: p.id,
+        unread: member && read_ms.is_none_or(|r| r < p.created_ms),
+        author: p.author,
+        written: iso_utc(p.created_ms),
+        blocks: if shown { forum_text::format(&p.body) } else { Vec::new() },
+        body: shown.then_some(p.body),
+        hidden,
+        hidden_by: if moderator { p.hidden_by } else { None },
+        hidden_reason: if moderator { p.hidden_reason } else { None },
+    }
+}
+
+/// A topic with a page of its posts.
+#[derive(Serialize, ToSchema)]
+pub struct TopicView {
+    pub id: i64,
+    pub title: String,
+    pub author: String,
+    pub game: Option<i64>,
+    /// For a game's thread: what it is for (and that it is not press).
+    pub note: Option<String>,
+    pub pinned: bool,
+    pub locked: bool,
+    pub posts: Vec<PostView>,
+    pub page: i64,
+    pub pages: i64,
+    /// Whether the reader may reply now (a member, not suspended; an open topic, or a
+    /// moderator).
+    pub can_reply: bool,
+    /// Why not, when a member may not.
+    pub why_not: Option<String>,
+    pub moderator: bool,
+}
+
+/// A topic and one page of its posts (by default the page of the reader's first
+/// unread post); reading it marks it read up to its last post.
+pub async fn topic(app: &App, viewer: Option<&Account>, id: i64, page: Option<i64>) -> ApiResult<TopicView> {
+    moderation::may_read_board(&app.db, viewer).await?;
+    let reader = viewer.map_or(0, |a| a.id);
+    let t = db::topic(&app.db.read, reader, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no topic {id}")))?;
+    let pages = pages_of(t.posts, POSTS_PER_PAGE);
+    let page = match (page, viewer, t.read_ms) {
+        (Some(p), _, _) => check_page(Some(p), pages)?,
+        // A member coming back starts where they stopped reading.
+        (None, Some(_), Some(read)) => {
+            (db::posts_before(&app.db.read, id, read + 1).await? / POSTS_PER_PAGE + 1).min(pages)
+        }
+        _ => 1,
+    };
+    let moderator = is_moderator(&app.db, viewer).await?;
+    let rows = db::posts(&app.db.read, id, (page - 1) * POSTS_PER_PAGE, POSTS_PER_PAGE).await?;
+    let last_shown = rows.last().map(|p| p.created_ms);
+    let posts: Vec<PostView> = rows
+        .into_iter()
+        .map(|p| post_view(p, moderator, t.read_ms, viewer.is_some()))
+        .collect();
+    let why_not = match viewer {
+        None => Some("log in to reply".to_string()),
+        Some(a) => match refuse_if_suspended(app, a).await {
+            Err(e) => Some(e.message),
+            Ok(()) if t.locked && !moderator => Some("a moderator has locked this topic".to_string()),
+            Ok(()) => None,
+        },
+    };
+    if let Some(a) = viewer {
+        // Read up to the newest post shown (a later page stays unread).
+        if let Some(ms) = last_shown {
+            db::mark_read(&app.db.write, a.id, id, ms).await?;
+        }
+    }
+    Ok(TopicView {
+        id: t.id,
+        title: t.title,
+        author: t.author,
+        game: t.game_id,
+        note: t.game_id.map(|_| GAME_THREAD_NOTE.to_string()),
+        pinned: t.pinned,
+        locked: t.locked,
+        posts,
+        page,
+        pages,
+        can_reply: why_not.is_none(),
+        why_not,
+        moderator,
+    })
+}
+
+fn check_body(body: &str) -> ApiResult<&str> {
+    let body = body.trim_end();
+    if body.trim().is_empty() || body.chars().count() > MAX_POST_CHARS {
+        return Err(
+            ApiError::unprocessable(format!("a post has 1 to {MAX_POST_CHARS} characters"))
+                .with(serde_json::json!({"field": "body"})),
+        );
+    }
+    Ok(body)
+}
+
+/// A new topic.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"title": "Players wanted: 1936, weekly deadlines", "body": "Seven seats, Sunday deadlines at 20:00 UTC.\n\nRules: https://example.org/1936"}))]
+pub struct NewTopicRequest {
+    /// 3 to 120 characters.
+    pub title: String,
+    /// The first post: 1 to 20,000 characters of plain text.
+    pub body: String,
+}
+
+/// A post written: where it is.
+#[derive(Serialize, ToSchema)]
+pub struct Written {
+    pub topic: i64,
+    pub post: i64,
+    /// The page of the topic it is on.
+    pub page: i64,
+}
+
+pub async fn create_topic(app: &App, account: &Account, t: NewTopicRequest) -> ApiResult<Written> {
+    refuse_if_suspended(app, account).await?;
+    let title = t.title.trim();
+    let n = title.chars().count();
+    if !(3..=MAX_TOPIC_TITLE_CHARS).contains(&n) {
+        return Err(
+            ApiError::unprocessable(format!("a topic's title has 3 to {MAX_TOPIC_TITLE_CHARS} characters"))
+                .with(serde_json::json!({"field": "title"})),
+        );
+    }
+    let body = check_body(&t.body)?;
+    let now = app.clock.now_ms();
+    let (topic, post) = (new_id(), new_id());
+    let mut tx = app.db.write.begin().await?;
+    db::insert_topic(
+        &mut *tx,
+        &NewTopic {
+            id: topic,
+            title,
+            author: account.id,
+            game_id: None,
+            created_ms: now,
+        },
+    )
+    .await?;
+    db::insert_post(
+        &mut tx,
+        &NewPost {
+            id: post,
+            topic_id: topic,
+            author: account.id,
+            body,
+            created_ms: now,
+        },
+    )
+    .await?;
+    db::mark_read(&mut *tx, account.id, topic, now).await?;
+    tx.commit().await?;
+    Ok(Written { topic, post, page: 1 })
+}
+
+/// A reply.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"body": "> Seven seats, Sunday deadlines\nCount me in, as Italy if I may."}))]
+pub struct Reply {
+    /// 1 to 20,000 characters of plain text; lines starting with `>` are a quote.
+    pub body: String,
+}
+
+pub async fn reply(app: &App, account: &Account, topic: i64, r: Reply) -> ApiResult<Written> {
+    refuse_if_suspended(app, account).await?;
+    let body = check_body(&r.body)?;
+    let moderator = is_moderator(&app.db, Some(account)).await?;
+    let now = app.clock.now_ms();
+    let post = new_id();
+    let mut tx = app.db.write.begin().await?;
+    let (locked, _author, _game) = db::lock(&mut *tx, app.db.backend == Backend::Postgres, topic)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no topic {topic}")))?;
+    if locked && !moderator {
+        return Err(ApiError::conflict("a moderator has locked this topic: no more replies"));
+    }
+    db::insert_post(
+        &mut tx,
+        &NewPost {
+            id: post,
+            topic_id: topic,
+            author: account.id,
+            body,
+            created_ms: now,
+        },
+    )
+    .await?;
+    db::mark_read(&mut *tx, account.id, topic, now).await?;
+    let before = db::posts_before(&mut *tx, topic, now).await?;
+    tx.commit().await?;
+    Ok(Written {
+        topic,
+        post,
+        page: before / POSTS_PER_PAGE + 1,
+    })
+}
+
+/// The thread of a game (every game has one, made with it).
+pub async fn game_thread(app: &App, viewer: Option<&Account>, game: i64) -> ApiResult<i64> {
+    moderation::may_read_board(&app.db, viewer).await?;
+    db::game_topic(&app.db.read, game)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no game {game}")))
+}
+
+/// Makes a game's thread, in the transaction that creates the game.
+pub async fn create_game_thread(tx: &mut crate::db::Tx, game: i64, name: &str, gm: i64, now_ms: i64) -> ApiResult<()> {
+    db::insert_topic(
+        &mut **tx,
+        &NewTopic {
+            id: new_id(),
+            title: name,
+            author: gm,
+            game_id: Some(game),
+            created_ms: now_ms,
+        },
+    )
+    .await?;
+    Ok(())
+}
+
+/// A moderator's decision on a post.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"hidden": true, "reason": "insults"}))]
+pub struct Hide {
+    pub hidden: bool,
+    /// Why (required to hide; 1 to 500 characters), shown to moderators and logged.
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+/// A moderator hides a post (or shows it again).
+pub async fn hide(app: &App, account: &Account, post: i64, h: Hide) -> ApiResult<PostView> {
+    require_moderator(&app.db, account).await?;
+    let reason = h.reason.as_deref().map(str::trim).unwrap_or("");
+    if h.hidden && (reason.is_empty() || reason.chars().count() > crate::limits::MAX_MODERATION_REASON_CHARS) {
+        return Err(ApiError::unprocessable(format!(
+            "hiding a post needs a `reason` of 1 to {} characters",
+            crate::limits::MAX_MODERATION_REASON_CHARS
+        )));
+    }
+    let now = app.clock.now_ms();
+    let mut tx = app.db.write.begin().await?;
+    let p = db::post(&mut *tx, post)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no post {post}")))?;
+    if p.hidden_ms.is_some() == h.hidden {
+        return Err(ApiError::conflict(if h.hidden {
+            "the post is already hidden"
+        } else {
+            "the post is not hidden"
+        }));
+    }
+    db::set_hidden(&mut *tx, post, h.hidden.then_some((account.id, reason)), now).await?;
+    let target = format!("post {post} by {} in topic {}", p.author, p.topic_id);
+    let (action, detail) = if h.hidden {
+        ("hide", reason.to_string())
+    } else {
+        ("show", "shown again".to_string())
+    };
+    moderation::log(&mut *tx, now, Some(account), action, &target, &detail).await?;
+    let p = db::post(&mut *tx, post)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no post {post}")))?;
+    tx.commit().await?;
+    Ok(post_view(p, true, None, false))
+}
+
+/// A moderator's change to a topic: pin it, lock it, or undo either.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"locked": true}))]
+pub struct TopicChange {
+    /// Pinned topics come first in the list (announcements).
+    #[serde(default)]
+    pub pinned: Option<bool>,
+    /// A locked topic takes no more replies (but from moderators).
+    #[serde(default)]
+    pub locked: Option<bool>,
+}
+
+/// A topic's flags after a change.
+#[derive(Serialize, ToSchema)]
+pub struct TopicFlags {
+    pub id: i64,
+    pub pinned: bool,
+    pub locked: bool,
+}
+
+pub async fn change_topic(app: &App, account: &Account, id: i64, c: TopicChange) -> ApiResult<TopicFlags> {
+    require_moderator(&app.db, account).await?;
+    if c.pinned.is_none() && c.locked.is_none() {
+        return Err(ApiError::unprocessable("give `pinned`, `locked` or both"));
+    }
+    let now = app.clock.now_ms();
+    let mut tx = app.db.write.begin().await?;
+    db::lock(&mut *tx, app.db.backend == Backend::Postgres, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no topic {id}")))?;
+    let t = db::topic(&mut *tx, 0, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no topic {id}")))?;
+    let target = format!("topic {id} \u{201c}{}\u{201d}", t.title);
+    if let Some(p) = c.pinned.filter(|p| *p != t.pinned) {
+        db::set_flag(&mut *tx, id, true, p).await?;
+        let (action, detail) = if p {
+            ("pin", "pinned as an announcement")
+        } else {
+            ("unpin", "no longer pinned")
+        };
+        moderation::log(&mut *tx, now, Some(account), action, &target, detail).await?;
+    }
+    if let Some(l) = c.locked.filter(|l| *l != t.locked) {
+        db::set_flag(&mut *tx, id, false, l).await?;
+        let (action, detail) = if l {
+            ("lock", "locked: no more replies")
+        } else {
+            ("unlock", "open to replies again")
+        };
+        moderation::log(&mut *tx, now, Some(account), action, &target, detail).await?;
+    }
+    tx.commit().await?;
+    Ok(TopicFlags {
+        id,
+        pinned: c.pinned.unwrap_or(t.pinned),
+        locked: c.locked.unwrap_or(t.locked),
+    })
+}
+
+/// A search.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct SearchQuery {
+    /// 3 to 100 characters, found anywhere in a post or a topic's title, in any case.
+    pub q: String,
+}
+
+/// A post found.
+#[derive(Serialize, ToSchema)]
+pub struct Found {
+    pub topic: i64,
+    pub title: String,
+    pub post: i64,
+    pub author: String,
+    /// ISO 8601 UTC.
+    pub written: String,
+    /// The start of the post, on one line.
+    pub excerpt: String,
+    /// The page of the topic the post is on.
+    pub page: i64,
+}
+
+/// What a search found, newest first.
+#[derive(Serialize, ToSchema)]
+pub struct SearchResults {
+    pub query: String,
+    pub found: Vec<Found>,
+    /// More posts matched than are listed.
+    pub more: bool,
+    /// How many of the newest posts were searched.
+    pub searched: i64,
+}
+
+pub async fn search(app: &App, viewer: Option<&Account>, q: &str) -> ApiResult<SearchResults> {
+    moderation::may_read_board(&app.db, viewer).await?;
+    let query = q.trim();
+    let n = query.chars().count();
+    if !(3..=MAX_SEARCH_CHARS).contains(&n) {
+        return Err(
+            ApiError::unprocessable(format!("a search has 3 to {MAX_SEARCH_CHARS} characters"))
+                .with(serde_json::json!({"field": "q"})),
+        );
+    }
+    // The words as typed: `%` and `_` are letters here, not wildcards.
+    let mut pattern = String::from("%");
+    for c in query.to_lowercase().chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    pattern.push('%');
+    let rows = db::search(&app.db.read, &pattern, SEARCH_WINDOW, SEARCH_RESULTS + 1).await?;
+    let more = rows.len() as i64 > SEARCH_RESULTS;
+    let mut found = Vec::new();
+    for (p, title) in rows.into_iter().take(SEARCH_RESULTS as usize) {
+        let before = db::posts_before(&app.db.read, p.topic_id, p.created_ms).await?;
+        found.push(Found {
+            topic: p.topic_id,
+            title,
+            post: p.id,
+            author: p.author,
+            written: iso_utc(p.created_ms),
+            excerpt: forum_text::excerpt(&p.body, 200),
+            page: before / POSTS_PER_PAGE + 1,
+        });
+    }
+    Ok(SearchResults {
+        query: query.to_string(),
+        found,
+        more,
+        searched: SEARCH_WINDOW,
+    })
+}
+
+/// The newest visible posts, for the board's feed.
+pub async fn newest(app: &App, viewer: Option<&Account>, limit: i64) -> ApiResult<Vec<Found>> {
+    moderation::may_read_board(&app.db, viewer).await?;
+    Ok(db::newest(&app.db.read, limit)
+        .await?
+        .into_iter()
+        .map(|(p, title)| Found {
+            topic: p.topic_id,
+            title,
+            post: p.id,
+            author: p.author,
+            written: iso_utc(p.created_ms),
+            excerpt: p.body,
+            page: 0,
+        })
+        .collect())
+}

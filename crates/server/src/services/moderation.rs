@@ -1,0 +1,475 @@
+//! The club's moderators and what they may do: the board's visibility and who may create
+//! games (the club's settings), moderators appointed and removed, accounts suspended and
+//! reinstated, and the moderation log every such action writes (the board's own actions,
+//! hiding posts, pinning and locking topics, are in [`super::forum`] and log here too).
+//!
+//! A suspended account may read but not post, order, bid or send press: every service
+//! that lets an account act asks [`refuse_if_suspended`] first (403, saying until when
+//! and why).
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::clock::iso_utc;
+use crate::db::{new_id, Db};
+use crate::error::{ApiError, ApiResult};
+use crate::limits::{MAX_MODERATION_REASON_CHARS, MAX_SUSPENSION_DAYS};
+use crate::model::Account;
+use crate::store::{self, moderation as db};
+use crate::App;
+
+/// Who may read the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Visibility {
+    /// Anyone, visitors included (the default).
+    Public,
+    /// Members who are logged in; visitors are told to log in.
+    Members,
+}
+
+/// Who may create games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum GameCreation {
+    /// Every member (the default).
+    Members,
+    /// Moderators only.
+    Moderators,
+}
+
+impl Visibility {
+    fn as_str(self) -> &'static str {
+        match self {
+            Visibility::Public => "public",
+            Visibility::Members => "members",
+        }
+    }
+}
+
+impl GameCreation {
+    fn as_str(self) -> &'static str {
+        match self {
+            GameCreation::Members => "members",
+            GameCreation::Moderators => "moderators",
+        }
+    }
+}
+
+const BOARD_VISIBILITY: &str = "board_visibility";
+const GAME_CREATION: &str = "game_creation";
+
+/// The club's settings.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+pub struct ClubSettings {
+    pub board: Visibility,
+    pub game_creation: GameCreation,
+}
+
+/// Settings to change; those left out keep their value.
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"board": "members"}))]
+pub struct SettingsChange {
+    #[serde(default)]
+    pub board: Option<Visibility>,
+    #[serde(default)]
+    pub game_creation: Option<GameCreation>,
+}
+
+pub async fn settings(db: &Db) -> ApiResult<ClubSettings> {
+    let board = match db::setting(&db.read, BOARD_VISIBILITY).await?.as_deref() {
+        Some("members") => Visibility::Members,
+        _ => Visibility::Public,
+    };
+    let game_creation = match db::setting(&db.read, GAME_CREATION).await?.as_deref() {
+        Some("moderators") => GameCreation::Moderators,
+        _ => GameCreation::Members,
+    };
+    Ok(ClubSettings { board, game_creation })
+}
+
+/// Whether `viewer` may read the board (a visitor of a members-only board may not: 401).
+pub async fn may_read_board(db: &Db, viewer: Option<&Account>) -> ApiResult<()> {
+    if viewer.is_none() && settings(db).await?.board == Visibility::Members {
+        return Err(ApiError::new(
+            axum::http::StatusCode::UNAUTHORIZED,
+            "this club's board is for its members: log in to read it",
+        ));
+    }
+    Ok(())
+}
+
+pub async fn is_moderator(db: &Db, account: Option<&Account>) -> ApiResult<bool> {
+    Ok(match account {
+        Some(a) => db::is_moderator(&db.read, a.id).await?,
+        None => false,
+    })
+}
+
+/// 403 unless `account` is a moderator.
+pub async fn require_moderator(db: &Db, account: &Account) -> ApiResult<()> {
+    if is_moderator(db, Some(account)).await? {
+        Ok(())
+    } else {
+        Err(ApiError::forbidden("only a club moderator can do that"))
+    }
+}
+
+/// 403 when `account` is suspended: it may read, but not post, order, bid or send press.
+pub async fn refuse_if_suspended(app: &App, account: &Account) -> ApiResult<()> {
+    let Some(s) = db::suspension(&app.db.read, account.id, app.clock.now_ms()).await? else {
+        return Ok(());
+    };
+    let until = match s.until_ms {
+        Some(ms) => format!("until {}", iso_utc(ms)),
+        None => "until a moderator lifts it".to_string(),
+    };
+    Err(ApiError::forbidden(format!(
+        "your account is suspended {until} ({}: {}); you may read, but not post, order, bid or send press",
+        s.by, s.reason
+    ))
+    .with(serde_json::json!({"suspended": true})))
+}
+
+/// Writes an entry of the moderation log (`moderator` None: the command line).
+pub async fn log<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(
+    e: E,
+    now_ms: i64,
+    moderator: Option<&Account>,
+    action: &str,
+    target: &str,
+    detail: &str,
+) -> ApiResult<()> {
+    db::log(
+        e,
+        &db::NewEntry {
+            id: new_id(),
+            at_ms: now_ms,
+            moderator: moderator.map(|a| a.id),
+            action,
+            target,
+            detail,
+        },
+    )
+    .await?;
+    Ok(())
+}
+
+/// Changes the club's settings.
+pub async fn change_settings(app: &App, account: &Account, c: SettingsChange) -> ApiResult<ClubSettings> {
+    require_moderator(&app.db, account).await?;
+    let now = app.clock.now_ms();
+    let mut tx = app.db.write.begin().await?;
+    if let Some(v) = c.board {
+        db::set_setting(&mut *tx, BOARD_VISIBILITY, v.as_str()).await?;
+        log(
+            &mut *tx,
+            now,
+            Some(account),
+            "board_visibility",
+            "the board",
+            &format!(
+                "readable by {}",
+                match v {
+                    Visibility::Public => "anyone",
+                    Visibility::Members => "members only",
+                }
+            ),
+        )
+        .await?;
+    }
+    if let Some(g) = c.game_creation {
+        db::set_setting(&mut *tx, GAME_CREATION, g.as_str()).await?;
+        log(
+            &mut *tx,
+            now,
+            Some(account),
+            "game_creation",
+            "new games",
+            &format!("created by {}", g.as_str()),
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    settings(&app.db).await
+}
+
+/// 403 when the club lets only moderators create games and `account` is not one.
+pub async fn may_create_game(db: &Db, account: &Account) -> ApiResult<()> {
+    if settings(db).await?.game_creation == GameCreation::Moderators && !is_moderator(db, Some(account)).await? {
+        return Err(ApiError::forbidden(
+            "in this club only moderators create games; ask one of them",
+        ));
+    }
+    Ok(())
+}
+
+/// A moderator, as listed.
+#[derive(Serialize, ToSchema)]
+pub struct Moderator {
+    pub name: String,
+    /// Who appointed them; null for the command line.
+    pub appointed_by: Option<String>,
+    /// When, ISO 8601 UTC.
+    pub since: String,
+}
+
+/// An account suspended now.
+#[derive(Serialize, ToSchema)]
+pub struct Suspension {
+    pub name: String,
+    pub reason: String,
+    pub by: String,
+    /// ISO 8601 UTC.
+    pub since: String,
+    /// ISO 8601 UTC; null until a moderator lifts it.
+    pub until: Option<String>,
+}
+
+/// What the moderators' page shows: the settings, the moderators, the suspensions.
+#[derive(Serialize, ToSchema)]
+pub struct Overview {
+    pub settings: ClubSettings,
+    pub moderators: Vec<Moderator>,
+    pub suspensions: Vec<Suspension>,
+}
+
+pub async fn overview(app: &App, account: &Account) -> ApiResult<Overview> {
+    require_moderator(&app.db, account).await?;
+    let moderators = db::moderators(&app.db.read)
+        .await?
+        .into_iter()
+        .map(|m| Moderator {
+            name: m.name,
+            appointed_by: m.granted_by,
+            since: iso_utc(m.granted_ms),
+        })
+        .collect();
+    let suspensions = db::suspensions(&app.db.read, app.clock.now_ms())
+        .await?
+        .into_iter()
+        .map(|s| Suspension {
+            name: s.name,
+            reason: s.reason,
+            by: s.by,
+            since: iso_utc(s.since_ms),
+            until: s.until_ms.map(iso_utc),
+        })
+        .collect();
+    Ok(Overview {
+        settings: settings(&app.db).await?,
+        moderators,
+        suspensions,
+    })
+}
+
+async fn account_named<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(e: E, name: &str) -> ApiResult<(i64, String)> {
+    store::accounts::by_name(e, name.trim())
+        .await?
+        .map(|a| (a.id, a.name))
+        .ok_or_else(|| ApiError::not_found(format!("no account `{}`", name.trim())))
+}
+
+/// An account to appoint as moderator.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"account": "anna"}))]
+pub struct Appoint {
+    pub account: String,
+}
+
+/// Appoints a moderator.
+pub async fn appoint(app: &App, account: &Account, a: Appoint) -> ApiResult<Moderator> {
+    require_moderator(&app.db, account).await?;
+    let now = app.clock.now_ms();
+    let mut tx = app.db.write.begin().await?;
+    let (id, name) = account_named(&mut *tx, &a.account).await?;
+    if !db::grant(&mut *tx, id, Some(account.id), now).await? {
+        return Err(ApiError::conflict(format!("`{name}` is already a moderator")));
+    }
+    log(&mut *tx, now, Some(account), "appoint", &name, "made a moderator").await?;
+    tx.commit().await?;
+    Ok(Moderator {
+        name,
+        appointed_by: Some(account.name.clone()),
+        since: iso_utc(now),
+    })
+}
+
+/// Ends a moderator's role (their own too, as long as another moderator remains).
+pub async fn remove(app: &App, account: &Account, name: &str) -> ApiResult<()> {
+    require_moderator(&app.db, account).await?;
+    let now = app.clock.now_ms();
+    let mut tx = app.db.write.begin().await?;
+    let (id, name) = account_named(&mut *tx, name).await?;
+    if db::moderators(&mut *tx).await?.len() == 1 && db::is_moderator(&mut *tx, id).await? {
+        return Err(ApiError::conflict(
+            "the club's last moderator cannot step down; appoint another first",
+        ));
+    }
+    if !db::revoke(&mut *tx, id).await? {
+        return Err(ApiError::not_found(format!("`{name}` is not a moderator")));
+    }
+    log(&mut *tx, now, Some(account), "remove", &name, "no longer a moderator").await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// A suspension to impose.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"account": "spammer", "reason": "advertising in every topic", "days": 30}))]
+pub struct Suspend {
+    pub account: String,
+    /// Said to the account whenever it is refused; 1 to 500 characters.
+    pub reason: String,
+    /// 1 to 3,650 days; absent: until a moderator lifts it.
+    #[serde(default)]
+    pub days: Option<i64>,
+}
+
+/// Suspends an account (not a moderator: remove the role first; never oneself).
+pub async fn suspend(app: &App, account: &Account, s: Suspend) -> ApiResult<Suspension> {
+    require_moderator(&app.db, account).await?;
+    let reason = s.reason.trim();
+    if reason.is_empty() || reason.chars().count() > MAX_MODERATION_REASON_CHARS {
+        return Err(ApiError::unprocessable(format!(
+            "a suspension's reason has 1 to {MAX_MODERATION_REASON_CHARS} characters"
+        )));
+    }
+    if let Some(d) = s.days {
+        if !(1..=MAX_SUSPENSION_DAYS).contains(&d) {
+            return Err(ApiError::unprocessable(format!(
+                "`days` is 1 to {MAX_SUSPENSION_DAYS}, or absent for a suspension until lifted"
+            )));
+        }
+    }
+    let now = app.clock.now_ms();
+    let until = s.days.map(|d| now + d * 24 * 60 * 60 * 1000);
+    let mut tx = app.db.write.begin().await?;
+    let (id, name) = account_named(&mut *tx, &s.account).await?;
+    if id == account.id {
+        return Err(ApiError::conflict("a moderator cannot suspend themselves"));
+    }
+    if db::is_moderator(&mut *tx, id).await? {
+        return Err(ApiError::conflict(format!(
+            "`{name}` is a moderator; remove the role before suspending them"
+        )));
+    }
+    db::suspend(&mut *tx, id, reason, account.id, now, until).await?;
+    let span = match until {
+        Some(u) => format!("until {}", iso_utc(u)),
+        None => "until lifted".to_string(),
+    };
+    log(
+        &mut *tx,
+        now,
+        Some(account),
+        "suspend",
+        &name,
+        &format!("{span}: {reason}"),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Suspension {
+        name,
+        reason: reason.to_string(),
+        by: account.name.clone(),
+        since: iso_utc(now),
+        until: until.map(iso_utc),
+    })
+}
+
+/// Lifts an account's suspension.
+pub async fn reinstate(app: &App, account: &Account, name: &str) -> ApiResult<()> {
+    require_moderator(&app.db, account).await?;
+    let now = app.clock.now_ms();
+    let mut tx = app.db.write.begin().await?;
+    let (id, name) = account_named(&mut *tx, name).await?;
+    if !db::lift(&mut *tx, id, now).await? {
+        return Err(ApiError::not_found(format!("`{name}` is not suspended")));
+    }
+    log(&mut *tx, now, Some(account), "reinstate", &name, "suspension lifted").await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Entries of the log a page shows.
+pub const LOG_PAGE: i64 = 50;
+
+/// An entry of the moderation log.
+#[derive(Serialize, ToSchema)]
+pub struct Entry {
+    /// ISO 8601 UTC.
+    pub at: String,
+    /// The moderator; null for the command line.
+    pub moderator: Option<String>,
+    /// `appoint`, `remove`, `suspend`, `reinstate`, `hide`, `show`, `pin`, `unpin`,
+    /// `lock`, `unlock`, `board_visibility`, `game_creation`, `gm`.
+    pub action: String,
+    /// What it was done to: an account, a post, a topic, a game.
+    pub target: String,
+    pub detail: String,
+}
+
+/// A page of the moderation log, newest first.
+#[derive(Serialize, ToSchema)]
+pub struct Log {
+    pub entries: Vec<Entry>,
+    pub page: i64,
+    pub pages: i64,
+}
+
+/// The moderation log, moderators only.
+pub async fn log_page(app: &App, account: &Account, page: i64) -> ApiResult<Log> {
+    require_moderator(&app.db, account).await?;
+    let total = db::entry_count(&app.db.read).await?;
+    let pages = ((total + LOG_PAGE - 1) / LOG_PAGE).max(1);
+    if page < 1 || page > pages {
+        return Err(ApiError::not_found(format!("the log has pages 1 to {pages}")));
+    }
+    let entries = db::entries(&app.db.read, (page - 1) * LOG_PAGE, LOG_PAGE)
+        .await?
+        .into_iter()
+        .map(|e| Entry {
+            at: iso_utc(e.at_ms),
+            moderator: e.moderator,
+            action: e.action,
+            target: e.target,
+            detail: e.detail,
+        })
+        .collect();
+    Ok(Log { entries, page, pages })
+}
+
+/// Makes the named accounts moderators at start-up (`--moderator`), logging each new
+/// one as the command line's doing. An unknown name stops the server: a club's first
+/// moderator must not silently fail to be one.
+pub async fn appoint_from_command_line(db: &Db, names: &[String], now_ms: i64) -> Result<(), String> {
+    for name in names {
+        let account = store::accounts::by_name(&db.read, name.trim())
+            .await
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("--moderator {name}: no such account (register it first)"))?;
+        let mut tx = db.write.begin().await.map_err(|e| e.to_string())?;
+        if db::grant(&mut *tx, account.id, None, now_ms)
+            .await
+            .map_err(|e| e.to_string())?
+        {
+            log(
+                &mut *tx,
+                now_ms,
+                None,
+                "appoint",
+                &account.name,
+                "made a moderator from the command line",
+            )
+            .await
+            .map_err(|e| e.message)?;
+            eprintln!("chancery-server: {} is a moderator", account.name);
+        }
+        tx.commit().await.map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,339 @@
+//! `topics`, `posts`, `topic_reads`: the club's message board.
+
+use sqlx::any::AnyRow;
+use sqlx::{Any, Executor, Row};
+
+use super::flag;
+
+/// A topic to store.
+pub struct NewTopic<'a> {
+    pub id: i64,
+    pub title: &'a str,
+    pub author: i64,
+    /// Set for a game's own thread.
+    pub game_id: Option<i64>,
+    pub created_ms: i64,
+}
+
+pub async fn insert_topic<'e, E: Executor<'e, Database = Any>>(e: E, t: &NewTopic<'_>) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO topics (id, title, author_account, game_id, pinned, locked, created_ms, last_post_ms, posts)
+         VALUES ($1, $2, $3, $4, 0, 0, $5, $5, 0)",
+    )
+    .bind(t.id)
+    .bind(t.title)
+    .bind(t.author)
+    .bind(t.game_id)
+    .bind(t.created_ms)
+    .execute(e)
+    .await?;
+    Ok(())
+}
+
+/// A topic as listed and shown. `title` is the game's current name for a game's thread.
+pub struct TopicRow {
+    pub id: i64,
+    pub title: String,
+    pub author: String,
+    pub game_id: Option<i64>,
+    pub pinned: bool,
+    pub locked: bool,
+    pub created_ms: i64,
+    pub last_post_ms: i64,
+    pub posts: i64,
+    /// When the reader last read it; None if never (or no reader).
+    pub read_ms: Option<i64>,
+}
+
+const TOPIC_COLUMNS: &str = "t.id, COALESCE(g.name, t.title) AS title, a.name AS author, t.game_id, t.pinned, t.locked, t.created_ms, t.last_post_ms, t.posts, r.read_ms";
+const TOPIC_JOINS: &str = "topics t JOIN accounts a ON a.id = t.author_account LEFT JOIN games g ON g.id = t.game_id
+     LEFT JOIN topic_reads r ON r.topic_id = t.id AND r.account_id = $1";
+
+fn topic_row(r: &AnyRow) -> sqlx::Result<TopicRow> {
+    Ok(TopicRow {
+        id: r.try_get("id")?,
+        title: r.try_get("title")?,
+        author: r.try_get("author")?,
+        game_id: r.try_get("game_id")?,
+        pinned: flag(r, "pinned")?,
+        locked: flag(r, "locked")?,
+        created_ms: r.try_get("created_ms")?,
+        last_post_ms: r.try_get("last_post_ms")?,
+        posts: r.try_get("posts")?,
+        read_ms: r.try_get("read_ms")?,
+    })
+}
+
+/// One page of topics, pinned first, then the most recently answered; `reader` (0 for
+/// a visitor) for the unread marks. Game threads with no post yet are left out of the
+/// list (each game links its own), so that a club of many games is not a wall of empty
+/// threads.
+pub async fn page<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    reader: i64,
+    offset: i64,
+    limit: i64,
+) -> sqlx::Result<Vec<TopicRow>> {
+    let sql = format!(
+        "SELECT {TOPIC_COLUMNS} FROM {TOPIC_JOINS} WHERE t.posts > 0 OR t.game_id IS NULL
+         ORDER BY t.pinned DESC, t.last_post_ms DESC, t.id DESC LIMIT $2 OFFSET $3"
+    );
+    sqlx::query(&sql)
+        .bind(reader)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(e)
+        .await?
+        .iter()
+        .map(topic_row)
+        .collect()
+}
+
+/// How many topics [`page`] lists in all.
+pub async fn count<'e, E: Executor<'e, Database = Any>>(e: E) -> sqlx::Result<i64> {
+    sqlx::query("SELECT COUNT(*) AS n FROM topics WHERE posts > 0 OR game_id IS NULL")
+        .fetch_one(e)
+        .await?
+        .try_get("n")
+}
+
+pub async fn topic<'e, E: Executor<'e, Database = Any>>(e: E, reader: i64, id: i64) -> sqlx::Result<Option<TopicRow>> {
+    let sql = format!("SELECT {TOPIC_COLUMNS} FROM {TOPIC_JOINS} WHERE t.id = $2");
+    sqlx::query(&sql)
+        .bind(reader)
+        .bind(id)
+        .fetch_optional(e)
+        .await?
+        .as_ref()
+        .map(topic_row)
+        .transpose()
+}
+
+/// The thread of a game, if it has one.
+pub async fn game_topic<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) -> sqlx::Result<Option<i64>> {
+    sqlx::query("SELECT id FROM topics WHERE game_id = $1")
+        .bind(game)
+        .fetch_optional(e)
+        .await?
+        .map(|r| r.try_get("id"))
+        .transpose()
+}
+
+/// Locks the topic's row for a post or a moderator's change (PostgreSQL: `FOR UPDATE`;
+/// on SQLite the transaction's first write holds the database's lock, so a no-op update
+/// takes it first) and reads whether it is locked and who started it.
+pub async fn lock<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    postgres: bool,
+    id: i64,
+) -> sqlx::Result<Option<(bool, i64, Option<i64>)>> {
+    let sql = if postgres {
+        "SELECT locked, author_account, game_id FROM topics WHERE id = $1 FOR UPDATE"
+    } else {
+        "UPDATE topics SET locked = locked WHERE id = $1 RETURNING locked, author_account, game_id"
+    };
+    sqlx::query(sql)
+        .bind(id)
+        .fetch_optional(e)
+        .await?
+        .map(|r| Ok((flag(&r, "locked")?, r.try_get("author_account")?, r.try_get("game_id")?)))
+        .transpose()
+}
+
+/// A post to store.
+pub struct NewPost<'a> {
+    pub id: i64,
+    pub topic_id: i64,
+    pub author: i64,
+    pub body: &'a str,
+    pub created_ms: i64,
+}
+
+/// Stores a post and moves its topic's count and last post.
+pub async fn insert_post(tx: &mut sqlx::Transaction<'static, Any>, p: &NewPost<'_>) -> sqlx::Result<()> {
+    sqlx::query("INSERT INTO posts (id, topic_id, author_account, body, created_ms) VALUES ($1, $2, $3, $4, $5)")
+        .bind(p.id)
+        .bind(p.topic_id)
+        .bind(p.author)
+        .bind(p.body)
+        .bind(p.created_ms)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query("UPDATE topics SET posts = posts + 1, last_post_ms = $2 WHERE id = $1")
+        .bind(p.topic_id)
+        .bind(p.created_ms)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// A stored post with its author's name.
+pub struct PostRow {
+    pub id: i64,
+    pub topic_id: i64,
+    pub author: String,
+    pub body: String,
+    pub created_ms: i64,
+    pub hidden_ms: Option<i64>,
+    pub hidden_by: Option<String>,
+    pub hidden_reason: Option<String>,
+}
+
+fn post_row(r: &AnyRow) -> sqlx::Result<PostRow> {
+    Ok(PostRow {
+        id: r.try_get("id")?,
+        topic_id: r.try_get("topic_id")?,
+        author: r.try_get("author")?,
+        body: r.try_get("body")?,
+        created_ms: r.try_get("created_ms")?,
+        hidden_ms: r.try_get("hidden_ms")?,
+        hidden_by: r.try_get("hidden_by")?,
+        hidden_reason: r.try_get("hidden_reason")?,
+    })
+}
+
+const POST_SELECT: &str =
+    "SELECT p.id, p.topic_id, a.name AS author, p.body, p.created_ms, p.hidden_ms, h.name AS hidden_by, p.hidden_reason
+     FROM posts p JOIN accounts a ON a.id = p.author_account LEFT JOIN accounts h ON h.id = p.hidden_by";
+
+/// One page of a topic's posts, oldest first.
+pub async fn posts<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    topic: i64,
+    offset: i64,
+    limit: i64,
+) -> sqlx::Result<Vec<PostRow>> {
+    let sql = format!("{POST_SELECT} WHERE p.topic_id = $1 ORDER BY p.created_ms, p.id LIMIT $2 OFFSET $3");
+    sqlx::query(&sql)
+        .bind(topic)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(e)
+        .await?
+        .iter()
+        .map(post_row)
+        .collect()
+}
+
+pub async fn post<'e, E: Executor<'e, Database = Any>>(e: E, id: i64) -> sqlx::Result<Option<PostRow>> {
+    let sql = format!("{POST_SELECT} WHERE p.id = $1");
+    sqlx::query(&sql)
+        .bind(id)
+        .fetch_optional(e)
+        .await?
+        .as_ref()
+        .map(post_row)
+        .transpose()
+}
+
+/// How many of the topic's posts come before `created_ms` (for the page a post is on).
+pub async fn posts_before<'e, E: Executor<'e, Database = Any>>(e: E, topic: i64, created_ms: i64) -> sqlx::Result<i64> {
+    sqlx::query("SELECT COUNT(*) AS n FROM posts WHERE topic_id = $1 AND created_ms < $2")
+        .bind(topic)
+        .bind(created_ms)
+        .fetch_one(e)
+        .await?
+        .try_get("n")
+}
+
+/// Hides a post (`Some(reason)`) or shows it again (`None`).
+pub async fn set_hidden<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    id: i64,
+    hidden: Option<(i64, &str)>,
+    now_ms: i64,
+) -> sqlx::Result<u64> {
+    let r = match hidden {
+        Some((by, reason)) => {
+            sqlx::query("UPDATE posts SET hidden_ms = $2, hidden_by = $3, hidden_reason = $4 WHERE id = $1")
+                .bind(id)
+                .bind(now_ms)
+                .bind(by)
+                .bind(reason)
+                .execute(e)
+                .await?
+        }
+        None => {
+            sqlx::query("UPDATE posts SET hidden_ms = NULL, hidden_by = NULL, hidden_reason = NULL WHERE id = $1")
+                .bind(id)
+                .execute(e)
+                .await?
+        }
+    };
+    Ok(r.rows_affected())
+}
+
+/// Sets a topic's `pinned` or `locked` flag.
+pub async fn set_flag<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, pinned: bool, on: bool) -> sqlx::Result<u64> {
+    let sql = if pinned {
+        "UPDATE topics SET pinned = $2 WHERE id = $1"
+    } else {
+        "UPDATE topics SET locked = $2 WHERE id = $1"
+    };
+    Ok(sqlx::query(sql)
+        .bind(id)
+        .bind(on as i64)
+        .execute(e)
+        .await?
+        .rows_affected())
+}
+
+/// Records that `account` has read the topic up to `ms` (never moving back).
+pub async fn mark_read<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    account: i64,
+    topic: i64,
+    ms: i64,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO topic_reads (account_id, topic_id, read_ms) VALUES ($1, $2, $3)
+         ON CONFLICT (account_id, topic_id) DO UPDATE SET read_ms = excluded.read_ms
+         WHERE topic_reads.read_ms < excluded.read_ms",
+    )
+    .bind(account)
+    .bind(topic)
+    .bind(ms)
+    .execute(e)
+    .await?;
+    Ok(())
+}
+
+/// Posts whose text holds `pattern` (a `LIKE` pattern on the lower-cased body and the
+/// topic's title), newest first, among the newest `window` visible posts only: a search
+/// costs at most one walk of `window` rows of the `posts_created` index, whatever the
+/// board's size.
+pub async fn search<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    pattern: &str,
+    window: i64,
+    limit: i64,
+) -> sqlx::Result<Vec<(PostRow, String)>> {
+    let sql = "SELECT p.id, p.topic_id, a.name AS author, p.body, p.created_ms, p.hidden_ms, NULL AS hidden_by, p.hidden_reason, COALESCE(g.name, t.title) AS title
+         FROM (SELECT * FROM posts WHERE hidden_ms IS NULL ORDER BY created_ms DESC LIMIT $2) p
+         JOIN topics t ON t.id = p.topic_id JOIN accounts a ON a.id = p.author_account LEFT JOIN games g ON g.id = t.game_id
+         WHERE LOWER(p.body) LIKE $1 ESCAPE '\\' OR LOWER(COALESCE(g.name, t.title)) LIKE $1 ESCAPE '\\'
+         ORDER BY p.created_ms DESC, p.id DESC LIMIT $3";
+    sqlx::query(sql)
+        .bind(pattern)
+        .bind(window)
+        .bind(limit)
+        .fetch_all(e)
+        .await?
+        .iter()
+        .map(|r| Ok((post_row(r)?, r.try_get("title")?)))
+        .collect()
+}
+
+/// The newest visible posts of the board, for its feed.
+pub async fn newest<'e, E: Executor<'e, Database = Any>>(e: E, limit: i64) -> sqlx::Result<Vec<(PostRow, String)>> {
+    let sql = "SELECT p.id, p.topic_id, a.name AS author, p.body, p.created_ms, p.hidden_ms, NULL AS hidden_by, p.hidden_reason, COALESCE(g.name, t.title) AS title
+         FROM posts p JOIN topics t ON t.id = p.topic_id JOIN accounts a ON a.id = p.author_account LEFT JOIN games g ON g.id = t.game_id
+         WHERE p.hidden_ms IS NULL ORDER BY p.created_ms DESC, p.id DESC LIMIT $1";
+    sqlx::query(sql)
+        .bind(limit)
+        .fetch_all(e)
+        .await?
+        .iter()
+        .map(|r| Ok((post_row(r)?, r.try_get("title")?)))
+        .collect()
+}

@@ -1,0 +1,875 @@
+//! The club's message board and its moderators (issue 15 §5), over real HTTP on SQLite
+//! and PostgreSQL: topics and replies in plain text (links, quotes, never HTML), unread
+//! marks, pinned announcements, locked topics, hidden posts, search, pages, a thread per
+//! game, moderators from the command line and then by moderators, suspensions that stop
+//! posting, orders, bids and press (403), a game's GM replaced by a moderator, the
+//! moderation log, and a members-only board invisible to visitors.
+
+mod common;
+
+use common::{full_game, player, Api, Server};
+use serde_json::{json, Value};
+
+/// Starts a server on `url`, registers `names`, and restarts it with `--moderator
+/// first`, as a club makes its first moderator: the sessions stay valid.
+async fn club(url: &str, names: &[&str]) -> (Server, Vec<Api>) {
+    let server = Server::start(url);
+    let mut apis = Vec::new();
+    for n in names {
+        apis.push(server.register(n).await);
+    }
+    server.kill();
+    let server = Server::start_with(
+        url,
+        &[
+            "--test-clock",
+            "--no-demo",
+            "--tick-ms",
+            "50",
+            "--rate",
+            "100000",
+            "--moderator",
+            names[0],
+        ],
+    );
+    let apis = apis
+        .into_iter()
+        .map(|a| Api::new(&server.base, a.token.clone()))
+        .collect();
+    (server, apis)
+}
+
+async fn page(api: &Api, path: &str) -> (u16, String) {
+    let (status, body) = api.call("GET", path, None).await;
+    (
+        status,
+        body.as_str().map(str::to_string).unwrap_or_else(|| body.to_string()),
+    )
+}
+
+fn topic_in(list: &Value, id: i64) -> &Value {
+    list["topics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == id)
+        .unwrap_or_else(|| panic!("topic {id} not listed: {list}"))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn moderators_come_from_the_command_line_then_from_moderators() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let (server, apis) = club(&target.url, &["boss", "anna", "ben"]).await;
+        let (boss, anna, ben) = (&apis[0], &apis[1], &apis[2]);
+        assert!(
+            server
+                .log
+                .lock()
+                .unwrap()
+                .iter()
+                .any(|l| l.contains("boss is a moderator")),
+            "the server says whom it made a moderator"
+        );
+        // Not a moderator: refused, and the page says so.
+        let (status, body) = ben.call("GET", "/api/moderation", None).await;
+        assert_eq!(status, 403, "{body}");
+        assert_eq!(page(ben, "/moderation").await.0, 403);
+        assert_eq!(server.visitor().call("GET", "/api/moderation", None).await.0, 401);
+        let (status, _) = ben
+            .call("POST", "/api/moderation/moderators", Some(json!({"account": "ben"})))
+            .await;
+        assert_eq!(status, 403, "a member cannot make themselves a moderator");
+
+        // The first moderator appoints another; the second is one at once.
+        boss.post("/api/moderation/moderators", json!({"account": "anna"}))
+            .await;
+        let overview = anna.get("/api/moderation").await;
+        let names: Vec<&str> = overview["moderators"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["anna", "boss"]);
+        assert_eq!(
+            overview["moderators"][1]["appointed_by"],
+            Value::Null,
+            "boss: the command line"
+        );
+        assert_eq!(overview["moderators"][0]["appointed_by"], "boss");
+        let (status, _) = boss
+            .call("POST", "/api/moderation/moderators", Some(json!({"account": "anna"})))
+            .await;
+        assert_eq!(status, 409, "already a moderator");
+        let (status, _) = boss
+            .call("POST", "/api/moderation/moderators", Some(json!({"account": "nobody"})))
+            .await;
+        assert_eq!(status, 404);
+
+        // Anna removes boss; she cannot then remove herself, the last one.
+        anna.call("DELETE", "/api/moderation/moderators/boss", None).await;
+        let (status, body) = anna.call("DELETE", "/api/moderation/moderators/anna", None).await;
+        assert_eq!(status, 409, "the club keeps a moderator: {body}");
+        assert_eq!(boss.call("GET", "/api/moderation", None).await.0, 403);
+
+        // Every action is in the log, newest first, with who did it.
+        let log = anna.get("/api/moderation/log").await;
+        let entries: Vec<(String, String, String)> = log["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                (
+                    e["moderator"].as_str().unwrap_or("command line").to_string(),
+                    e["action"].as_str().unwrap().to_string(),
+                    e["target"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            entries,
+            [
+                ("anna".into(), "remove".into(), "boss".into()),
+                ("boss".into(), "appoint".into(), "anna".into()),
+                ("command line".into(), "appoint".into(), "boss".into()),
+            ]
+        );
+        let (status, html) = page(anna, "/moderation").await;
+        assert_eq!(status, 200);
+        assert!(html.contains("id=\"moderation-log\"") && html.contains("from the command line"));
+        drop(server);
+
+        // An unknown name on the command line stops the server with a clear message.
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_chancery-server"))
+            .args([
+                "--listen",
+                "127.0.0.1:0",
+                "--database",
+                &target.url,
+                "--no-demo",
+                "--moderator",
+                "ghost",
+            ])
+            .output()
+            .expect("run the server");
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--moderator ghost: no such account"), "{err}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn topics_replies_plain_text_and_unread_marks() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let (server, apis) = club(&target.url, &["boss", "anna", "ben"]).await;
+        let (anna, ben) = (&apis[1], &apis[2]);
+        let body = "Seven seats, weekly deadlines.\nRules at https://example.org/rules.\n\n\
+                    > someone asked: who GMs?\nMe. <script>alert(1)</script> javascript:alert(2) \
+                    <a href=\"javascript:alert(3)\">x</a>";
+        let written = anna
+            .post("/api/board/topics", json!({"title": "Players wanted", "body": body}))
+            .await;
+        let topic = written["topic"].as_i64().unwrap();
+        assert_eq!(written["page"], 1);
+
+        // Formatting: a paragraph of two lines with a link, a quote, a paragraph; the
+        // text as written comes back too.
+        let view = ben.get(&format!("/api/board/topics/{topic}")).await;
+        let post = &view["posts"][0];
+        assert_eq!(post["body"], body);
+        assert_eq!(post["author"], "anna");
+        let blocks = post["blocks"].as_array().unwrap();
+        assert_eq!(
+            blocks.iter().map(|b| b["quote"].as_i64().unwrap()).collect::<Vec<_>>(),
+            [0, 1, 0]
+        );
+        assert_eq!(
+            blocks[0]["lines"][1][1],
+            json!({"kind": "link", "text": "https://example.org/rules"})
+        );
+        // The page: the link is a link (nofollow ugc), the markup is text.
+        let (status, html) = page(ben, &format!("/board/topics/{topic}")).await;
+        assert_eq!(status, 200);
+        assert!(
+            html.contains(r#"<a href="https://example.org/rules" rel="nofollow ugc noopener""#),
+            "{html}"
+        );
+        assert!(
+            html.contains("&#60;script&#62;alert(1)&#60;/script&#62;"),
+            "the markup shown as text"
+        );
+        assert!(!html.contains("<script>alert") && !html.contains("href=\"javascript"));
+        assert!(html.contains("<blockquote class=\"quote quote-1\"><p>someone asked: who GMs?</p></blockquote>"));
+
+        // Unread marks: new to ben until he reads it; anna wrote it, so read for her.
+        let list = ben.get("/api/board/topics").await;
+        // (ben read it above through the API; a reply makes it new again.)
+        assert_eq!(topic_in(&list, topic)["unread"], false, "{list}");
+        assert_eq!(topic_in(&anna.get("/api/board/topics").await, topic)["unread"], false);
+        let reply = ben
+            .post(
+                &format!("/api/board/topics/{topic}/posts"),
+                json!({"body": "> Seven seats\nCount me in."}),
+            )
+            .await;
+        assert_eq!(reply["topic"], topic);
+        let list = anna.get("/api/board/topics").await;
+        assert_eq!(topic_in(&list, topic)["unread"], true, "ben's reply is new to anna");
+        assert_eq!(topic_in(&list, topic)["posts"], 2);
+        let (_, html) = page(anna, "/board").await;
+        assert!(
+            html.contains(&format!("<tr data-topic=\"{topic}\" class=\"unread-topic\">")),
+            "{html}"
+        );
+        let view = anna.get(&format!("/api/board/topics/{topic}")).await;
+        assert_eq!(view["posts"][0]["unread"], false);
+        assert_eq!(
+            view["posts"][1]["unread"], true,
+            "the reply is marked new as she reads it"
+        );
+        assert_eq!(topic_in(&anna.get("/api/board/topics").await, topic)["unread"], false);
+        // Visitors read a public board, with no marks.
+        let visitor = server.visitor();
+        assert_eq!(
+            topic_in(&visitor.get("/api/board/topics").await, topic)["unread"],
+            false
+        );
+        let (status, html) = page(&visitor, &format!("/board/topics/{topic}")).await;
+        assert_eq!(status, 200);
+        assert!(html.contains("Log in</a> to reply"));
+
+        // Bad input: clear errors, nothing stored.
+        for (path, bad, field) in [
+            ("/api/board/topics", json!({"title": "ab", "body": "x"}), "title"),
+            (
+                "/api/board/topics",
+                json!({"title": "A title", "body": "   \n  "}),
+                "body",
+            ),
+            (
+                "/api/board/topics",
+                json!({"title": "A title", "body": "x".repeat(20_001)}),
+                "body",
+            ),
+            (
+                "/api/board/topics",
+                json!({"title": "x".repeat(121), "body": "x"}),
+                "title",
+            ),
+        ] {
+            let (status, out) = ben.call("POST", path, Some(bad)).await;
+            assert_eq!(status, 422, "{out}");
+            assert_eq!(out["field"], field, "{out}");
+        }
+        let (status, out) = ben
+            .call(
+                "POST",
+                "/api/board/topics",
+                Some(json!({"title": "Line\nbreak", "body": "x"})),
+            )
+            .await;
+        assert_eq!(status, 422, "a title is one line: {out}");
+        let (status, _) = ben
+            .call("POST", "/api/board/topics", Some(json!({"title": "A title"})))
+            .await;
+        assert_eq!(status, 422, "no text");
+        let (status, _) = visitor
+            .call(
+                "POST",
+                "/api/board/topics",
+                Some(json!({"title": "A title", "body": "x"})),
+            )
+            .await;
+        assert_eq!(status, 401);
+        let (status, _) = ben
+            .call("POST", "/api/board/topics/12345/posts", Some(json!({"body": "x"})))
+            .await;
+        assert_eq!(status, 404);
+        assert_eq!(ben.call("GET", "/api/board/topics/12345", None).await.0, 404);
+        assert_eq!(
+            ben.call("GET", &format!("/api/board/topics/{topic}?page=0"), None)
+                .await
+                .0,
+            404
+        );
+        assert_eq!(
+            ben.call("GET", &format!("/api/board/topics/{topic}?page=2"), None)
+                .await
+                .0,
+            404
+        );
+        assert_eq!(ben.call("GET", "/api/board/topics?page=abc", None).await.0, 400);
+        assert_eq!(
+            anna.get("/api/board/topics").await["topics"].as_array().unwrap().len(),
+            1
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn moderators_pin_lock_and_hide_and_every_action_is_logged() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let (server, apis) = club(&target.url, &["boss", "anna", "ben"]).await;
+        let (boss, anna, ben) = (&apis[0], &apis[1], &apis[2]);
+        let rules = boss
+            .post("/api/board/topics", json!({"title": "Club rules", "body": "Be civil."}))
+            .await["topic"]
+            .as_i64()
+            .unwrap();
+        server.advance(1000).await;
+        let chat = anna
+            .post(
+                "/api/board/topics",
+                json!({"title": "Openings", "body": "Lepanto or Key Lepanto?"}),
+            )
+            .await["topic"]
+            .as_i64()
+            .unwrap();
+        // Newest first, until the rules are pinned as an announcement.
+        let ids = |l: &Value| -> Vec<i64> {
+            l["topics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t["id"].as_i64().unwrap())
+                .collect()
+        };
+        assert_eq!(ids(&ben.get("/api/board/topics").await), [chat, rules]);
+        let (status, _) = ben
+            .call(
+                "PATCH",
+                &format!("/api/board/topics/{rules}"),
+                Some(json!({"pinned": true})),
+            )
+            .await;
+        assert_eq!(status, 403, "members do not pin");
+        boss.call(
+            "PATCH",
+            &format!("/api/board/topics/{rules}"),
+            Some(json!({"pinned": true})),
+        )
+        .await;
+        let list = ben.get("/api/board/topics").await;
+        assert_eq!(ids(&list), [rules, chat]);
+        assert_eq!(topic_in(&list, rules)["pinned"], true);
+        let (status, _) = boss
+            .call("PATCH", &format!("/api/board/topics/{rules}"), Some(json!({})))
+            .await;
+        assert_eq!(status, 422, "nothing to change");
+
+        // Ben is rude; a moderator hides the post, giving a reason.
+        let rude = ben
+            .post(
+                &format!("/api/board/topics/{chat}/posts"),
+                json!({"body": "Only fools play Lepanto, anna."}),
+            )
+            .await["post"]
+            .as_i64()
+            .unwrap();
+        let (status, out) = boss
+            .call(
+                "PUT",
+                &format!("/api/board/posts/{rude}/hidden"),
+                Some(json!({"hidden": true})),
+            )
+            .await;
+        assert_eq!(status, 422, "a reason is required: {out}");
+        let (status, _) = ben
+            .call(
+                "PUT",
+                &format!("/api/board/posts/{rude}/hidden"),
+                Some(json!({"hidden": true, "reason": "mine"})),
+            )
+            .await;
+        assert_eq!(status, 403);
+        boss.call(
+            "PUT",
+            &format!("/api/board/posts/{rude}/hidden"),
+            Some(json!({"hidden": true, "reason": "insults"})),
+        )
+        .await;
+        let (status, _) = boss
+            .call(
+                "PUT",
+                &format!("/api/board/posts/{rude}/hidden"),
+                Some(json!({"hidden": true, "reason": "again"})),
+            )
+            .await;
+        assert_eq!(status, 409, "already hidden");
+        // Members and visitors see that a post was hidden, never its text.
+        for reader in [anna, ben, &server.visitor()] {
+            let view = reader.get(&format!("/api/board/topics/{chat}")).await;
+            let p = &view["posts"][1];
+            assert_eq!(p["hidden"], true);
+            assert_eq!(p["body"], Value::Null);
+            assert_eq!(p["blocks"], json!([]));
+            assert_eq!(p["hidden_reason"], Value::Null);
+            let (_, html) = page(reader, &format!("/board/topics/{chat}")).await;
+            assert!(!html.contains("Only fools"), "a hidden post's text on the page");
+            assert!(html.contains("Hidden by a moderator."));
+        }
+        let hidden_search = anna.get("/api/board/search?q=fools").await;
+        assert_eq!(hidden_search["found"], json!([]), "hidden posts are never found");
+        // The moderator reads it, and why it was hidden.
+        let view = boss.get(&format!("/api/board/topics/{chat}")).await;
+        assert_eq!(view["posts"][1]["body"], "Only fools play Lepanto, anna.");
+        assert_eq!(view["posts"][1]["hidden_by"], "boss");
+        assert_eq!(view["posts"][1]["hidden_reason"], "insults");
+
+        // Locked: members cannot reply, a moderator still can; unlocked, they can again.
+        boss.call(
+            "PATCH",
+            &format!("/api/board/topics/{chat}"),
+            Some(json!({"locked": true})),
+        )
+        .await;
+        let (status, out) = anna
+            .call(
+                "POST",
+                &format!("/api/board/topics/{chat}/posts"),
+                Some(json!({"body": "But…"})),
+            )
+            .await;
+        assert_eq!(status, 409, "{out}");
+        assert!(out["error"].as_str().unwrap().contains("locked"));
+        let view = anna.get(&format!("/api/board/topics/{chat}")).await;
+        assert_eq!(
+            (view["locked"].clone(), view["can_reply"].clone()),
+            (json!(true), json!(false))
+        );
+        let (_, html) = page(anna, &format!("/board/topics/{chat}")).await;
+        assert!(html.contains("id=\"why-no-reply\"") && !html.contains("id=\"reply-body\""));
+        boss.post(
+            &format!("/api/board/topics/{chat}/posts"),
+            json!({"body": "Closed: keep it civil."}),
+        )
+        .await;
+        boss.call(
+            "PATCH",
+            &format!("/api/board/topics/{chat}"),
+            Some(json!({"locked": false})),
+        )
+        .await;
+        anna.post(&format!("/api/board/topics/{chat}/posts"), json!({"body": "Thanks."}))
+            .await;
+        boss.call(
+            "PUT",
+            &format!("/api/board/posts/{rude}/hidden"),
+            Some(json!({"hidden": false})),
+        )
+        .await;
+        assert_eq!(
+            ben.get(&format!("/api/board/topics/{chat}")).await["posts"][1]["body"],
+            "Only fools play Lepanto, anna."
+        );
+
+        let log = boss.get("/api/moderation/log").await;
+        let actions: Vec<&str> = log["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["action"].as_str().unwrap())
+            .collect();
+        assert_eq!(actions, ["show", "unlock", "lock", "hide", "pin", "appoint"]);
+        let hide = &log["entries"][3];
+        assert_eq!(hide["moderator"], "boss");
+        assert_eq!(hide["detail"], "insults");
+        assert!(hide["target"].as_str().unwrap().contains("by ben"));
+        assert_eq!(
+            anna.call("GET", "/api/moderation/log", None).await.0,
+            403,
+            "the log is for moderators"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_suspended_account_reads_but_cannot_post_order_bid_or_send_press() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let (server, apis) = club(&target.url, &["boss", "the-gm"]).await;
+        let (boss, gm) = (&apis[0], &apis[1]);
+        let (id, players) = full_game(&server, gm, "1936", json!({}), "s").await;
+        let germany = player(&players, "Germany");
+        let topic = germany
+            .post("/api/board/topics", json!({"title": "Hello", "body": "Hi all"}))
+            .await["topic"]
+            .as_i64()
+            .unwrap();
+
+        let (status, out) = boss
+            .call(
+                "POST",
+                "/api/moderation/suspensions",
+                Some(json!({"account": "s-player0", "reason": "spam", "days": 0})),
+            )
+            .await;
+        assert_eq!(status, 422, "{out}");
+        let (status, _) = boss
+            .call(
+                "POST",
+                "/api/moderation/suspensions",
+                Some(json!({"account": "boss", "reason": "test"})),
+            )
+            .await;
+        assert_eq!(status, 409, "not oneself");
+        let (status, _) = gm
+            .call(
+                "POST",
+                "/api/moderation/suspensions",
+                Some(json!({"account": "boss", "reason": "coup"})),
+            )
+            .await;
+        assert_eq!(status, 403, "members do not suspend");
+        let name = players
+            .iter()
+            .position(|(p, _)| p == "Germany")
+            .map(|i| format!("s-player{i}"))
+            .unwrap();
+        let s = boss
+            .post(
+                "/api/moderation/suspensions",
+                json!({"account": name, "reason": "spamming the board", "days": 7}),
+            )
+            .await;
+        assert!(s["until"].as_str().unwrap().ends_with('Z'));
+
+        let refused = |out: &Value| {
+            let e = out["error"].as_str().unwrap_or_default();
+            assert!(e.contains("suspended") && e.contains("spamming the board"), "{out}");
+            assert_eq!(out["suspended"], true);
+        };
+        let tries = [
+            (
+                "POST",
+                "/api/board/topics".to_string(),
+                json!({"title": "Buy now", "body": "cheap"}),
+            ),
+            (
+                "POST",
+                format!("/api/board/topics/{topic}/posts"),
+                json!({"body": "cheap"}),
+            ),
+            (
+                "POST",
+                format!("/api/games/{id}/orders"),
+                json!({"orders": ["A ber - kie"], "phase": "S1936M"}),
+            ),
+            ("POST", format!("/api/games/{id}/bids"), json!({"bids": [], "seq": 0})),
+            ("POST", format!("/api/games/{id}/press"), json!({"body": "hello"})),
+            ("POST", format!("/api/games/{id}/ready"), json!({"seq": 0})),
+        ];
+        for (method, path, body) in &tries {
+            let (status, out) = germany.call(method, path, Some(body.clone())).await;
+            assert_eq!(status, 403, "{method} {path}: {out}");
+            refused(&out);
+        }
+        // Reading is not refused.
+        germany.get(&format!("/api/games/{id}")).await;
+        germany.get(&format!("/api/board/topics/{topic}")).await;
+        let (_, html) = page(germany, &format!("/board/topics/{topic}")).await;
+        assert!(html.contains("id=\"why-no-reply\"") && html.contains("spamming the board"));
+        // Others play on.
+        player(&players, "France")
+            .post(&format!("/api/games/{id}/press"), json!({"body": "Germany is quiet"}))
+            .await;
+
+        let overview = boss.get("/api/moderation").await;
+        assert_eq!(overview["suspensions"][0]["name"], name.as_str());
+        boss.call("DELETE", &format!("/api/moderation/suspensions/{name}"), None)
+            .await;
+        let (status, _) = boss
+            .call("DELETE", &format!("/api/moderation/suspensions/{name}"), None)
+            .await;
+        assert_eq!(status, 404, "no longer suspended");
+        let (status, out) = germany
+            .call("POST", &format!("/api/games/{id}/press"), Some(json!({"body": "back"})))
+            .await;
+        assert_eq!(status, 200, "{out}");
+
+        // A suspension with days ends by itself.
+        boss.post(
+            "/api/moderation/suspensions",
+            json!({"account": name, "reason": "cool off", "days": 1}),
+        )
+        .await;
+        assert_eq!(
+            germany
+                .call(
+                    "POST",
+                    "/api/board/topics",
+                    Some(json!({"title": "Again", "body": "x"}))
+                )
+                .await
+                .0,
+            403
+        );
+        server.advance(24 * 60 * 60 * 1000 + 1).await;
+        assert_eq!(
+            germany
+                .call(
+                    "POST",
+                    "/api/board/topics",
+                    Some(json!({"title": "Again", "body": "x"}))
+                )
+                .await
+                .0,
+            201
+        );
+        let actions: Vec<String> = boss.get("/api/moderation/log").await["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| format!("{} {}", e["action"].as_str().unwrap(), e["target"].as_str().unwrap()))
+            .collect();
+        assert_eq!(
+            actions[..3],
+            [
+                format!("suspend {name}"),
+                format!("reinstate {name}"),
+                format!("suspend {name}")
+            ]
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn each_game_has_a_thread_and_a_moderator_may_replace_its_gm() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let (server, apis) = club(&target.url, &["boss", "the-gm", "other", "newgm"]).await;
+        let (boss, gm, other) = (&apis[0], &apis[1], &apis[2]);
+        let game = gm.post("/api/games", json!({"name": "Autumn league"})).await;
+        let id = game["id"].as_i64().unwrap();
+        let thread = server.visitor().get(&format!("/api/games/{id}/thread")).await;
+        let topic = thread["topic"].as_i64().unwrap();
+        let view = other.get(&format!("/api/board/topics/{topic}")).await;
+        assert_eq!(view["title"], "Autumn league");
+        assert_eq!(view["game"], id);
+        assert!(view["note"].as_str().unwrap().contains("not press"), "{view}");
+        // The game's page links it; the address leads to it.
+        let (_, html) = page(other, &format!("/games/{id}")).await;
+        assert!(
+            html.contains(&format!("href=\"/games/{id}/thread\"")),
+            "the game page links its thread"
+        );
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
+        let r = client
+            .get(format!("{}/games/{id}/thread", server.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.headers()["location"], format!("/board/topics/{topic}"));
+        assert_eq!(server.visitor().call("GET", "/api/games/999/thread", None).await.0, 404);
+        // Listed once someone writes in it.
+        assert!(other.get("/api/board/topics").await["topics"]
+            .as_array()
+            .unwrap()
+            .is_empty());
+        other
+            .post(
+                &format!("/api/board/topics/{topic}/posts"),
+                json!({"body": "Is a seat left?"}),
+            )
+            .await;
+        let list = gm.get("/api/board/topics").await;
+        assert_eq!(topic_in(&list, topic)["game"], id);
+        let (_, html) = page(other, &format!("/board/topics/{topic}")).await;
+        assert!(html.contains("id=\"game-thread-note\""));
+
+        // A moderator appoints a new GM; a member who is not the GM cannot.
+        let (status, _) = other
+            .call(
+                "POST",
+                &format!("/api/games/{id}/gm/transfer"),
+                Some(json!({"account": "other"})),
+            )
+            .await;
+        assert_eq!(status, 403);
+        boss.post(&format!("/api/games/{id}/gm/transfer"), json!({"account": "newgm"}))
+            .await;
+        assert_eq!(server.visitor().get(&format!("/api/games/{id}")).await["gm"], "newgm");
+        let log = boss.get("/api/moderation/log").await;
+        assert_eq!(log["entries"][0]["action"], "gm");
+        assert!(log["entries"][0]["detail"].as_str().unwrap().contains("newgm"), "{log}");
+
+        // The club may let only moderators create games.
+        boss.call(
+            "PATCH",
+            "/api/moderation/settings",
+            Some(json!({"game_creation": "moderators"})),
+        )
+        .await;
+        let (status, out) = gm.call("POST", "/api/games", Some(json!({"name": "Mine"}))).await;
+        assert_eq!(status, 403, "{out}");
+        let made = boss.post("/api/games", json!({"name": "Club game"})).await;
+        assert!(made["id"].as_i64().is_some());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_members_only_board_is_invisible_to_visitors() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let (server, apis) = club(&target.url, &["boss", "anna"]).await;
+        let (boss, anna) = (&apis[0], &apis[1]);
+        let game = anna.post("/api/games", json!({"name": "Secret society"})).await;
+        let id = game["id"].as_i64().unwrap();
+        let topic = anna
+            .post(
+                "/api/board/topics",
+                json!({"title": "Members matter", "body": "The quartermaster speaks"}),
+            )
+            .await["topic"]
+            .as_i64()
+            .unwrap();
+        let post = anna.get(&format!("/api/board/topics/{topic}")).await["posts"][0]["id"]
+            .as_i64()
+            .unwrap();
+        let thread = anna.get(&format!("/api/games/{id}/thread")).await["topic"]
+            .as_i64()
+            .unwrap();
+        anna.post(
+            &format!("/api/board/topics/{thread}/posts"),
+            json!({"body": "Recruiting the quartermaster"}),
+        )
+        .await;
+        let (status, _) = anna
+            .call("PATCH", "/api/moderation/settings", Some(json!({"board": "members"})))
+            .await;
+        assert_eq!(status, 403, "members do not change the club's settings");
+        let set = boss
+            .call("PATCH", "/api/moderation/settings", Some(json!({"board": "members"})))
+            .await
+            .1;
+        assert_eq!(set["board"], "members");
+
+        let visitor = server.visitor();
+        let addresses = [
+            "/api/board/topics".to_string(),
+            format!("/api/board/topics/{topic}"),
+            format!("/api/board/topics/{thread}"),
+            "/api/board/search?q=quartermaster".to_string(),
+            format!("/api/games/{id}/thread"),
+            "/board".to_string(),
+            format!("/board/topics/{topic}"),
+            format!("/board/posts/{post}"),
+            "/board/search?q=quartermaster".to_string(),
+            format!("/games/{id}/thread"),
+        ];
+        for path in &addresses {
+            let (status, body) = visitor.call("GET", path, None).await;
+            assert_eq!(status, 401, "{path}");
+            let text = body.to_string();
+            assert!(
+                !text.contains("quartermaster") && !text.contains("Members matter"),
+                "{path}: {text}"
+            );
+            // A made-up or expired token is no member either.
+            let stranger = Api::new(&server.base, Some("0".repeat(64)));
+            assert_eq!(stranger.call("GET", path, None).await.0, 401, "{path}");
+        }
+        // Nor does it leak through the game's pages and feed, or the lobby.
+        for path in [
+            format!("/games/{id}"),
+            format!("/games/{id}/feed.atom"),
+            "/".to_string(),
+        ] {
+            let (status, text) = page(&visitor, &path).await;
+            assert_eq!(status, 200, "{path}");
+            assert!(!text.contains("quartermaster"), "{path}");
+        }
+        // Members read everything.
+        for path in &addresses {
+            let (status, _) = anna.call("GET", path, None).await;
+            assert!(status == 200 || status == 303, "{path}: {status}");
+        }
+        assert_eq!(
+            anna.get("/api/board/search?q=QUARTERMASTER").await["found"]
+                .as_array()
+                .unwrap()
+                .len(),
+            2
+        );
+        // Public again: visitors read.
+        boss.call("PATCH", "/api/moderation/settings", Some(json!({"board": "public"})))
+            .await;
+        assert_eq!(
+            visitor.call("GET", &format!("/api/board/topics/{topic}"), None).await.0,
+            200
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn search_and_pages() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let (server, apis) = club(&target.url, &["boss", "anna"]).await;
+        let anna = &apis[1];
+        let topic = anna
+            .post(
+                "/api/board/topics",
+                json!({"title": "Long thread", "body": "Post 1: we hold 100% of Iberia"}),
+            )
+            .await["topic"]
+            .as_i64()
+            .unwrap();
+        for n in 2..=26 {
+            server.advance(10).await;
+            anna.post(
+                &format!("/api/board/topics/{topic}/posts"),
+                json!({"body": format!("Post {n}: 100 units")}),
+            )
+            .await;
+        }
+        // 26 posts: two pages of 25 and 1.
+        let first = anna.get(&format!("/api/board/topics/{topic}?page=1")).await;
+        assert_eq!(
+            (first["pages"].as_i64(), first["posts"].as_array().unwrap().len()),
+            (Some(2), 25)
+        );
+        let second = anna.get(&format!("/api/board/topics/{topic}?page=2")).await;
+        assert_eq!(second["posts"][0]["body"], "Post 26: 100 units");
+        let (_, html) = page(anna, &format!("/board/topics/{topic}?page=1")).await;
+        assert!(html.contains(&format!("href=\"/board/topics/{topic}?page=2\" rel=\"next\"")));
+
+        // `%` is a letter, not a wildcard; any case; the page a post is on.
+        let found = anna.get("/api/board/search?q=100%25").await;
+        let hits = found["found"].as_array().unwrap();
+        assert_eq!(hits.len(), 1, "{found}");
+        assert_eq!(hits[0]["page"], 1);
+        let found = anna.get("/api/board/search?q=POST%2026").await;
+        assert_eq!(found["found"][0]["page"], 2);
+        assert_eq!(
+            anna.get("/api/board/search?q=iberia").await["found"]
+                .as_array()
+                .unwrap()
+                .len(),
+            1
+        );
+        assert_eq!(
+            anna.get("/api/board/search?q=long%20thread").await["found"]
+                .as_array()
+                .unwrap()
+                .len(),
+            26,
+            "titles match too"
+        );
+        for bad in ["ab", "%20%20%20"] {
+            let (status, out) = anna.call("GET", &format!("/api/board/search?q={bad}"), None).await;
+            assert_eq!(status, 422, "{out}");
+        }
+        let (status, html) = page(anna, "/board/search?q=ab").await;
+        assert_eq!(status, 200);
+        assert!(html.contains("a search has 3 to"), "said on the page");
+        let (_, html) = page(anna, "/board/search?q=iberia").await;
+        assert!(html.contains("Post 1: we hold 100% of Iberia"));
+    }
+}
