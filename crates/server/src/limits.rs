@@ -17,7 +17,7 @@ pub const MAX_BIDS: usize = 100;
 /// Characters in one press message.
 pub const MAX_PRESS_CHARS: usize = 10_000;
 /// Characters in a board post, and in a topic's title.
-pub const MAX_POST_CHARS: usize = 20_000;
+pub const MAX_POST_CHARS: usize = 10_000;
 pub const MAX_TOPIC_TITLE_CHARS: usize = 120;
 /// Characters in a board search.
 pub const MAX_SEARCH_CHARS: usize = 100;

@@ -250,7 +250,7 @@ fn check_body(body: &str) -> ApiResult<&str> {
 pub struct NewTopicRequest {
     /// 3 to 120 characters.
     pub title: String,
-    /// The first post: 1 to 20,000 characters of plain text.
+    /// The first post: 1 to 10,000 characters of plain text.
     pub body: String,
 }
 
@@ -309,7 +309,7 @@ pub async fn create_topic(app: &App, account: &Account, t: NewTopicRequest) -> A
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"body": "> Seven seats, Sunday deadlines\nCount me in, as Italy if I may."}))]
 pub struct Reply {
-    /// 1 to 20,000 characters of plain text; lines starting with `>` are a quote.
+    /// 1 to 10,000 characters of plain text; lines starting with `>` are a quote.
     pub body: String,
 }
 
@@ -486,6 +486,7 @@ pub async fn change_topic(app: &App, account: &Account, id: i64, c: TopicChange)
 #[serde(deny_unknown_fields)]
 pub struct SearchQuery {
     /// 3 to 100 characters, found anywhere in a post or a topic's title, in any case.
+    #[param(min_length = 3, max_length = 100)]
     pub q: String,
 }
 
