@@ -16,11 +16,20 @@ use crate::services::games;
 use crate::services::games::create::NewGame;
 use crate::services::games::settings::{Deadlines, EarlyProcessing};
 use crate::services::processing::adjudicate_current;
+use crate::services::{forum, moderation};
 use crate::App;
 
 pub const DEMO_GM: &str = "demo-gm";
 /// The demo GM's password unless CHANCERY_DEMO_PASSWORD says otherwise (README).
 pub const DEMO_PASSWORD: &str = "demo-club-1958";
+/// The demo board's pinned first topic.
+const DEMO_WELCOME: &str =
+    "This is a demo club: one game of each variant a few phases in, every power open to join.\n\n\
+Register an account, join a game from the lobby, and write here to find other players. Each game has its own \
+thread on this board (its page links it) for recruiting and for talk once it has ended; negotiation belongs in \
+the game's press.\n\n\
+> Plain text only: a blank line starts a paragraph, a line starting with > is a quote, and addresses such as \
+https://www.diplomacy-archive.com become links.";
 /// Phases played before the club opens.
 const DEMO_PHASES: usize = 4;
 
@@ -85,6 +94,29 @@ pub async fn create_if_empty(app: &App) -> Result<(), String> {
             tx.commit().await.map_err(|e| e.to_string())?;
         }
     }
+    // The demo's GM moderates its board, which opens with a pinned welcome.
+    moderation::appoint_at_start(
+        &app.db,
+        &[DEMO_GM.to_string()],
+        app.clock.now_ms(),
+        "the demo club's GM",
+    )
+    .await?;
+    let welcome = forum::create_topic(
+        app,
+        &gm,
+        forum::NewTopicRequest {
+            title: "Welcome to the demo club".into(),
+            body: DEMO_WELCOME.into(),
+        },
+    )
+    .await
+    .map_err(err)?;
+    let pin = forum::TopicChange {
+        pinned: Some(true),
+        locked: None,
+    };
+    forum::change_topic(app, &gm, welcome.topic, pin).await.map_err(err)?;
     eprintln!("chancery-server: created the demo club: log in as `{DEMO_GM}` with password `{password}`");
     Ok(())
 }

@@ -7,6 +7,7 @@
 
 mod common;
 
+use common::smtp::{link, to, Sink};
 use common::{full_game, player, Api, Server};
 use serde_json::{json, Value};
 
@@ -137,7 +138,7 @@ async fn moderators_come_from_the_command_line_then_from_moderators() {
         );
         let (status, html) = page(anna, "/moderation").await;
         assert_eq!(status, 200);
-        assert!(html.contains("id=\"moderation-log\"") && html.contains("from the command line"));
+        assert!(html.contains("id=\"moderation-log\"") && html.contains("made a moderator by the command line"));
         drop(server);
 
         // An unknown name on the command line stops the server with a clear message.
@@ -871,5 +872,117 @@ async fn search_and_pages() {
         assert!(html.contains("a search has 3 to"), "said on the page");
         let (_, html) = page(anna, "/board/search?q=iberia").await;
         assert!(html.contains("Post 1: we hold 100% of Iberia"));
+    }
+}
+
+/// Sets `who`'s address and follows the link the confirmation mail carries.
+async fn confirm(sink: &Sink, server: &Server, who: &Api, addr: &str) {
+    who.call("PUT", "/api/me/mail/address", Some(json!({"address": addr})))
+        .await;
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let mail = loop {
+        if let Some(m) = to(&sink.mails(), addr)
+            .into_iter()
+            .find(|m| m["headers"]["subject"] == "Confirm your address")
+        {
+            break m.clone();
+        }
+        assert!(std::time::Instant::now() < until, "no confirmation mail for {addr}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    let url = link(&mail, &format!("{}/mail/confirm/", server.base));
+    assert_eq!(reqwest::get(&url).await.expect("follow the link").status(), 200);
+}
+
+/// Issue 15 §5: mail for replies to one's topics follows the mail preferences, off by
+/// default. Over real SMTP (aiosmtpd): nothing until the starter turns the kind on, then
+/// one mail per reply by someone else, with the reply and a link to it.
+#[tokio::test(flavor = "multi_thread")]
+async fn replies_are_mailed_to_the_topic_starter_only_once_chosen() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let sink = Sink::start();
+        let smtp = sink.url();
+        let server = Server::start_with(
+            &target.url,
+            &[
+                "--test-clock",
+                "--no-demo",
+                "--tick-ms",
+                "50",
+                "--rate",
+                "100000",
+                "--smtp",
+                &smtp,
+            ],
+        );
+        let anna = server.register("anna").await;
+        let ben = server.register("ben").await;
+        confirm(&sink, &server, &anna, "anna@players.example").await;
+        let topic = anna
+            .post(
+                "/api/board/topics",
+                json!({"title": "Gunboat night", "body": "Friday?"}),
+            )
+            .await["topic"]
+            .as_i64()
+            .unwrap();
+        // Off by default: ben's reply mails nobody.
+        ben.post(
+            &format!("/api/board/topics/{topic}/posts"),
+            json!({"body": "First reply, unmailed"}),
+        )
+        .await;
+        let settings = anna.get("/api/me/mail").await;
+        assert!(
+            settings["kinds"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|k| k["kind"] == "board"),
+            "the account page offers the kind: {settings}"
+        );
+        anna.call(
+            "PUT",
+            "/api/me/mail/prefs",
+            Some(json!({"kind": "board", "enabled": true})),
+        )
+        .await;
+        // Her own replies never mail her.
+        anna.post(
+            &format!("/api/board/topics/{topic}/posts"),
+            json!({"body": "Talking to myself"}),
+        )
+        .await;
+        let reply = ben
+            .post(
+                &format!("/api/board/topics/{topic}/posts"),
+                json!({"body": "Second reply:\nFriday suits me"}),
+            )
+            .await;
+        let post = reply["post"].as_i64().unwrap();
+        // The confirmation and one reply.
+        sink.wait_for(2, 30).await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        let mails = sink.mails();
+        let board: Vec<&Value> = to(&mails, "anna@players.example")
+            .into_iter()
+            .filter(|m| m["headers"]["subject"] != "Confirm your address")
+            .collect();
+        assert_eq!(board.len(), 1, "{board:#?}");
+        let m = board[0];
+        assert_eq!(m["headers"]["subject"], "ben replied to \u{201c}Gunboat night\u{201d}");
+        let text = m["text"].as_str().unwrap();
+        let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+        let at = lines
+            .iter()
+            .position(|l| *l == "  Second reply:")
+            .unwrap_or_else(|| panic!("{text}"));
+        assert_eq!(lines[at + 1], "  Friday suits me", "the reply, line by line");
+        assert!(!text.contains("unmailed") && !text.contains("myself"), "{text}");
+        assert!(m["headers"].get("list-unsubscribe").is_some(), "one click turns it off");
+        let url = link(m, &format!("{}/board/posts/", server.base));
+        assert_eq!(url, format!("{}/board/posts/{post}", server.base));
+        assert_eq!(mails.len(), 2, "nobody else was mailed");
     }
 }

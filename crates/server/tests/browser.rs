@@ -1427,6 +1427,203 @@ async fn axe_finds_nothing_serious_on_a_phone() {
     axe_finds_nothing_serious(375, 800).await;
 }
 
+/// Issue 15 §5 on a desktop and a phone: a player opens a topic on the board, another
+/// quotes it in a reply (it is new to him until he reads it), a moderator hides the
+/// reply with a reason and locks the topic, then suspends its writer, who can then
+/// neither post nor give an order, and is told why. axe-core on every board page.
+async fn the_board_and_its_moderators(width: u32, height: u32, tag: &str) {
+    let Some(b) = browser(width, height).await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("club.db").to_string_lossy().into_owned();
+    // The club's first moderator comes from the command line, for an account that exists.
+    let first = Server::start(&db);
+    for name in ["boss-mod", "anna-op", "ben-rude", "gm-bea"] {
+        first.register(name).await;
+    }
+    first.kill();
+    let server = Server::start_with(
+        &db,
+        &[
+            "--test-clock",
+            "--no-demo",
+            "--tick-ms",
+            "50",
+            "--rate",
+            "100000",
+            "--moderator",
+            "boss-mod",
+        ],
+    );
+    let base = server.base.clone();
+    let login_api = |name: &str| {
+        let base = base.clone();
+        let name = name.to_string();
+        async move {
+            let (_, out) = Api::new(&base, None)
+                .call("POST", "/api/login", Some(json!({"name": name, "password": PASSWORD})))
+                .await;
+            Api::new(&base, out["token"].as_str().map(str::to_string))
+        }
+    };
+    let gm = login_api("gm-bea").await;
+    let game = gm
+        .post("/api/games", json!({"name": "Board club game", "variant": "standard"}))
+        .await;
+    let id = game["id"].as_i64().unwrap();
+    login_api("ben-rude")
+        .await
+        .post(&format!("/api/games/{id}/join"), json!({"power": "England"}))
+        .await;
+    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+
+    // Anna opens a topic from the board's page.
+    b.login(&base, "anna-op").await;
+    b.find("header.top a[href='/board']")
+        .await
+        .click()
+        .await
+        .expect("the Board link");
+    b.find("#topic-title").await;
+    b.axe(&format!("board at {width} px")).await;
+    b.type_into("#topic-title", "Who plays Friday?").await;
+    b.type_into(
+        "#topic-body",
+        "A gunboat game on Friday.\nRules: https://example.org/gunboat",
+    )
+    .await;
+    b.tap("#new-topic").await;
+    b.until(
+        "the new topic",
+        "location.pathname.startsWith('/board/topics/') && document.querySelector('article.post')",
+    )
+    .await;
+    let topic_path = b.js("return location.pathname;").await.as_str().unwrap().to_string();
+    assert_eq!(b.text("#topic-title").await, "Who plays Friday?");
+    let link = b
+        .js("const a = document.querySelector('article.post a[href^=\"https://\"]'); return a && [a.href, a.rel];")
+        .await;
+    assert_eq!(link, json!(["https://example.org/gunboat", "nofollow ugc noopener"]));
+    b.logout().await;
+
+    // Ben sees it is new, quotes it and replies.
+    b.login(&base, "ben-rude").await;
+    b.goto(&format!("{base}/board")).await;
+    b.find("tr.unread-topic .new-badge").await;
+    b.find("tr.unread-topic a").await.click().await.expect("open the topic");
+    b.find("button.quote-post").await;
+    b.tap("button.quote-post").await;
+    let quoted = b.js("return document.getElementById('reply-body').value;").await;
+    assert_eq!(
+        quoted,
+        json!("> anna-op wrote:\n> A gunboat game on Friday.\n> Rules: https://example.org/gunboat\n\n")
+    );
+    b.find("#reply-body")
+        .await
+        .send_keys("Gunboat is for cowards.")
+        .await
+        .unwrap();
+    b.tap("#send-reply").await;
+    b.until(
+        "the reply on the page",
+        "document.querySelectorAll('article.post').length === 2 && location.hash.startsWith('#post-')",
+    )
+    .await;
+    let reply = b
+        .js("return location.hash.slice(1);")
+        .await
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(b.text(&format!("#{reply} blockquote")).await.contains("anna-op wrote:"));
+    b.axe(&format!("topic at {width} px")).await;
+    b.shot(&format!("board-topic-{tag}")).await;
+    b.logout().await;
+
+    // The moderator hides the reply, giving the reason, and locks the topic.
+    b.login(&base, "boss-mod").await;
+    b.goto(&format!("{base}{topic_path}")).await;
+    b.type_into(&format!("#{reply} .hide-form input[name=reason]"), "insults")
+        .await;
+    b.tap(&format!("#{reply} .hide-form button")).await;
+    b.until(
+        "the post hidden",
+        &format!("document.querySelector('#{reply}.hidden-post')"),
+    )
+    .await;
+    assert!(b
+        .text(&format!("#{reply} .hidden-note"))
+        .await
+        .contains("boss-mod: insults"));
+    b.tap("#toggle-lock").await;
+    b.until("the topic locked", "document.getElementById('topic-locked')")
+        .await;
+    b.axe(&format!("topic as a moderator at {width} px")).await;
+    b.shot(&format!("board-moderated-{tag}")).await;
+    // And suspends its writer on the moderation page; the log shows each action.
+    b.goto(&format!("{base}/moderation")).await;
+    b.type_into("#suspend-name", "ben-rude").await;
+    b.type_into("#suspend-reason", "insulting other members").await;
+    b.type_into("#suspend-days", "7").await;
+    b.tap("#suspend").await;
+    b.until("ben suspended", "document.getElementById('suspensions') && document.getElementById('suspensions').textContent.includes('ben-rude')")
+        .await;
+    let log = b.text("#moderation-log").await;
+    for action in ["suspend", "lock", "hide", "appoint"] {
+        assert!(log.contains(action), "{action} in the log: {log}");
+    }
+    b.axe(&format!("moderation at {width} px")).await;
+    b.shot(&format!("board-moderation-{tag}")).await;
+    b.logout().await;
+
+    // Ben reads, but cannot post or order, and is told why.
+    b.login(&base, "ben-rude").await;
+    b.goto(&format!("{base}{topic_path}")).await;
+    let why = b.text("#why-no-reply").await;
+    assert!(
+        why.contains("suspended") && why.contains("insulting other members"),
+        "{why}"
+    );
+    assert!(!b.text("main").await.contains("cowards"), "the hidden reply's text");
+    b.goto(&format!("{base}/board")).await;
+    b.type_into("#topic-title", "Unfair!").await;
+    b.type_into("#topic-body", "I was only joking.").await;
+    b.tap("#new-topic").await;
+    b.until("the refusal", "document.querySelector('.form-message.error')")
+        .await;
+    assert!(b.text(".form-message.error").await.contains("suspended"));
+    b.goto(&format!("{base}/games/{id}")).await;
+    b.find("#order-text")
+        .await
+        .send_keys("A lvp - yor\u{E007}")
+        .await
+        .unwrap();
+    b.until(
+        "the order refused",
+        "document.getElementById('order-message').textContent.includes('suspended')",
+    )
+    .await;
+    b.js("document.getElementById('order-message').scrollIntoView({block: 'center'}); return 1;")
+        .await;
+    b.shot(&format!("board-suspended-{tag}")).await;
+    let orders = server.visitor().get(&format!("/api/games/{id}")).await;
+    assert_eq!(orders["phase"], "S1901M");
+    let (status, _) = login_api("ben-rude")
+        .await
+        .call("GET", &format!("/api/games/{id}/orders"), None)
+        .await;
+    assert_eq!(status, 200, "reading is not refused");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_board_and_its_moderators_on_a_desktop() {
+    the_board_and_its_moderators(1400, 1000, "desktop").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_board_and_its_moderators_on_a_phone() {
+    the_board_and_its_moderators(375, 800, "phone").await;
+}
+
 /// Issue 13 item 7 on a desktop and a phone: the lobby counts each game's press the
 /// player has not read, and the game page says so at its top, with the newest private
 /// message visible without scrolling; once the page has been seen, both counts are gone.

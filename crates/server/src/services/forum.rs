@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::forum_text::{self, Block};
+use super::mail::{self, Block as MailBlock, Kind};
 use super::moderation::{self, is_moderator, refuse_if_suspended, require_moderator};
 use crate::clock::iso_utc;
 use crate::db::{new_id, Backend};
@@ -320,7 +321,7 @@ pub async fn reply(app: &App, account: &Account, topic: i64, r: Reply) -> ApiRes
     let now = app.clock.now_ms();
     let post = new_id();
     let mut tx = app.db.write.begin().await?;
-    let (locked, _author, _game) = db::lock(&mut *tx, app.db.backend == Backend::Postgres, topic)
+    let (locked, author, game) = db::lock(&mut *tx, app.db.backend == Backend::Postgres, topic)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no topic {topic}")))?;
     if locked && !moderator {
@@ -339,12 +340,57 @@ pub async fn reply(app: &App, account: &Account, topic: i64, r: Reply) -> ApiRes
     .await?;
     db::mark_read(&mut *tx, account.id, topic, now).await?;
     let before = db::posts_before(&mut *tx, topic, now).await?;
+    if author != account.id {
+        mail_reply(&mut tx, app, account, topic, author, game, post, body).await?;
+    }
     tx.commit().await?;
     Ok(Written {
         topic,
         post,
         page: before / POSTS_PER_PAGE + 1,
     })
+}
+
+/// Mails the topic's starter a reply, in the reply's transaction, when they have chosen
+/// the kind (off by default) and have a working address: the mail carries the reply as
+/// written, which the starter may read on the board.
+#[allow(clippy::too_many_arguments)]
+async fn mail_reply(
+    tx: &mut crate::db::Tx,
+    app: &App,
+    account: &Account,
+    topic: i64,
+    starter: i64,
+    game: Option<i64>,
+    post: i64,
+    body: &str,
+) -> ApiResult<()> {
+    let title = db::topic(&mut **tx, 0, topic)
+        .await?
+        .map(|t| t.title)
+        .unwrap_or_default();
+    let blocks = [
+        MailBlock::Para(format!(
+            "{} replied to your topic \u{201c}{title}\u{201d} on the club's board:",
+            account.name
+        )),
+        MailBlock::Lines(body.lines().map(str::to_string).collect()),
+        MailBlock::Link {
+            label: "Read it on the board and reply".into(),
+            url: format!("{}/board/posts/{post}", app.mailer.base_url),
+        },
+    ];
+    mail::to_account(
+        tx,
+        app,
+        starter,
+        game,
+        Kind::Board,
+        format!("{} replied to \u{201c}{title}\u{201d}", account.name),
+        &blocks,
+    )
+    .await?;
+    Ok(())
 }
 
 /// The thread of a game (every game has one, made with it).

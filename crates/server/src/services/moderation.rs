@@ -447,6 +447,12 @@ pub async fn log_page(app: &App, account: &Account, page: i64) -> ApiResult<Log>
 /// one as the command line's doing. An unknown name stops the server: a club's first
 /// moderator must not silently fail to be one.
 pub async fn appoint_from_command_line(db: &Db, names: &[String], now_ms: i64) -> Result<(), String> {
+    appoint_at_start(db, names, now_ms, "the command line").await
+}
+
+/// Makes the named accounts moderators, by no moderator's hand (`how` says whose, in the
+/// log: the command line, the demo club).
+pub async fn appoint_at_start(db: &Db, names: &[String], now_ms: i64, how: &str) -> Result<(), String> {
     for name in names {
         let account = store::accounts::by_name(&db.read, name.trim())
             .await
@@ -463,7 +469,7 @@ pub async fn appoint_from_command_line(db: &Db, names: &[String], now_ms: i64) -
                 None,
                 "appoint",
                 &account.name,
-                "made a moderator from the command line",
+                &format!("made a moderator by {how}"),
             )
             .await
             .map_err(|e| e.message)?;
