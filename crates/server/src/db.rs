@@ -40,6 +40,12 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     ),
     (12, "press_reads", include_str!("../migrations/0012_press_reads.sql")),
     (15, "mail", include_str!("../migrations/0015_mail.sql")),
+    (
+        16,
+        "mail_reminders",
+        include_str!("../migrations/0016_mail_reminders.sql"),
+    ),
+    (17, "mail_press", include_str!("../migrations/0017_mail_press.sql")),
     (20, "board", include_str!("../migrations/0020_board.sql")),
 ];
 

@@ -192,6 +192,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
     services::moderation::appoint_from_command_line(&app.db, &opts.moderators, app.clock.now_ms()).await?;
     tokio::spawn(scheduler::run(app.clone(), opts.tick_ms));
     tokio::spawn(mailer::run(app.clone(), opts.tick_ms));
+    tokio::spawn(services::mail_jobs::run(app.clone(), opts.tick_ms));
     let router = routes::router(app.clone(), opts.test_clock);
     // The line tests wait for; keep its shape.
     eprintln!(

@@ -535,3 +535,335 @@ async fn replacement_disorder_end_and_leaving_are_mailed() {
         assert_eq!(header(m, "subject"), "forming game: the player of Russia left");
     }
 }
+
+fn smtp_server(db: &str, smtp: &str) -> Server {
+    Server::start_with(
+        db,
+        &[
+            "--test-clock",
+            "--no-demo",
+            "--tick-ms",
+            "50",
+            "--rate",
+            "100000",
+            "--smtp",
+            smtp,
+        ],
+    )
+}
+
+/// The game's deadline, ms since 1970.
+async fn deadline_ms(who: &Api, id: i64) -> i64 {
+    let view = who.get(&format!("/api/games/{id}")).await;
+    chrono::DateTime::parse_from_rfc3339(view["deadline"].as_str().expect("a deadline"))
+        .expect("ISO 8601")
+        .timestamp_millis()
+}
+
+/// Moves the server's clock to `at` (ms since 1970); returns the new time.
+async fn clock_to(server: &Server, at: i64) -> i64 {
+    let now = server.advance(0).await["now_ms"].as_i64().unwrap();
+    server.advance((at - now).max(0)).await["now_ms"].as_i64().unwrap()
+}
+
+/// Deadline reminders (issue 15 §1): 24 and 2 hours before the deadline by default, to
+/// each player whose power has given no orders (England has), with the deadline in the
+/// reader's zone and in UTC; each once, even when the server restarts at the same
+/// moment; the GM's own times (`PUT …/gm/reminders`) replace the defaults.
+#[tokio::test(flavor = "multi_thread")]
+async fn reminders_before_the_deadline_go_once_to_powers_without_orders() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let sink = Sink::start();
+        let smtp = sink.url();
+        let server = smtp_server(&target.url, &smtp);
+        let gm = server.register("remind-gm").await;
+        let (id, players) = full_game(
+            &server,
+            &gm,
+            "standard",
+            json!({"deadlines": {"movement_minutes": 4320, "retreat_minutes": 1440, "adjustment_minutes": 1440}}),
+            "remind",
+        )
+        .await;
+        for power in ["England", "France", "Germany"] {
+            confirm(&sink, &server, player(&players, power), &address(power)).await;
+        }
+        let france = player(&players, "France");
+        let settings = france
+            .call(
+                "PUT",
+                "/api/me/mail/options",
+                Some(json!({"time_zone": "Europe/Paris"})),
+            )
+            .await;
+        assert_eq!(settings.0, 200, "{settings:?}");
+        assert_eq!(settings.1["time_zone"], "Europe/Paris");
+        let (status, bad) = france
+            .call(
+                "PUT",
+                "/api/me/mail/options",
+                Some(json!({"time_zone": "Mars/Olympus"})),
+            )
+            .await;
+        assert_eq!(status, 422, "{bad}");
+        player(&players, "England")
+            .post(
+                &format!("/api/games/{id}/orders"),
+                json!({"orders": ["F lon - nth"], "seq": 0}),
+            )
+            .await;
+        let deadline = deadline_ms(&gm, id).await;
+        let before = sink.mails().len();
+        // Nothing a day and a half before.
+        clock_to(&server, deadline - 36 * 3_600_000).await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        assert_eq!(sink.mails().len(), before, "no reminder yet");
+
+        // 24 hours before: France and Germany, not England.
+        clock_to(&server, deadline - 24 * 3_600_000 + 60_000).await;
+        let mails = sink.wait_for(before + 2, 30).await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        let fresh: Vec<Value> = sink.mails()[before..].to_vec();
+        assert_eq!(fresh.len(), 2, "{:#?}", &mails[before..]);
+        assert!(to(&fresh, &address("England")).is_empty(), "England gave orders");
+        let utc = |fmt: &str| {
+            chrono::DateTime::from_timestamp_millis(deadline)
+                .unwrap()
+                .format(fmt)
+                .to_string()
+        };
+        let paris = chrono::DateTime::from_timestamp_millis(deadline)
+            .unwrap()
+            .with_timezone(&chrono_tz::Europe::Paris);
+        for power in ["France", "Germany"] {
+            let m = to(&fresh, &address(power));
+            assert_eq!(m.len(), 1, "{power}: {fresh:#?}");
+            let subject = header(m[0], "subject");
+            assert!(
+                subject.starts_with("remind game: orders for ") && subject.ends_with(" due in 24 hours"),
+                "{subject}"
+            );
+            let text = m[0]["text"].as_str().unwrap();
+            assert!(text.contains(&format!("{power} has given no orders yet")), "{text}");
+            assert!(text.contains(&format!("{}/games/{id}", server.base)), "{text}");
+            assert_eq!(header(m[0], "in-reply-to"), format!("<game-{id}@127.0.0.1>"));
+            assert!(header(m[0], "list-unsubscribe").contains("kind=reminders"));
+            if power == "France" {
+                // In the reader's zone and in UTC (§6).
+                let local = paris.format("%a %-d %b %Y %H:%M Europe/Paris").to_string();
+                assert!(text.contains(&local), "{local} in {text}");
+                assert!(text.contains(&utc("%H:%M UTC")), "{text}");
+            } else {
+                assert!(text.contains(&utc("%a %-d %b %Y %H:%M UTC")), "{text}");
+            }
+        }
+
+        // 2 hours before: again, "due in 2 hours".
+        let before = sink.mails().len();
+        let two_hours = clock_to(&server, deadline - 2 * 3_600_000 + 60_000).await;
+        sink.wait_for(before + 2, 30).await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        let fresh: Vec<Value> = sink.mails()[before..].to_vec();
+        assert_eq!(fresh.len(), 2, "{fresh:#?}");
+        for m in &fresh {
+            assert!(header(m, "subject").ends_with(" due in 2 hours"), "{m:#?}");
+        }
+
+        // A restart at the same moment sends nothing again.
+        server.kill();
+        let server = smtp_server(&target.url, &smtp);
+        let before = sink.mails().len();
+        clock_to(&server, two_hours + 60_000).await;
+        tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+        assert_eq!(sink.mails().len(), before, "{:#?}", &sink.mails()[before..]);
+
+        // The GM's own times.
+        let gm = Api::new(&server.base, gm.token.clone());
+        let france = Api::new(&server.base, player(&players, "France").token.clone());
+        let (status, _) = gm
+            .call(
+                "PUT",
+                &format!("/api/games/{id}/gm/reminders"),
+                Some(json!({"minutes": [0]})),
+            )
+            .await;
+        assert_eq!(status, 422);
+        let (status, _) = france.call("GET", &format!("/api/games/{id}/gm/reminders"), None).await;
+        assert_eq!(status, 403, "the GM's alone");
+        let set = gm
+            .call(
+                "PUT",
+                &format!("/api/games/{id}/gm/reminders"),
+                Some(json!({"minutes": [30]})),
+            )
+            .await;
+        assert_eq!(set, (200, json!({"minutes": [30]})));
+        assert_eq!(
+            gm.get(&format!("/api/games/{id}/gm/reminders")).await,
+            json!({"minutes": [30]})
+        );
+        clock_to(&server, deadline - 30 * 60_000 + 60_000).await;
+        sink.wait_for(before + 2, 30).await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        let fresh: Vec<Value> = sink.mails()[before..].to_vec();
+        assert_eq!(fresh.len(), 2, "{fresh:#?}");
+        for m in &fresh {
+            assert!(header(m, "subject").ends_with(" due in 29 minutes"), "{m:#?}");
+        }
+    }
+}
+
+/// Press by mail (issue 15 §1): private press and GM announcements, at most one mail per
+/// game per reader per 15 minutes, each message once, and nothing the reader may not
+/// read: no other powers' conversations, no grey sender unmasked, no public press.
+#[tokio::test(flavor = "multi_thread")]
+async fn press_is_mailed_in_batches_and_only_to_its_readers() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let sink = Sink::start();
+        let smtp = sink.url();
+        let server = smtp_server(&target.url, &smtp);
+        let gm = server.register("press-gm").await;
+        let (id, players) = full_game(&server, &gm, "standard", json!({"grey_press": true}), "press").await;
+        confirm(&sink, &server, &gm, "gm@club.example").await;
+        for power in ["England", "France", "Germany"] {
+            confirm(&sink, &server, player(&players, power), &address(power)).await;
+        }
+        let england = player(&players, "England");
+        let germany = player(&players, "Germany");
+        let press = format!("/api/games/{id}/press");
+        let before = sink.mails().len();
+        england
+            .post(
+                &press,
+                json!({"to": ["France"], "body": "Secret plan: the Channel stays empty"}),
+            )
+            .await;
+        england
+            .post(&press, json!({"to": [], "body": "Public words from England"}))
+            .await;
+        gm.post(&press, json!({"to": [], "body": "The GM speaks to all"})).await;
+        germany
+            .post(&press, json!({"to": ["GM"], "body": "Germany asks the GM"}))
+            .await;
+        // The first batch: France, Germany and England each get a mail at once; then the
+        // rest waits for the batch time.
+        sink.wait_for(before + 4, 30).await;
+        tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+        let first: Vec<Value> = sink.mails()[before..].to_vec();
+        for who in [
+            address("France"),
+            address("Germany"),
+            address("England"),
+            "gm@club.example".into(),
+        ] {
+            assert_eq!(to(&first, &who).len(), 1, "{who}: one mail at first: {first:#?}");
+        }
+        server.advance(15 * 60_000 + 1_000).await;
+        tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+        let all: Vec<Value> = sink.mails()[before..].to_vec();
+        let text_of = |who: &str| -> String {
+            to(&all, who)
+                .iter()
+                .map(|m| m["text"].as_str().unwrap().to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let france = text_of(&address("France"));
+        assert_eq!(
+            france.matches("Secret plan: the Channel stays empty").count(),
+            1,
+            "{france}"
+        );
+        assert_eq!(france.matches("The GM speaks to all").count(), 1, "{france}");
+        assert!(france.contains("England to France"), "{france}");
+        let germany_text = text_of(&address("Germany"));
+        assert_eq!(
+            germany_text.matches("The GM speaks to all").count(),
+            1,
+            "{germany_text}"
+        );
+        let england_text = text_of(&address("England"));
+        assert_eq!(
+            england_text.matches("The GM speaks to all").count(),
+            1,
+            "{england_text}"
+        );
+        let gm_text = text_of("gm@club.example");
+        assert!(gm_text.contains("Germany asks the GM"), "{gm_text}");
+        for (who, text) in [("Germany", &germany_text), ("England", &england_text), ("GM", &gm_text)] {
+            assert!(
+                !text.contains("Secret plan"),
+                "{who} reads another conversation: {text}"
+            );
+        }
+        for (who, text) in [
+            ("France", &france),
+            ("Germany", &germany_text),
+            ("England", &england_text),
+        ] {
+            assert!(
+                !text.contains("Public words"),
+                "{who}: public press is not mailed: {text}"
+            );
+            assert!(
+                !text.contains("Germany asks the GM") || who == "Germany",
+                "{who}: {text}"
+            );
+        }
+        assert!(
+            !germany_text.contains("Germany asks the GM"),
+            "not one's own: {germany_text}"
+        );
+
+        // Once the batch time has passed a message goes at once; the next ones within
+        // the batch time wait for it and come together, the grey one's sender hidden.
+        server.advance(15 * 60_000 + 1_000).await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        let before = sink.mails().len();
+        england
+            .post(&press, json!({"to": ["France"], "body": "First of three"}))
+            .await;
+        let mails = sink.wait_for(before + 1, 30).await;
+        assert_eq!(mails[before]["rcpt_tos"], json!([address("France")]));
+        assert!(mails[before]["text"].as_str().unwrap().contains("First of three"));
+        england
+            .post(
+                &press,
+                json!({"to": ["France"], "body": "Second of three, grey", "grey": true}),
+            )
+            .await;
+        england
+            .post(&press, json!({"to": ["France"], "body": "Third of three"}))
+            .await;
+        tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+        assert_eq!(
+            sink.mails().len(),
+            before + 1,
+            "batched: {:#?}",
+            &sink.mails()[before..]
+        );
+        server.advance(15 * 60_000 + 1_000).await;
+        let mails = sink.wait_for(before + 2, 30).await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        assert_eq!(sink.mails().len(), before + 2, "one mail for both");
+        let m = &mails[before + 1];
+        assert_eq!(m["rcpt_tos"], json!([address("France")]));
+        assert_eq!(header(m, "subject"), "press game: 2 new messages");
+        let joined = m["text"].as_str().unwrap().to_string();
+        assert!(!joined.contains("First of three"), "each message once: {joined}");
+        assert!(
+            joined.contains("Second of three, grey") && joined.contains("Third of three"),
+            "{joined}"
+        );
+        assert!(joined.contains("Someone (grey press) to France"), "{joined}");
+        let grey_line = joined
+            .lines()
+            .take_while(|l| !l.contains("Second of three"))
+            .last()
+            .unwrap_or_default()
+            .to_string();
+        assert!(!grey_line.contains("England"), "the grey sender is hidden: {joined}");
+    }
+}

@@ -1,4 +1,5 @@
-//! The account's mail settings as JSON: its address and the kinds of mail it wants.
+//! The account's mail settings as JSON: its address, the kinds of mail it wants and its
+//! time zone; and a game's reminder times, which its GM sets.
 
 use axum::extract::State;
 use axum::Json;
@@ -6,9 +7,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::auth::Account;
-use crate::error::{ApiResult, Body, ErrorBody};
+use crate::error::{ApiResult, Body, ErrorBody, Path};
 use crate::services::mail::Kind;
 use crate::services::mail_settings::{self, Settings};
+use crate::services::reminders::{self, Reminders};
 use crate::App;
 
 #[derive(Serialize, ToSchema)]
@@ -43,6 +45,8 @@ pub struct MailSettings {
     /// The choices made; a kind without one has its default (`on_by_default`).
     pub prefs: Vec<MailPref>,
     pub kinds: Vec<MailKind>,
+    /// The zone mails give times in, beside UTC (an IANA name); null for UTC alone.
+    pub time_zone: Option<String>,
 }
 
 impl From<Settings> for MailSettings {
@@ -66,6 +70,7 @@ impl From<Settings> for MailSettings {
                     on_by_default: k.on_by_default(),
                 })
                 .collect(),
+            time_zone: s.options.time_zone,
         }
     }
 }
@@ -157,4 +162,76 @@ pub async fn set_pref(
             .await?
             .into(),
     ))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"time_zone": "Europe/Berlin"}))]
+pub struct OptionsChange {
+    /// An IANA zone name (`Europe/Berlin`); null or `UTC` for UTC alone.
+    #[serde(default)]
+    pub time_zone: Option<String>,
+}
+
+/// Set the time zone your mails give times in (beside UTC).
+#[utoipa::path(put, path = "/api/me/mail/options", operation_id = "set_mail_options", tag = "accounts",
+    request_body = OptionsChange,
+    responses(
+        (status = 200, description = "Set", body = MailSettings),
+        (status = 401, description = "Not logged in", body = ErrorBody),
+        (status = 422, description = "Not a time zone name", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = [])),
+)]
+pub async fn set_options(
+    State(app): State<App>,
+    account: Account,
+    Body(change): Body<OptionsChange>,
+) -> ApiResult<Json<MailSettings>> {
+    Ok(Json(
+        mail_settings::set_zone(&app, &account, change.time_zone.as_deref())
+            .await?
+            .into(),
+    ))
+}
+
+/// The game's reminder times: minutes before each deadline at which players who have
+/// given no orders are mailed.
+#[utoipa::path(get, path = "/api/games/{id}/gm/reminders", operation_id = "gm_reminders", tag = "gm",
+    params(("id" = i64, Path, description = "The game's id")),
+    responses(
+        (status = 200, description = "The reminder times", body = Reminders),
+        (status = 403, description = "Not the game's GM", body = ErrorBody),
+        (status = 404, description = "No such game", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = [])),
+)]
+pub async fn get_reminders(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<Reminders>> {
+    Ok(Json(reminders::get(&app, &account, id).await?))
+}
+
+/// Set the game's reminder times (1 minute to a week before the deadline, at most four;
+/// `[]` for none). They apply to the current deadline too.
+#[utoipa::path(put, path = "/api/games/{id}/gm/reminders", operation_id = "gm_set_reminders", tag = "gm",
+    params(("id" = i64, Path, description = "The game's id")),
+    request_body = Reminders,
+    responses(
+        (status = 200, description = "Set", body = Reminders),
+        (status = 403, description = "Not the game's GM", body = ErrorBody),
+        (status = 404, description = "No such game", body = ErrorBody),
+        (status = 422, description = "Times out of range or repeated", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = [])),
+)]
+pub async fn set_reminders(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    Body(r): Body<Reminders>,
+) -> ApiResult<Json<Reminders>> {
+    Ok(Json(reminders::set(&app, &account, id, r).await?))
 }

@@ -50,6 +50,8 @@ pub fn router() -> OpenApiRouter<App> {
         .routes(routes!(mail::get))
         .routes(routes!(mail::set_address, mail::remove_address))
         .routes(routes!(mail::set_pref))
+        .routes(routes!(mail::set_options))
+        .routes(routes!(mail::get_reminders, mail::set_reminders))
         .routes({
             // Creating a game may upload a variant file.
             let (schemas, paths, method) = routes!(games::list, games::create);

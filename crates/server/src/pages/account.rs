@@ -69,6 +69,8 @@ struct AccountPage {
     address: Option<crate::store::mail::AddressRow>,
     /// The server has a mail transport; without one the club mails nothing.
     sends: bool,
+    /// The zone mails give times in beside UTC; empty for UTC alone.
+    zone: String,
     /// Each kind of mail: name, label, on for all games, the games it is off for.
     kinds: Vec<(&'static str, &'static str, bool, Vec<i64>)>,
 }
@@ -97,6 +99,7 @@ pub async fn account_page(State(app): State<App>, Viewer(viewer): Viewer) -> Pag
         password_min: *PASSWORD_CHARS.start(),
         address: mail.address,
         sends: app.mailer.sends(),
+        zone: mail.options.time_zone.unwrap_or_default(),
         kinds,
     })
 }

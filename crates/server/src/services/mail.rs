@@ -49,7 +49,14 @@ pub enum Kind {
 
 impl Kind {
     /// The kinds a reader may choose: every kind the club sends, and only those.
-    pub const CHOSEN: [Kind; 4] = [Kind::Results, Kind::Game, Kind::Gm, Kind::Board];
+    pub const CHOSEN: [Kind; 6] = [
+        Kind::Results,
+        Kind::Reminders,
+        Kind::Press,
+        Kind::Game,
+        Kind::Gm,
+        Kind::Board,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -161,6 +168,11 @@ pub struct Reader {
     pub zone: Option<Tz>,
 }
 
+/// A stored zone name; UTC (None) when there is none or it no longer reads.
+fn zone_of(name: Option<&str>) -> Option<Tz> {
+    name.and_then(|n| n.parse().ok())
+}
+
 /// The account as a reader of `kind` (about `game`): when it has a confirmed address
 /// that has not bounced and wants the kind.
 pub async fn reader(app: &App, account: i64, game: Option<i64>, kind: Kind) -> ApiResult<Option<Reader>> {
@@ -172,11 +184,15 @@ pub async fn reader(app: &App, account: i64, game: Option<i64>, kind: Kind) -> A
         return Ok(None);
     }
     let prefs = store::mail::prefs(db, account).await?;
-    Ok(wanted(&prefs, kind, game).then_some(Reader {
+    if !wanted(&prefs, kind, game) {
+        return Ok(None);
+    }
+    let options = store::mail::options(db, account).await?;
+    Ok(Some(Reader {
         account_id: account,
         address: a.address,
         power: None,
-        zone: None,
+        zone: zone_of(options.time_zone.as_deref()),
     }))
 }
 
@@ -184,14 +200,14 @@ pub async fn reader(app: &App, account: i64, game: Option<i64>, kind: Kind) -> A
 pub async fn players(app: &App, game: &Game, kind: Kind) -> ApiResult<Vec<Reader>> {
     let db = &app.db.read;
     let mut out = Vec::new();
-    for (account, power, address) in store::mail::players_with_address(db, game.id).await? {
+    for (account, power, address, zone) in store::mail::players_with_address(db, game.id).await? {
         let prefs = store::mail::prefs(db, account).await?;
         if wanted(&prefs, kind, Some(game.id)) {
             out.push(Reader {
                 account_id: account,
                 address,
                 power: Some(power),
-                zone: None,
+                zone: zone_of(zone.as_deref()),
             });
         }
     }

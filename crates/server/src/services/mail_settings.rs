@@ -16,12 +16,14 @@ pub struct Settings {
     pub address: Option<AddressRow>,
     /// `(game, kind, enabled)`; game 0 for all games.
     pub prefs: Vec<(i64, String, bool)>,
+    pub options: store::mail::Options,
 }
 
 pub async fn settings(app: &App, account: &Account) -> ApiResult<Settings> {
     Ok(Settings {
         address: store::mail::address(&app.db.read, account.id).await?,
         prefs: store::mail::prefs(&app.db.read, account.id).await?,
+        options: store::mail::options(&app.db.read, account.id).await?,
     })
 }
 
@@ -143,4 +145,19 @@ pub async fn unsubscribe(app: &App, key: &str, kind: &str, game: Option<i64>) ->
         Some(g) => format!("No more mails of {} for game {g}.", kind.label()),
         None => format!("No more mails of {}.", kind.label()),
     })
+}
+
+/// Sets the zone mails give times in beside UTC; None or `UTC` for UTC alone.
+pub async fn set_zone(app: &App, account: &Account, zone: Option<&str>) -> ApiResult<Settings> {
+    let zone = match zone.map(str::trim).filter(|z| !z.is_empty()) {
+        None => None,
+        Some(z) => {
+            let tz = crate::deadlines::parse_zone(z).map_err(ApiError::unprocessable)?;
+            (tz != chrono_tz::UTC).then(|| tz.name().to_string())
+        }
+    };
+    let mut options = store::mail::options(&app.db.read, account.id).await?;
+    options.time_zone = zone;
+    store::mail::set_options(&app.db.write, account.id, &options).await?;
+    settings(app, account).await
 }

@@ -22,7 +22,8 @@
 //!   before the judgement was kept are converted once, at start-up).
 //! - [`mail`]: what the club mails and to whom, written to the outbox in the event's
 //!   transaction; [`mail_settings`]: addresses, their confirmation, preferences and
-//!   unsubscribing.
+//!   unsubscribing; [`reminders`] before deadlines and [`press_mail`] (press in
+//!   batches), run by the clock through [`mail_jobs`].
 //! - [`processing`]: judging a phase exactly once; the GM's rollback and roll forward.
 //! - [`board`]: the viewer's own orders drawn, a unit's legal [`targets`]; the
 //!   [`sandbox`], orders judged on the current position and never stored.
@@ -36,6 +37,7 @@ pub mod games;
 pub mod gm;
 pub mod history;
 pub mod mail;
+pub mod mail_jobs;
 pub mod mail_settings;
 pub mod maps;
 pub mod moderation;
@@ -43,7 +45,9 @@ pub mod order_words;
 pub mod orders;
 pub mod players;
 pub mod press;
+pub mod press_mail;
 pub mod processing;
+pub mod reminders;
 pub mod sandbox;
 pub mod targets;
 pub mod variants;

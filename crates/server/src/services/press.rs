@@ -158,6 +158,8 @@ pub async fn send(app: &App, account: &Account, id: i64, m: Message) -> ApiResul
         body.to_string(),
     );
     let (game_seq, account_id) = (game.seq, account.id);
+    // Private press and GM announcements are mailed; public press from players is not.
+    let mailed = app.mailer.sends() && (from_gm || !public);
     let insert = async move {
         let message = store::press::NewMessage {
             id: msg_id,
@@ -172,7 +174,15 @@ pub async fn send(app: &App, account: &Account, id: i64, m: Message) -> ApiResul
             body: &body,
             sent_ms: now,
         };
-        Ok(store::press::insert(&pool, &message).await?)
+        if !mailed {
+            return Ok(store::press::insert(&pool, &message).await?);
+        }
+        // The game is marked for the press mail pass in the message's own transaction,
+        // so that no message is left unmailed (`services::press_mail`).
+        let mut tx = pool.begin().await?;
+        store::press::insert(&mut *tx, &message).await?;
+        store::mail::note_press(&mut *tx, id, now).await?;
+        Ok(tx.commit().await?)
     };
     app.db.writing(insert).await?;
     Ok(Sent {

@@ -120,20 +120,28 @@ pub async fn bounced<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// The active players of a game with a confirmed address that has not bounced:
-/// `(account, power, address)`.
+/// `(account, power, address, time zone)`.
 pub async fn players_with_address<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game: i64,
-) -> sqlx::Result<Vec<(i64, String, String)>> {
+) -> sqlx::Result<Vec<(i64, String, String, Option<String>)>> {
     sqlx::query(
-        "SELECT m.account_id, m.power, a.address FROM members m JOIN mail_addresses a ON a.account_id = m.account_id \
+        "SELECT m.account_id, m.power, a.address, o.time_zone FROM members m JOIN mail_addresses a ON a.account_id = m.account_id \
+         LEFT JOIN mail_options o ON o.account_id = m.account_id \
          WHERE m.game_id = $1 AND m.role = 'player' AND m.active = 1 AND a.confirmed = 1 AND a.bounced IS NULL ORDER BY m.power",
     )
     .bind(game)
     .fetch_all(e)
     .await?
     .iter()
-    .map(|r| Ok((r.try_get("account_id")?, r.try_get("power")?, r.try_get("address")?)))
+    .map(|r| {
+        Ok((
+            r.try_get("account_id")?,
+            r.try_get("power")?,
+            r.try_get("address")?,
+            r.try_get("time_zone")?,
+        ))
+    })
     .collect()
 }
 
@@ -386,4 +394,222 @@ pub async fn player_of<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, pow
         .await?
         .map(|r| r.try_get("account_id"))
         .transpose()
+}
+
+/// An account's zone and digest choice (`mail_options`).
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// An IANA zone name; None for UTC.
+    pub time_zone: Option<String>,
+    /// One mail a day instead of single mails.
+    pub digest: bool,
+}
+
+pub async fn options<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Options> {
+    Ok(
+        sqlx::query("SELECT time_zone, digest FROM mail_options WHERE account_id = $1")
+            .bind(account)
+            .fetch_optional(e)
+            .await?
+            .map(|r| -> sqlx::Result<Options> {
+                Ok(Options {
+                    time_zone: r.try_get("time_zone")?,
+                    digest: super::flag(&r, "digest")?,
+                })
+            })
+            .transpose()?
+            .unwrap_or_default(),
+    )
+}
+
+pub async fn set_options<'e, E: Executor<'e, Database = Any>>(e: E, account: i64, o: &Options) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO mail_options (account_id, time_zone, digest) VALUES ($1, $2, $3) \
+         ON CONFLICT (account_id) DO UPDATE SET time_zone = excluded.time_zone, digest = excluded.digest",
+    )
+    .bind(account)
+    .bind(o.time_zone.as_deref())
+    .bind(i64::from(o.digest))
+    .execute(e)
+    .await?;
+    Ok(())
+}
+
+/// A game's reminder times as stored (`1440,120`); None when the GM has not chosen.
+pub async fn reminder_times<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) -> sqlx::Result<Option<String>> {
+    sqlx::query("SELECT minutes FROM mail_reminder_times WHERE game_id = $1")
+        .bind(game)
+        .fetch_optional(e)
+        .await?
+        .map(|r| r.try_get("minutes"))
+        .transpose()
+}
+
+pub async fn set_reminder_times<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    game: i64,
+    minutes: &str,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO mail_reminder_times (game_id, minutes) VALUES ($1, $2) \
+         ON CONFLICT (game_id) DO UPDATE SET minutes = excluded.minutes",
+    )
+    .bind(game)
+    .bind(minutes)
+    .execute(e)
+    .await?;
+    Ok(())
+}
+
+/// A running game whose deadline is near enough for a reminder.
+pub struct ReminderCandidate {
+    pub game_id: i64,
+    pub seq: i64,
+    pub deadline_ms: i64,
+    /// The game's reminder times as stored.
+    pub minutes: Option<String>,
+    /// When the current phase opened (or was reopened): the game's last start,
+    /// processing, rollback, roll forward or resumption.
+    pub opened_ms: Option<i64>,
+}
+
+/// The running games with a deadline in `(now_ms, until_ms]`.
+pub async fn reminder_candidates<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    now_ms: i64,
+    until_ms: i64,
+) -> sqlx::Result<Vec<ReminderCandidate>> {
+    sqlx::query(
+        "SELECT g.id, g.seq, g.deadline_ms, t.minutes, \
+         (SELECT MAX(ev.at_ms) FROM events ev WHERE ev.game_id = g.id AND ev.kind IN ('started', 'processed', 'rolled_back', 'rolled_forward', 'resumed')) AS opened_ms \
+         FROM games g LEFT JOIN mail_reminder_times t ON t.game_id = g.id \
+         WHERE g.status = 'active' AND g.deadline_ms > $1 AND g.deadline_ms <= $2 ORDER BY g.deadline_ms",
+    )
+    .bind(now_ms)
+    .bind(until_ms)
+    .fetch_all(e)
+    .await?
+    .iter()
+    .map(|r| {
+        Ok(ReminderCandidate {
+            game_id: r.try_get("id")?,
+            seq: r.try_get("seq")?,
+            deadline_ms: r.try_get("deadline_ms")?,
+            minutes: r.try_get("minutes")?,
+            opened_ms: r.try_get("opened_ms")?,
+        })
+    })
+    .collect()
+}
+
+/// Claims a reminder: true for the one transaction that records it first.
+pub async fn claim_reminder<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    game: i64,
+    seq: i64,
+    deadline_ms: i64,
+    minutes: i64,
+    now_ms: i64,
+) -> sqlx::Result<bool> {
+    let done = sqlx::query(
+        "INSERT INTO mail_reminders_sent (game_id, seq, deadline_ms, minutes, sent_ms) VALUES ($1, $2, $3, $4, $5) \
+         ON CONFLICT (game_id, seq, deadline_ms, minutes) DO NOTHING",
+    )
+    .bind(game)
+    .bind(seq)
+    .bind(deadline_ms)
+    .bind(minutes)
+    .bind(now_ms)
+    .execute(e)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Marks a game as having press to mail (in the message's transaction).
+pub async fn note_press<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, now_ms: i64) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO mail_press_pending (game_id, first_ms, touches) VALUES ($1, $2, 1) \
+         ON CONFLICT (game_id) DO UPDATE SET touches = mail_press_pending.touches + 1",
+    )
+    .bind(game)
+    .bind(now_ms)
+    .execute(e)
+    .await?;
+    Ok(())
+}
+
+/// The games with press to mail: `(game, first message's time, touches)`.
+pub async fn press_pending<'e, E: Executor<'e, Database = Any>>(e: E) -> sqlx::Result<Vec<(i64, i64, i64)>> {
+    sqlx::query("SELECT game_id, first_ms, touches FROM mail_press_pending ORDER BY first_ms LIMIT 500")
+        .fetch_all(e)
+        .await?
+        .iter()
+        .map(|r| Ok((r.try_get("game_id")?, r.try_get("first_ms")?, r.try_get("touches")?)))
+        .collect()
+}
+
+/// Unmarks a game whose press is all mailed, unless more came since it was read.
+pub async fn press_done<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, touches: i64) -> sqlx::Result<()> {
+    sqlx::query("DELETE FROM mail_press_pending WHERE game_id = $1 AND touches = $2")
+        .bind(game)
+        .bind(touches)
+        .execute(e)
+        .await?;
+    Ok(())
+}
+
+/// Up to which message time the account was mailed the game's press, and when.
+pub async fn press_mark<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    account: i64,
+    game: i64,
+) -> sqlx::Result<Option<(i64, i64)>> {
+    sqlx::query("SELECT upto_ms, mailed_ms FROM mail_press_marks WHERE account_id = $1 AND game_id = $2")
+        .bind(account)
+        .bind(game)
+        .fetch_optional(e)
+        .await?
+        .map(|r| Ok((r.try_get("upto_ms")?, r.try_get("mailed_ms")?)))
+        .transpose()
+}
+
+/// Moves the mark from `old` (as read) to `(upto_ms, mailed_ms)`; false when another
+/// transaction moved it first.
+pub async fn move_press_mark<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    account: i64,
+    game: i64,
+    old: Option<(i64, i64)>,
+    upto_ms: i64,
+    mailed_ms: i64,
+) -> sqlx::Result<bool> {
+    let done = match old {
+        None => {
+            sqlx::query(
+                "INSERT INTO mail_press_marks (account_id, game_id, upto_ms, mailed_ms) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (account_id, game_id) DO NOTHING",
+            )
+            .bind(account)
+            .bind(game)
+            .bind(upto_ms)
+            .bind(mailed_ms)
+            .execute(e)
+            .await?
+        }
+        Some((old_upto, old_mailed)) => {
+            sqlx::query(
+                "UPDATE mail_press_marks SET upto_ms = $3, mailed_ms = $4 \
+                 WHERE account_id = $1 AND game_id = $2 AND upto_ms = $5 AND mailed_ms = $6",
+            )
+            .bind(account)
+            .bind(game)
+            .bind(upto_ms)
+            .bind(mailed_ms)
+            .bind(old_upto)
+            .bind(old_mailed)
+            .execute(e)
+            .await?
+        }
+    };
+    Ok(done.rows_affected() == 1)
 }

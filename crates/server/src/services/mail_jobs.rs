@@ -1,0 +1,23 @@
+//! The mail that is not caused by a request but by the clock: deadline reminders
+//! ([`super::reminders`]) and press in batches ([`super::press_mail`]). Each server runs this beside its sender; every job claims
+//! its work in the database, so that any number of servers may run it.
+
+use std::time::Duration;
+
+use crate::App;
+
+pub async fn run(app: App, tick_ms: u64) {
+    if !app.mailer.sends() {
+        return;
+    }
+    let tick = Duration::from_millis(tick_ms.max(10));
+    loop {
+        if let Err(e) = super::reminders::send_due(&app).await {
+            eprintln!("chancery-server: reminders: {}", e.message);
+        }
+        if let Err(e) = super::press_mail::send_due(&app).await {
+            eprintln!("chancery-server: press mail: {}", e.message);
+        }
+        tokio::time::sleep(tick).await;
+    }
+}
