@@ -412,6 +412,16 @@ async fn moderators_pin_lock_and_hide_and_every_action_is_logged() {
             assert!(!html.contains("Only fools"), "a hidden post's text on the page");
             assert!(html.contains("Hidden by a moderator."));
         }
+        // Nor in the board's feed, which is well-formed Atom with the visible posts.
+        let (status, feed) = page(&server.visitor(), "/board/feed.atom").await;
+        assert_eq!(status, 200);
+        let doc = roxmltree::Document::parse(&feed).expect("the feed is XML");
+        assert_eq!(doc.root_element().tag_name().name(), "feed");
+        assert!(
+            feed.contains("Lepanto or Key Lepanto?") && feed.contains("/board/posts/"),
+            "{feed}"
+        );
+        assert!(!feed.contains("Only fools"), "a hidden post in the feed");
         let hidden_search = anna.get("/api/board/search?q=fools").await;
         assert_eq!(hidden_search["found"], json!([]), "hidden posts are never found");
         // The moderator reads it, and why it was hidden.
@@ -763,6 +773,7 @@ async fn a_members_only_board_is_invisible_to_visitors() {
             format!("/board/posts/{post}"),
             "/board/search?q=quartermaster".to_string(),
             format!("/games/{id}/thread"),
+            "/board/feed.atom".to_string(),
         ];
         for path in &addresses {
             let (status, body) = visitor.call("GET", path, None).await;

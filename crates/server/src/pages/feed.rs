@@ -26,12 +26,23 @@ use crate::App;
 const PHASES: i64 = 20;
 const MESSAGES: i64 = 50;
 
-struct Entry {
-    id: String,
-    title: String,
-    updated_ms: i64,
-    link: String,
-    content: String,
+/// An entry of a feed (this one, and the board's in `forum.rs`).
+pub(super) struct Entry {
+    pub id: String,
+    pub title: String,
+    pub updated_ms: i64,
+    pub link: String,
+    pub content: String,
+}
+
+/// What a feed says of itself.
+pub(super) struct About {
+    pub title: String,
+    pub subtitle: String,
+    pub id: String,
+    /// The page the feed follows, and the feed's own address.
+    pub page: String,
+    pub own: String,
 }
 
 /// A phase's results as plain text: one line per unit, then the centre counts.
@@ -54,13 +65,7 @@ fn results_text(result: &AdjudicationJson) -> String {
 
 pub async fn feed(State(app): State<App>, headers: HeaderMap, Path(id): Path<i64>) -> ApiResult<Response> {
     let game = games::load(&app.db.read, id).await?;
-    // Links in a feed must be absolute; the host the reader used is the one it can reach.
-    let host = headers
-        .get(HOST)
-        .and_then(|h| h.to_str().ok())
-        .filter(|h| h.chars().all(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(c)))
-        .unwrap_or("127.0.0.1:8080");
-    let base = format!("http://{host}");
+    let base = base_of(&headers);
     let mut entries = Vec::new();
     for row in store::phases::newest(&app.db.read, id, PHASES).await? {
         let result: AdjudicationJson = serde_json::from_str(&row.result_json).map_err(|e| {
@@ -97,6 +102,29 @@ pub async fn feed(State(app): State<App>, headers: HeaderMap, Path(id): Path<i64
             content: m.body,
         });
     }
+    let about = About {
+        title: game.name.clone(),
+        subtitle: format!("A {} game on Chancery", game.variant),
+        id: format!("urn:chancery:game:{id}"),
+        page: format!("{base}/games/{id}"),
+        own: format!("{base}/games/{id}/feed.atom"),
+    };
+    write(about, entries)
+}
+
+/// The absolute address of this server as the reader reached it (links in a feed must be
+/// absolute; the host the reader used is the one it can reach).
+pub(super) fn base_of(headers: &HeaderMap) -> String {
+    let host = headers
+        .get(HOST)
+        .and_then(|h| h.to_str().ok())
+        .filter(|h| h.chars().all(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(c)))
+        .unwrap_or("127.0.0.1:8080");
+    format!("http://{host}")
+}
+
+/// The Atom document of `entries`, newest first.
+pub(super) fn write(about: About, mut entries: Vec<Entry>) -> ApiResult<Response> {
     entries.sort_by(|a, b| b.updated_ms.cmp(&a.updated_ms).then(b.id.cmp(&a.id)));
     let updated = entries.first().map(|e| e.updated_ms).unwrap_or(0);
     let link = |href: String, rel: &str, mime: Option<&str>| Link {
@@ -106,13 +134,13 @@ pub async fn feed(State(app): State<App>, headers: HeaderMap, Path(id): Path<i64
         ..Link::default()
     };
     let feed = Feed {
-        title: Text::plain(xml_text(&game.name)),
-        subtitle: Some(Text::plain(xml_text(&format!("A {} game on Chancery", game.variant)))),
-        id: format!("urn:chancery:game:{id}"),
+        title: Text::plain(xml_text(&about.title)),
+        subtitle: Some(Text::plain(xml_text(&about.subtitle))),
+        id: about.id,
         updated: moment(updated),
         links: vec![
-            link(format!("{base}/games/{id}"), "alternate", Some("text/html")),
-            link(format!("{base}/games/{id}/feed.atom"), "self", None),
+            link(about.page, "alternate", Some("text/html")),
+            link(about.own, "self", None),
         ],
         authors: vec![Person {
             name: "Chancery".to_string(),

@@ -4,11 +4,12 @@
 
 use askama::Template;
 use axum::extract::State;
-use axum::response::{IntoResponse, Redirect};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Redirect, Response};
 
 use super::layout::{render, utc_text, Layout, PageResult};
 use crate::auth::Viewer;
-use crate::error::{Params, Path};
+use crate::error::{ApiResult, Params, Path};
 use crate::limits::{MAX_MODERATION_REASON_CHARS, MAX_POST_CHARS, MAX_SEARCH_CHARS, MAX_TOPIC_TITLE_CHARS};
 use crate::services::forum::{self, PageQuery, SearchResults, TopicList, TopicView, POSTS_PER_PAGE};
 use crate::services::forum_text::Piece;
@@ -138,4 +139,33 @@ pub async fn search(State(app): State<App>, Viewer(viewer): Viewer, Params(p): P
         error,
         search_max: MAX_SEARCH_CHARS,
     })
+}
+
+/// Posts the board's feed carries, newest first.
+const FEED_POSTS: i64 = 50;
+
+/// `/board/feed.atom`: the board's newest posts as an Atom feed, for feed readers and a
+/// club's chat bots; on a members-only board only with a member's session (a Bearer
+/// token), never for visitors. Hidden posts are never in it.
+pub async fn feed(State(app): State<App>, Viewer(viewer): Viewer, headers: HeaderMap) -> ApiResult<Response> {
+    let base = super::feed::base_of(&headers);
+    let entries = forum::newest(&app, viewer.as_ref(), FEED_POSTS)
+        .await?
+        .into_iter()
+        .map(|f| super::feed::Entry {
+            id: format!("urn:chancery:board:post:{}", f.post),
+            title: format!("{} in \u{201c}{}\u{201d}", f.author, f.title),
+            updated_ms: f.written_ms,
+            link: format!("{base}/board/posts/{}", f.post),
+            content: f.body,
+        })
+        .collect();
+    let about = super::feed::About {
+        title: "The club's board".to_string(),
+        subtitle: "New posts on the message board of a Chancery club".to_string(),
+        id: "urn:chancery:board".to_string(),
+        page: format!("{base}/board"),
+        own: format!("{base}/board/feed.atom"),
+    };
+    super::feed::write(about, entries)
 }

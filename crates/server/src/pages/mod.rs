@@ -46,6 +46,7 @@ pub fn router() -> Router<App> {
         .route("/games/{id}/gm", get(console::page))
         .route("/games/{id}/thread", get(forum::game_thread))
         .route("/board", get(forum::board))
+        .route("/board/feed.atom", get(forum::feed))
         .route("/board/topics/{id}", get(forum::topic))
         .route("/board/posts/{id}", get(forum::post))
         .route("/board/search", get(forum::search))

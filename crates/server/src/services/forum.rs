@@ -604,20 +604,27 @@ pub async fn search(app: &App, viewer: Option<&Account>, q: &str) -> ApiResult<S
     })
 }
 
-/// The newest visible posts, for the board's feed.
-pub async fn newest(app: &App, viewer: Option<&Account>, limit: i64) -> ApiResult<Vec<Found>> {
+/// A post for the board's feed: the whole text, as written.
+pub struct FeedPost {
+    pub post: i64,
+    pub title: String,
+    pub author: String,
+    pub written_ms: i64,
+    pub body: String,
+}
+
+/// The newest visible posts, for the board's feed (on a members-only board, members only).
+pub async fn newest(app: &App, viewer: Option<&Account>, limit: i64) -> ApiResult<Vec<FeedPost>> {
     moderation::may_read_board(&app.db, viewer).await?;
     Ok(db::newest(&app.db.read, limit)
         .await?
         .into_iter()
-        .map(|(p, title)| Found {
-            topic: p.topic_id,
-            title,
+        .map(|(p, title)| FeedPost {
             post: p.id,
+            title,
             author: p.author,
-            written: iso_utc(p.created_ms),
-            excerpt: p.body,
-            page: 0,
+            written_ms: p.created_ms,
+            body: p.body,
         })
         .collect())
 }
