@@ -18,8 +18,13 @@ use common::smtp::Sink;
 use common::Server;
 use serde_json::json;
 
-const ACCOUNTS: usize = 40;
-const KILLS: usize = 16;
+/// Enough mail that sending outlasts the kills: each recipient is answered after
+/// `DELAY_MS`, so that two servers need about ACCOUNTS × DELAY_MS / 2 to send it all,
+/// and more while one of them restarts.
+const ACCOUNTS: usize = 160;
+const DELAY_MS: u64 = 900;
+/// The number.
+const KILLS: usize = 50;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn each_mail_is_delivered_once_across_kills_of_either_server() {
@@ -49,7 +54,7 @@ async fn each_mail_is_delivered_once_across_kills_of_either_server() {
     for i in 0..ACCOUNTS {
         accounts.push(servers[i % 2].register(&format!("crash-mail-{i}")).await);
     }
-    sink.slow();
+    sink.slow_by(DELAY_MS);
     for (i, a) in accounts.iter().enumerate() {
         let (status, body) = a
             .call(
@@ -60,7 +65,9 @@ async fn each_mail_is_delivered_once_across_kills_of_either_server() {
             .await;
         assert_eq!(status, 200, "{body}");
     }
-    // Kill either server while the senders work, and start it again.
+    // Kill either server while the senders work, and start it again; the sleeps vary
+    // so that kills land at every point of a mail's conversation.
+    let started = Instant::now();
     let mut kills = 0;
     while kills < KILLS && sink.mails().len() < ACCOUNTS {
         tokio::time::sleep(Duration::from_millis(30 + 37 * (kills as u64 % 5))).await;
@@ -69,6 +76,8 @@ async fn each_mail_is_delivered_once_across_kills_of_either_server() {
         std::mem::replace(&mut servers[which], fresh).kill();
         kills += 1;
     }
+    let killing = started.elapsed();
+    sink.fast();
     let until = Instant::now() + Duration::from_secs(120);
     while sink.mails().len() < ACCOUNTS {
         assert!(
@@ -115,10 +124,57 @@ async fn each_mail_is_delivered_once_across_kills_of_either_server() {
         }
     }
     eprintln!(
-        "{kills} kills; {} mails received for {ACCOUNTS}, {resends} of them resent after a kill in the window",
+        "{kills} kills in {:.1} s; {} mails received for {ACCOUNTS}, {resends} of them resent after a kill in the window",
+        killing.as_secs_f64(),
         mails.len()
     );
+    assert_eq!(kills, KILLS, "every kill landed while mail was being sent");
     assert_eq!(by_rcpt.len(), ACCOUNTS, "every address got its mail");
     assert_eq!(by_id.len(), ACCOUNTS, "one Message-ID per mail");
     assert!(resends <= kills, "at most one resend per kill: {by_rcpt:?}");
+}
+
+/// SQLite (one server per file) claims a mail with a two-minute lease instead of a held
+/// row lock: a server killed while sending leaves the lease behind, and the server
+/// started after it sends the mail once the lease has run out, not before, and once.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_lease_left_by_a_killed_sqlite_sender_runs_out_and_the_mail_goes_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("club.db").to_string_lossy().into_owned();
+    let sink = Sink::start();
+    let smtp = sink.url();
+    let args = [
+        "--test-clock",
+        "--no-demo",
+        "--tick-ms",
+        "20",
+        "--rate",
+        "100000",
+        "--smtp",
+        smtp.as_str(),
+    ];
+    let server = Server::start_with(&db, &args);
+    let alice = server.register("lease-alice").await;
+    // The mail server takes five seconds to answer: the sender is mid-conversation.
+    sink.slow_by(5_000);
+    let (status, body) = alice
+        .call(
+            "PUT",
+            "/api/me/mail/address",
+            Some(json!({"address": "lease@crash.example"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
+    server.kill();
+    sink.fast();
+    let server = Server::start_with(&db, &args);
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    assert!(sink.mails().is_empty(), "the lease still holds: {:?}", sink.mails());
+    server.advance(121_000).await;
+    let mails = sink.wait_for(1, 30).await;
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
+    assert_eq!(sink.mails().len(), 1, "once: {mails:#?}");
+    assert_eq!(mails[0]["rcpt_tos"], json!(["lease@crash.example"]));
+    assert_eq!(mails[0]["headers"]["subject"], "Confirm your address");
 }

@@ -57,8 +57,10 @@ impl Sink {
 
     /// Every mail accepted so far, in order.
     pub fn mails(&self) -> Vec<Value> {
-        std::fs::read_to_string(self.dir.path().join("mails.jsonl"))
-            .unwrap_or_default()
+        let text = std::fs::read_to_string(self.dir.path().join("mails.jsonl")).unwrap_or_default();
+        // Only whole lines: the sink may be writing the last one now.
+        let whole = text.rfind('\n').map_or("", |end| &text[..end]);
+        whole
             .lines()
             .filter(|l| !l.trim().is_empty())
             .map(|l| serde_json::from_str(l).expect("a recorded mail"))
@@ -91,6 +93,16 @@ impl Sink {
     /// Answer each recipient after 50 ms.
     pub fn slow(&self) {
         std::fs::write(self.dir.path().join("slow"), "").expect("slow");
+    }
+
+    /// Answer each recipient after `ms` (until `fast`).
+    pub fn slow_by(&self, ms: u64) {
+        std::fs::write(self.dir.path().join("slow"), ms.to_string()).expect("slow");
+    }
+
+    /// Answer at once again.
+    pub fn fast(&self) {
+        let _ = std::fs::remove_file(self.dir.path().join("slow"));
     }
 
     pub fn accept(&self) {

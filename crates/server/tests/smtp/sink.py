@@ -3,7 +3,8 @@
 Usage: sink.py PORT DIR. Every mail accepted is appended to DIR/mails.jsonl as one JSON
 object: the envelope, the headers as decoded, and the plain-text and HTML parts.
 
-While DIR/slow exists, each recipient is answered after 50 ms. While DIR/refuse exists, every recipient is refused with a temporary 451; a recipient
+While DIR/slow exists, each recipient is answered after the milliseconds it holds (50
+when it is empty). While DIR/refuse exists, every recipient is refused with a temporary 451; a recipient
 whose local part starts with "bounce" is refused for good with 550. The server writes
 DIR/ready once it is listening.
 """
@@ -25,9 +26,15 @@ class Sink:
         self.out = open(os.path.join(folder, "mails.jsonl"), "a", encoding="utf-8")
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
-        if os.path.exists(os.path.join(self.folder, "slow")):
+        slow = os.path.join(self.folder, "slow")
+        if os.path.exists(slow):
             # A slow mail server, so that a sender killed by a test dies mid-conversation.
-            await asyncio.sleep(0.05)
+            try:
+                with open(slow, encoding="utf-8") as f:
+                    ms = int(f.read().strip() or "50")
+            except (OSError, ValueError):
+                ms = 50
+            await asyncio.sleep(ms / 1000)
         if os.path.exists(os.path.join(self.folder, "refuse")):
             return "451 4.3.0 Refusing mail for a while, try again later"
         if address.split("@")[0].startswith("bounce"):
