@@ -849,3 +849,41 @@ async fn a_game_set_to_wait_for_the_deadline_ignores_ready_marks() {
         assert_eq!(gm.get(&format!("/api/games/{id}/phases/1")).await["how"], "all ready");
     }
 }
+
+/// Switching early processing back on when every seated power is ready already
+/// processes the phase then (issue 13): no further ready mark will come to do it. With
+/// one power not ready, the switch processes nothing, and that power's mark does.
+#[tokio::test(flavor = "multi_thread")]
+async fn early_processing_switched_on_with_everyone_ready_processes_at_once() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let server = Server::start(&target.url);
+        let gm = server.register("switch-gm").await;
+        let (id, players) = full_game(&server, &gm, "standard", json!({"early_processing": "never"}), "sw").await;
+        let settings = format!("/api/games/{id}/gm/settings");
+        let ready = format!("/api/games/{id}/ready");
+        let (last, others) = players.split_last().unwrap();
+        for (_, p) in others {
+            p.post(&ready, json!({"seq": 0})).await;
+        }
+        // One power not ready: switching on processes nothing.
+        gm.post(&settings, json!({"early_processing": "when_all_ready"})).await;
+        assert_eq!(
+            gm.get(&format!("/api/games/{id}")).await["seq"],
+            0,
+            "one power is not ready"
+        );
+        gm.post(&settings, json!({"early_processing": "never"})).await;
+        let mark = last.1.post(&ready, json!({"seq": 0})).await;
+        assert_eq!(mark["processed"], false, "the game waits for the deadline: {mark}");
+        assert_eq!(mark["all_ready"], true, "{mark}");
+        // Everyone ready: the switch itself processes the phase.
+        let view = gm.post(&settings, json!({"early_processing": "when_all_ready"})).await;
+        assert_eq!(view["seq"], 1, "processed by the switch: {view}");
+        let phase = gm.get(&format!("/api/games/{id}/phases/0")).await;
+        assert_eq!(phase["how"], "all ready when early processing came on", "{phase}");
+        // Switching it on again (already on) processes nothing more.
+        let view = gm.post(&settings, json!({"early_processing": "when_all_ready"})).await;
+        assert_eq!(view["seq"], 1, "{view}");
+    }
+}

@@ -605,6 +605,20 @@ pub async fn change_settings(app: &App, account: &Account, id: i64, s: Settings)
         let phase = phase_code(app, &game).await?;
         log_event(&mut tx, app, id, game.seq, &phase, "settings", &changed.join("; ")).await?;
     }
+    // Early processing turned on when every seated power is ready already: no further
+    // mark will come to process the phase, so it is processed now, under the new
+    // settings (the game read again in this transaction).
+    if early.flag() && !game.process_when_ready {
+        if let Some(now) = store::games::by_id(&mut *tx, id).await? {
+            crate::services::orders::process_if_all_ready(
+                app,
+                &mut tx,
+                &now,
+                "all ready when early processing came on",
+            )
+            .await?;
+        }
+    }
     tx.commit().await?;
     let game = games::load(&app.db.read, id).await?;
     view::game_view(app, &game, &Role::Gm).await

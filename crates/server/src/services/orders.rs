@@ -360,6 +360,24 @@ async fn waiting_for(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<Vec<Strin
         .collect())
 }
 
+/// Processes the running game's phase inside `tx` when early processing is on, some
+/// seated power has marked ready and none is still waited for: what the last ready mark
+/// does, for a change that leaves everyone ready without a new mark (the GM turning
+/// early processing on). Returns whether it processed.
+pub async fn process_if_all_ready(app: &App, tx: &mut Tx, game: &Game, how: &str) -> ApiResult<bool> {
+    if game.status != GameStatus::Active || !game.process_when_ready {
+        return Ok(false);
+    }
+    let seated = store::members::seated(&mut **tx, game.id).await?;
+    let ready = store::orders::ready_powers(&mut **tx, game.id, game.seq).await?;
+    // Nobody's mark, nobody asked for it: an empty game waits for its deadline.
+    if !ready.iter().any(|p| seated.contains(p)) || !waiting_for(app, tx, game).await?.is_empty() {
+        return Ok(false);
+    }
+    adjudicate_current(app, tx, game, how).await?;
+    Ok(true)
+}
+
 /// Marks the power ready in the phase the request names; the last mark processes the
 /// phase in the same transaction, so nothing (a scheduler's tick, another server, a
 /// crash) can come between them.
