@@ -194,5 +194,7 @@
     scrollBoxes();
     countdowns();
     openHashThread();
+    // A link to a thread on the same page ("Read and reply") opens it too.
+    window.addEventListener("hashchange", openHashThread);
   });
 })();

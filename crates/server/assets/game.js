@@ -495,7 +495,12 @@
 
   // Sends the order (or, in the sandbox, writes it on the sandbox's list).
   function send(text) {
+    // A keyboard user's focus was on a choice in the hint, which is about to go: it
+    // goes back to the unit that was ordered.
+    var back = sel && sel.el;
+    var lost = hint.contains(document.activeElement);
     clearSelection();
+    if (lost && back && back.getAttribute("tabindex") !== null) back.focus();
     if (sandbox.on) {
       sandboxAdd(text);
       say("Added to the sandbox: " + text + ".", false);
@@ -506,6 +511,10 @@
     submitOrder(text).then(function (ok) {
       if (ok) say("Order accepted: " + (lastAccepted || text) + ".", false);
       else say(message.textContent, true);
+      // Winter: the sites stay offered for the next build.
+      if (ok && adjusting && game.adjust.builds) {
+        buildChoices();
+      }
     });
   }
   // A click the lit targets do not allow: the engine says why (the order check), and
@@ -529,6 +538,49 @@
     b.addEventListener("click", fn);
     return b;
   }
+  // Each lit choice also as a named button in the hint, so that a keyboard or a screen
+  // reader can give every order without aiming at the map.
+  function placeName(loc) {
+    var svg = svgNow();
+    var title = svg && svg.querySelector('path.space[data-space="' + provinceOf(loc) + '"] title');
+    var coast = String(loc).split("/")[1];
+    var name = title ? title.textContent : provinceOf(loc);
+    return coast ? name + " (" + coast + ")" : name;
+  }
+  function unitWords(text) {
+    var parts = String(text).split(" ");
+    return (parts[0] === "F" ? "Fleet " : "Army ") + placeName(parts[parts.length - 1]);
+  }
+  function unitEl(text) {
+    return Array.prototype.filter.call(units(), function (el) {
+      return unitText(el) === text && !el.classList.contains("dislodged");
+    })[0];
+  }
+  function choices(label, items) {
+    if (!items.length) return;
+    var group = document.createElement("span");
+    group.className = "choices";
+    group.setAttribute("role", "group");
+    group.setAttribute("aria-label", label);
+    group.appendChild(document.createTextNode(" " + label + ": "));
+    items.forEach(function (it) {
+      group.appendChild(button(it.label, "target-choice", it.go));
+      group.appendChild(document.createTextNode(" "));
+    });
+    hint.appendChild(group);
+  }
+  // A keyboard user's focus follows the choices: to the first one when the unit was
+  // chosen by keyboard, or when the choice just made (a button in the hint) is replaced.
+  var viaKeyboard = false;
+  function focusFirst(css) {
+    var first = hint.querySelector(css);
+    if (first) first.focus();
+  }
+  function focusChoice() {
+    if (!viaKeyboard) return;
+    viaKeyboard = false;
+    focusFirst("button");
+  }
   function modes() {
     var t = sel.targets;
     var me = unitText(sel.el);
@@ -545,6 +597,7 @@
   }
   function setMode(mode) {
     if (!sel) return;
+    var had = hint.contains(document.activeElement);
     sel.mode = mode;
     sel.target = null;
     var t = sel.targets;
@@ -554,15 +607,27 @@
       t.supports.forEach(function (a) { if (names.indexOf(a.unit) < 0) names.push(a.unit); });
       light([], names);
       say(names.length ? "Click the unit " + me + " supports (lit). Esc cancels." : me + " can support no unit from here. Esc cancels.", !names.length);
+      choices("Support", names.map(function (n) {
+        return { label: unitWords(n), go: function () { clickWhileSelected(unitEl(n), null); } };
+      }));
     } else if (mode === "convoy") {
       var armies = [];
       t.convoys.forEach(function (a) { if (armies.indexOf(a.unit) < 0) armies.push(a.unit); });
       light([], armies);
       say(armies.length ? "Click the army " + me + " convoys (lit). Esc cancels." : me + " can convoy no army from here. Esc cancels.", !armies.length);
+      choices("Convoy", armies.map(function (n) {
+        return { label: unitWords(n), go: function () { clickWhileSelected(unitEl(n), null); } };
+      }));
     } else if (mode === "board") {
       light(t.boards, t.board_here ? [me] : []);
       say("Click where " + me + " moves to board (lit), or " + me + " again to board where it stands. Esc cancels.", false);
+      var boards = t.boards.map(function (b) {
+        return { label: placeName(b), go: function () { send(me + " - " + b + " B"); } };
+      });
+      if (t.board_here) boards.unshift({ label: "Where it stands", go: function () { send(me + " B"); } });
+      choices("Board", boards);
     }
+    if (had) focusFirst(".choices button");
   }
   function choose(el) {
     clearSelection();
@@ -583,6 +648,11 @@
       var verb = game.kind === "R" ? "the space it should retreat to" : "where it moves";
       say(me + " selected: click " + verb + " (lit)" + (game.kind === "M" ? ", or the unit again to hold" : "") + ". Or: ", false);
       modes().forEach(function (b) { hint.appendChild(b); });
+      var joiner = game.kind === "R" ? " R " : " - ";
+      choices(game.kind === "R" ? "Retreat to" : "Move to", res.data.moves.map(function (m) {
+        return { label: placeName(m), go: function () { send(me + joiner + m); } };
+      }));
+      focusChoice();
     });
   }
   // Which of the lit places in `list` lie in `province`: one to send, several (coasts)
@@ -628,6 +698,7 @@
     }
     var letter = sel.mode === "support" ? " S " : " C ";
     var list = sel.mode === "support" ? t.supports : t.convoys;
+    var had = hint.contains(document.activeElement);
     if (!sel.target) {
       if (!unit || unit === sel.el) return;
       var them = unitText(unit);
@@ -640,6 +711,12 @@
       sel.target = them;
       light(dests, holds ? [them] : []);
       say("Click where " + them + " moves (lit)" + (holds ? ", or " + them + " again to support it holding" : "") + ". Esc cancels.", false);
+      var to = dests.map(function (d) {
+        return { label: placeName(d), go: function () { send(me + letter + them + " - " + d); } };
+      });
+      if (holds) to.unshift({ label: "Holding where it stands", go: function () { send(me + letter + them); } });
+      choices(sel.mode === "support" ? "Support it" : "Convoy it to", to);
+      if (had) focusFirst(".choices button");
       return;
     }
     if (unit && unitText(unit) === sel.target) {
@@ -693,12 +770,18 @@
       if (cell) cell.classList.add("build-site");
     });
   }
+  function buildChoices() {
+    choices("Build at", (game.adjust.sites || []).map(function (s) {
+      return { label: placeName(s.space), go: function () { if (s.orders.length === 1) send(s.orders[0]); else offer(s.orders); } };
+    }));
+  }
   function adjustHint() {
     if (game.adjust.removals) {
       say("You must remove " + game.adjust.removals + " unit" + (game.adjust.removals > 1 ? "s" : "") + ": click the one to remove.", false);
     } else if (game.adjust.builds) {
       say("You may build " + game.adjust.builds + " unit" + (game.adjust.builds > 1 ? "s" : "") + ": click a lit home centre, or ", false);
       hint.appendChild(button("Waive a build", "mode-waive", function () { send("Waive"); }));
+      buildChoices();
     }
   }
 
@@ -712,7 +795,7 @@
       if (yes) {
         el.setAttribute("tabindex", "0");
         el.setAttribute("role", "button");
-        el.setAttribute("aria-label", "Give an order to " + unitText(el));
+        el.setAttribute("aria-label", (adjusting && !sandbox.on ? "Remove " : "Give an order to ") + unitWords(unitText(el)) + " (" + unitText(el) + ")");
       } else {
         el.removeAttribute("tabindex");
         el.removeAttribute("role");
@@ -759,6 +842,7 @@
       var unit = e.target.closest && e.target.closest("g.unit");
       if ((e.key === "Enter" || e.key === " ") && unit) {
         e.preventDefault();
+        viaKeyboard = true;
         unit.dispatchEvent(new MouseEvent("click", { bubbles: true }));
       }
     });
@@ -818,7 +902,7 @@
       cell(tr, r.power);
       cell(tr, r.unit);
       cell(tr, r.order || "(no order: holds)");
-      cell(tr, (r.succeeded ? "✓ " : "✗ ") + r.outcome);
+      cell(tr, (r.succeeded ? "✓ succeeded: " : "✗ failed: ") + r.outcome);
       body.appendChild(tr);
     });
     table.appendChild(body);
@@ -909,35 +993,49 @@
   }
   watch();
 
-  // ---- Press: a thread whose newest message this browser has not shown yet is marked
-  // "new" until it is opened.
+  // ---- Press: the server keeps each reader's marks (so a thread read on the phone is
+  // read on the desktop too). A thread's "new" badge comes with the page; opening the
+  // thread marks it read up to the newest message shown.
   function unread() {
     var press = document.querySelector("section.press[data-game]");
     if (!press) return;
-    function store(key, value) {
-      try {
-        if (value === undefined) return window.localStorage.getItem(key);
-        window.localStorage.setItem(key, value);
-      } catch (e) {
-        return null; // storage refused (private mode): no marks, nothing else lost
-      }
-      return null;
+    function read(body, done) {
+      C.api("POST", base + "/press/read", body).then(function (res) {
+        if (res.ok) done(res.data);
+      });
+    }
+    function clear(d) {
+      var badge = d.querySelector(".new-badge");
+      if (badge) badge.hidden = true;
     }
     Array.prototype.forEach.call(press.querySelectorAll("details.thread"), function (d) {
-      var last = d.getAttribute("data-last");
-      var key = "chancery-seen:" + press.getAttribute("data-game") + ":" + d.getAttribute("data-thread");
       var badge = d.querySelector(".new-badge");
+      var last = d.getAttribute("data-last-ms");
       function seen() {
-        store(key, last);
-        if (badge) badge.hidden = true;
+        if (!badge || badge.hidden || !last) return;
+        read({ thread: d.getAttribute("data-thread"), up_to_ms: Number(last) }, function () { clear(d); });
       }
-      if (!last) return;
       if (d.open) seen();
-      else if (store(key) !== last && badge) badge.hidden = false;
       d.addEventListener("toggle", function () {
         if (d.open) seen();
       });
     });
+    var all = document.getElementById("press-mark-all");
+    if (all) {
+      all.addEventListener("click", function () {
+        // Up to the newest message this page shows, not to now: one sent since is new.
+        var newest = 0;
+        Array.prototype.forEach.call(press.querySelectorAll("details.thread[data-last-ms]"), function (d) {
+          newest = Math.max(newest, Number(d.getAttribute("data-last-ms")));
+        });
+        read({ up_to_ms: newest }, function () {
+          Array.prototype.forEach.call(press.querySelectorAll("details.thread"), clear);
+          all.hidden = true;
+          var note = document.getElementById("unread");
+          if (note) note.hidden = true;
+        });
+      });
+    }
   }
   unread();
 })();

@@ -39,6 +39,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../migrations/0011_early_processing.sql"),
     ),
     (12, "press_reads", include_str!("../migrations/0012_press_reads.sql")),
+    (
+        13,
+        "press_thread_reads",
+        include_str!("../migrations/0013_press_thread_reads.sql"),
+    ),
     (15, "mail", include_str!("../migrations/0015_mail.sql")),
     (
         16,

@@ -385,10 +385,13 @@ async fn the_game_feed_carries_results_and_public_press_only() {
     assert_eq!(page(&base, "/games/999/feed.atom", None).await.0, 404);
 }
 
-/// Unread press (issue 13 item 7), on SQLite and PostgreSQL: messages from others since
-/// the player last opened the game page are counted there and in the lobby, then no more.
+/// Unread press (issue 13 item 7), on SQLite and PostgreSQL: messages from others are
+/// counted on the game page and in the lobby until the player reads their thread (the
+/// server's mark, per account, so every device agrees), not merely by loading the page;
+/// a later message is new again; "mark all read" covers every thread; bad marks are
+/// refused with a reason.
 #[tokio::test(flavor = "multi_thread")]
-async fn unread_press_is_counted_until_the_page_is_seen() {
+async fn unread_press_is_counted_until_its_thread_is_read() {
     for target in common::targets().await {
         eprintln!("backend: {}", target.label);
         let server = Server::start(&target.url);
@@ -408,21 +411,70 @@ async fn unread_press_is_counted_until_the_page_is_seen() {
         let token = italy.token.as_deref();
         let (_, html, _) = page(&server.base, &format!("/games/{id}"), token).await;
         assert!(!html.contains(r#"id="unread""#));
+        let press = format!("/api/games/{id}/press");
         austria
-            .post(
-                &format!("/api/games/{id}/press"),
-                json!({"to": ["Italy"], "body": "Trieste is safe."}),
-            )
+            .post(&press, json!({"to": ["Italy"], "body": "Trieste is safe."}))
+            .await;
+        austria.post(&press, json!({"body": "Hello, all."})).await;
+        let (_, lobby, _) = page(&server.base, "/", token).await;
+        assert!(lobby.contains("<strong>2</strong>"), "{lobby}");
+        for _ in 0..2 {
+            // Loading the page reads nothing: the threads are still new.
+            let (_, html, _) = page(&server.base, &format!("/games/{id}"), token).await;
+            assert!(
+                html.contains(r#"id="unread""#)
+                    && html.contains("2 unread messages")
+                    && html.contains("Trieste is safe."),
+                "{html}"
+            );
+            assert!(html.contains(r#"data-thread="Austria""#), "{html}");
+        }
+        // Italy reads the thread with Austria (on some device) up to the newest message.
+        let sent = italy.get(&press).await;
+        let newest = sent["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["to"] == json!(["Italy"]))
+            .map(|m| m["sent_ms"].as_i64().unwrap())
+            .max()
+            .unwrap();
+        let read = format!("/api/games/{id}/press/read");
+        let left = italy
+            .post(&read, json!({"thread": "Austria", "up_to_ms": newest}))
+            .await;
+        assert_eq!(left["unread"], 1, "the public message is left: {left}");
+        let (_, html, _) = page(&server.base, &format!("/games/{id}"), token).await;
+        assert!(html.contains("1 unread message in the press"), "{html}");
+        assert!(
+            !html.contains("Trieste is safe.</q>"),
+            "the private one is read: {html}"
+        );
+        // A later private message is new again.
+        server.advance(1000).await;
+        austria
+            .post(&press, json!({"to": ["Italy"], "body": "And Venice?"}))
             .await;
         let (_, lobby, _) = page(&server.base, "/", token).await;
-        assert!(lobby.contains("<strong>1</strong>"), "{lobby}");
+        assert!(lobby.contains("<strong>2</strong>"), "{lobby}");
+        // Bad marks: refused, with the reason.
+        for (body, status) in [
+            (json!({"thread": ""}), 422),
+            (json!({"up_to_ms": -5}), 422),
+            (json!({"thread": "Austria", "extra": 1}), 422),
+        ] {
+            let (got, answer) = italy.call("POST", &read, Some(body.clone())).await;
+            assert_eq!(got, status, "{body}: {answer}");
+            assert!(answer["error"].as_str().is_some_and(|e| !e.is_empty()), "{answer}");
+        }
+        let stranger = server.register("stranger-unread").await;
+        let (got, answer) = stranger.call("POST", &read, Some(json!({}))).await;
+        assert_eq!(got, 403, "{answer}");
+        // Everything read at once.
+        let left = italy.post(&read, json!({})).await;
+        assert_eq!(left["unread"], 0, "{left}");
         let (_, html, _) = page(&server.base, &format!("/games/{id}"), token).await;
-        assert!(
-            html.contains(r#"id="unread""#) && html.contains("Trieste is safe."),
-            "{html}"
-        );
-        let (_, html, _) = page(&server.base, &format!("/games/{id}"), token).await;
-        assert!(!html.contains(r#"id="unread""#), "seen once, not counted again");
+        assert!(!html.contains(r#"id="unread""#), "{html}");
         let (_, lobby, _) = page(&server.base, "/", token).await;
         assert!(!lobby.contains("unread messages"), "{lobby}");
     }

@@ -86,6 +86,7 @@ pub fn router() -> OpenApiRouter<App> {
         .routes(routes!(gm::transfer))
         .routes(routes!(gm::events))
         .routes(routes!(press::read, press::send))
+        .routes(routes!(press::mark_read))
         .routes(routes!(history::list))
         .routes(routes!(history::one))
         .routes(routes!(history::current_map))

@@ -5,7 +5,7 @@ use axum::Json;
 
 use crate::auth::{Account, Viewer};
 use crate::error::{ApiResult, Body, ErrorBody, Params, Path};
-use crate::services::press::{self, Message, PressPage, PressQuery, Sent};
+use crate::services::press::{self, Message, PressPage, PressQuery, ReadState, Reading, Sent};
 use crate::App;
 
 /// The messages the viewer may read, oldest first.
@@ -52,4 +52,31 @@ pub async fn send(
     Body(m): Body<Message>,
 ) -> ApiResult<Json<Sent>> {
     Ok(Json(press::send(&app, &account, id, m).await?))
+}
+
+/// Mark press read.
+///
+/// Records on the server that you have read one thread of the game's press (`thread`,
+/// as the game page names it: `*all`, `*gm`, or the other powers' names joined by
+/// commas) or all of it (no `thread`), up to `up_to_ms` (the newest message you were
+/// shown; absent: now). The marks are per account, so every device agrees; the lobby and
+/// the game page count what is left.
+#[utoipa::path(post, path = "/api/games/{id}/press/read", operation_id = "mark_press_read", tag = "press",
+    params(("id" = i64, Path, description = "The game's id")),
+    request_body = Reading,
+    responses(
+        (status = 200, description = "Marked; what is left unread", body = ReadState),
+        (status = 403, description = "Not a player, observer or GM of the game", body = ErrorBody),
+        (status = 404, description = "No such game", body = ErrorBody),
+        (status = 422, description = "A bad thread name or time", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = [])),
+)]
+pub async fn mark_read(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    Body(r): Body<Reading>,
+) -> ApiResult<Json<ReadState>> {
+    Ok(Json(press::mark_read(&app, &account, id, r).await?))
 }

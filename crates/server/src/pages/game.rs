@@ -363,8 +363,8 @@ async fn bids_panel(
 /// Press the viewer has not read: how many messages, and the newest private one.
 struct UnreadNote {
     count: usize,
-    /// Its sender ("the GM" for the GM) and its first 140 characters.
-    private: Option<(String, String)>,
+    /// Its sender ("the GM" for the GM), its first 140 characters and its thread's anchor.
+    private: Option<(String, String, String)>,
 }
 
 /// The sandbox's example, from units on this board: the variant's own names.
@@ -425,7 +425,7 @@ struct GamePage {
     great: Vec<PowerRow>,
     minor: Vec<PowerRow>,
     gm_view: bool,
-    /// The viewer's press unread since the last visit (a member's, logged in).
+    /// The viewer's unread press (a member's, logged in).
     unread: Option<UnreadNote>,
     /// The sandbox, for anyone following the game while it runs.
     sandbox: bool,
@@ -469,14 +469,15 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
     let (great, minor) = power_rows(&v, &view);
     let label = format!("Map of {} in {}", game.name, state.phase);
     let drawn = map::svg(&app, &MapOf::game(&app, &game).await?, &state, None, &label).await;
-    // Counted before the page marks the press read: the note says what was new.
+    // The server's read marks: a thread is read once opened on any device (game.js
+    // tells the server), not by loading the page.
     let unread = match (&viewer, &role) {
         (Some(account), Role::Player(_) | Role::Gm | Role::Observer) => {
             let u = crate::services::press::unread(&app, account, id).await?;
-            crate::services::press::mark_read(&app, account, id).await?;
             Some(UnreadNote {
                 count: u.count,
                 private: u.newest_private.map(|m| {
+                    let thread = press::anchor(&crate::services::press::thread_of(&m, &role));
                     let from = match (m.from_gm, m.from) {
                         (true, _) => "the GM".to_string(),
                         (false, Some(p)) => p,
@@ -486,7 +487,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
                     if body.len() < m.body.len() {
                         body.push('…');
                     }
-                    (from, body)
+                    (from, body, thread)
                 }),
             })
             .filter(|n| n.count > 0)

@@ -17,36 +17,6 @@ use crate::services::press::{self, PressMessage, PressQuery, GM};
 use crate::store::games::Game;
 use crate::App;
 
-/// Where a message belongs, seen from `role`: `all`, `gm`, or the sorted names of the
-/// viewer's counterparts.
-fn thread_key(m: &PressMessage, role: &Role) -> Vec<String> {
-    if m.to.is_everyone() {
-        return vec!["*all".into()];
-    }
-    let to = m.to.powers().to_vec();
-    let from = m.from.clone();
-    let mut parties: Vec<String> = match role {
-        Role::Player(me) => {
-            // The GM's messages to the player and the player's to the GM alone are one
-            // conversation.
-            if m.from_gm || to == [GM] {
-                return vec!["*gm".into()];
-            }
-            let mut p: Vec<String> = to.into_iter().chain(from.clone()).filter(|p| p != me).collect();
-            if from.is_none() {
-                p.push("*grey".into());
-            }
-            p
-        }
-        // The GM's own messages go in the thread of their recipients; the rest are
-        // conversations between players.
-        _ => to.into_iter().filter(|t| t != GM).chain(from).collect(),
-    };
-    parties.sort();
-    parties.dedup();
-    parties
-}
-
 fn thread_title(key: &[String], role: &Role) -> String {
     match key.first().map(String::as_str) {
         Some("*all") => "To everyone".into(),
@@ -70,7 +40,8 @@ fn thread_title(key: &[String], role: &Role) -> String {
     }
 }
 
-fn anchor(key: &[String]) -> String {
+/// The id of a thread's element on the game page.
+pub(super) fn anchor(key: &[String]) -> String {
     let joined = key.join("-");
     let slug: String = joined
         .chars()
@@ -109,6 +80,8 @@ fn reply_to(game: &Game, key: &[String], role: &Role) -> Option<Vec<String>> {
 
 struct MessageView {
     own: bool,
+    /// Not yet read by the viewer when the page was made.
+    unread: bool,
     from: String,
     to: String,
     phase: String,
@@ -117,7 +90,7 @@ struct MessageView {
     body: String,
 }
 
-fn message_view(m: &PressMessage, role: &Role) -> MessageView {
+fn message_view(m: &PressMessage, role: &Role, unread: bool) -> MessageView {
     let from = match (&m.from, m.from_gm) {
         (_, true) => GM.to_string(),
         (Some(p), _) => p.clone(),
@@ -125,6 +98,7 @@ fn message_view(m: &PressMessage, role: &Role) -> MessageView {
     };
     MessageView {
         own: m.own(role),
+        unread,
         from,
         to: if m.to.is_everyone() {
             "everyone".to_string()
@@ -141,8 +115,10 @@ fn message_view(m: &PressMessage, role: &Role) -> MessageView {
 struct Thread {
     anchor: String,
     key: String,
-    /// The newest message's id, for the page's "new" badge.
-    last: String,
+    /// The newest message's time: the page marks the thread read up to it when opened.
+    last_ms: Option<i64>,
+    /// Messages from others the viewer has not read (the server's read marks).
+    unread: usize,
     open: bool,
     title: String,
     messages: Vec<MessageView>,
@@ -201,6 +177,8 @@ fn new_form(game: &Game, role: &Role, v: &Variant) -> NewForm {
 struct PressSection {
     game: i64,
     threads: Vec<Thread>,
+    /// Some thread has messages the viewer has not read: offer to mark them all read.
+    any_unread: bool,
     new_form: NewForm,
     max_chars: usize,
 }
@@ -208,25 +186,40 @@ struct PressSection {
 /// The game page's press section, as HTML.
 pub async fn section(app: &App, game: &Game, role: &Role, viewer: Option<&Account>, v: &Variant) -> ApiResult<String> {
     let read = press::read(app, viewer, game.id, &PressQuery::default()).await?;
+    // Read marks for a member; a visitor keeps none, and sees nothing marked new.
+    let marks = match (viewer, role) {
+        (Some(account), Role::Player(_) | Role::Gm | Role::Observer) => {
+            Some(press::read_marks(app, account, game.id).await?)
+        }
+        _ => None,
+    };
     let mut threads: BTreeMap<Vec<String>, Vec<&PressMessage>> = BTreeMap::new();
     threads.insert(vec!["*all".into()], Vec::new());
     for m in &read.messages {
-        threads.entry(thread_key(m, role)).or_default().push(m);
+        threads.entry(press::thread_of(m, role)).or_default().push(m);
     }
+    let threads: Vec<Thread> = threads
+        .iter()
+        .map(|(key, messages)| Thread {
+            anchor: anchor(key),
+            key: press::thread_name(key),
+            last_ms: messages.last().map(|m| m.sent_ms),
+            unread: marks
+                .as_ref()
+                .map_or(0, |r| messages.iter().filter(|m| !r.read(m, role)).count()),
+            open: key[0] == "*all",
+            title: thread_title(key, role),
+            messages: messages
+                .iter()
+                .map(|m| message_view(m, role, marks.as_ref().is_some_and(|r| !r.read(m, role))))
+                .collect(),
+            reply: reply_to(game, key, role),
+        })
+        .collect();
     let section = PressSection {
         game: game.id,
-        threads: threads
-            .iter()
-            .map(|(key, messages)| Thread {
-                anchor: anchor(key),
-                key: key.join(","),
-                last: messages.last().map(|m| m.id.to_string()).unwrap_or_default(),
-                open: key[0] == "*all",
-                title: thread_title(key, role),
-                messages: messages.iter().map(|m| message_view(m, role)).collect(),
-                reply: reply_to(game, key, role),
-            })
-            .collect(),
+        any_unread: threads.iter().any(|t| t.unread > 0),
+        threads,
         new_form: new_form(game, role, v),
         max_chars: MAX_PRESS_CHARS,
     };
@@ -241,48 +234,6 @@ pub async fn section(app: &App, game: &Game, role: &Role, viewer: Option<&Accoun
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::services::press::{Everyone, Recipients};
-
-    fn message(from: Option<&str>, from_gm: bool, to: &[&str]) -> PressMessage {
-        PressMessage {
-            id: 1,
-            phase: "S1901M".into(),
-            from: from.map(str::to_string),
-            from_gm,
-            grey: from.is_none() && !from_gm,
-            to: if to.is_empty() {
-                Recipients::Everyone(Everyone::All)
-            } else {
-                Recipients::Powers(to.iter().map(|s| s.to_string()).collect())
-            },
-            body: String::new(),
-            sent: String::new(),
-            sent_ms: 0,
-            account: None,
-        }
-    }
-
-    #[test]
-    fn threads_are_per_counterpart_seen_from_the_player() {
-        let me = Role::Player("France".into());
-        let sent = message(Some("France"), false, &["Italy", "Germany"]);
-        let got = message(Some("Italy"), false, &["France", "Germany"]);
-        assert_eq!(thread_key(&sent, &me), vec!["Germany", "Italy"]);
-        assert_eq!(thread_key(&got, &me), thread_key(&sent, &me));
-        assert_eq!(thread_key(&message(None, true, &["France"]), &me), vec!["*gm"]);
-        // A player's note to the GM joins the GM's messages to that player, on both sides.
-        let to_gm = message(Some("France"), false, &["GM"]);
-        assert_eq!(thread_key(&to_gm, &me), vec!["*gm"]);
-        assert_eq!(thread_key(&to_gm, &Role::Gm), vec!["France"]);
-        assert_eq!(thread_key(&message(None, true, &["France"]), &Role::Gm), vec!["France"]);
-        assert_eq!(thread_key(&message(Some("Italy"), false, &[]), &me), vec!["*all"]);
-    }
-
-    #[test]
-    fn grey_press_has_its_own_thread() {
-        let me = Role::Player("France".into());
-        assert_eq!(thread_key(&message(None, false, &["France"]), &me), vec!["*grey"]);
-    }
 
     #[test]
     fn anchors_are_plain_ids() {

@@ -336,8 +336,76 @@ pub async fn read(app: &App, viewer: Option<&Account>, id: i64, q: &PressQuery) 
     })
 }
 
-/// What the viewer has not read yet of a game's press: messages from others sent since
-/// the viewer last opened the game page.
+/// The conversation a message belongs to, seen from `role`: `*all` (to everyone),
+/// `*gm` (a player's exchange with the GM), or the sorted names of the viewer's
+/// counterparts (`*grey` standing for a sender the viewer may not know). The game page
+/// shows one thread per key, and read marks are kept per key.
+pub fn thread_of(m: &PressMessage, role: &Role) -> Vec<String> {
+    if m.to.is_everyone() {
+        return vec!["*all".into()];
+    }
+    let to = m.to.powers().to_vec();
+    let from = m.from.clone();
+    let mut parties: Vec<String> = match role {
+        Role::Player(me) => {
+            // The GM's messages to the player and the player's to the GM alone are one
+            // conversation.
+            if m.from_gm || to == [GM] {
+                return vec!["*gm".into()];
+            }
+            let mut p: Vec<String> = to.into_iter().chain(from.clone()).filter(|p| p != me).collect();
+            if from.is_none() {
+                p.push("*grey".into());
+            }
+            p
+        }
+        // The GM's own messages go in the thread of their recipients; the rest are
+        // conversations between players.
+        _ => to.into_iter().filter(|t| t != GM).chain(from).collect(),
+    };
+    parties.sort();
+    parties.dedup();
+    parties
+}
+
+/// A thread's key as one string, as read marks and the page name it.
+pub fn thread_name(key: &[String]) -> String {
+    key.join(",")
+}
+
+/// The viewer's read marks in one game: everything up to `all_ms`, and each thread up
+/// to its own time.
+pub struct ReadMarks {
+    all_ms: Option<i64>,
+    threads: std::collections::HashMap<String, i64>,
+}
+
+impl ReadMarks {
+    /// Whether the viewer has read `m` (their own messages are read).
+    pub fn read(&self, m: &PressMessage, role: &Role) -> bool {
+        if m.own(role) || self.all_ms.is_some_and(|t| m.sent_ms <= t) {
+            return true;
+        }
+        self.threads
+            .get(&thread_name(&thread_of(m, role)))
+            .is_some_and(|&t| m.sent_ms <= t)
+    }
+}
+
+/// The server's read marks of `account` in game `id`, so that every device agrees.
+pub async fn read_marks(app: &App, account: &Account, id: i64) -> ApiResult<ReadMarks> {
+    Ok(ReadMarks {
+        all_ms: store::press_reads::read_ms(&app.db.read, id, account.id).await?,
+        threads: store::press_reads::thread_marks(&app.db.read, id, account.id)
+            .await?
+            .into_iter()
+            .collect(),
+    })
+}
+
+/// What the viewer has not read yet of a game's press: messages from others not covered
+/// by the viewer's read marks (a thread opened on the game page, or the whole press
+/// marked read).
 pub struct Unread {
     pub count: usize,
     /// The newest of them addressed to the viewer's power alone or with a few others
@@ -347,31 +415,144 @@ pub struct Unread {
 
 /// The viewer's unread press in game `id`.
 pub async fn unread(app: &App, account: &Account, id: i64) -> ApiResult<Unread> {
-    let since = store::press_reads::read_ms(&app.db.read, id, account.id).await?;
+    let marks = read_marks(app, account, id).await?;
     let game = games::load(&app.db.read, id).await?;
     let role = role_of(&app.db.read, &game, Some(account)).await?;
     let q = PressQuery {
-        since_ms: Some(since.map_or(0, |t| t + 1)),
+        since_ms: Some(marks.all_ms.map_or(0, |t| t + 1)),
         before_ms: None,
-        limit: Some(100),
+        limit: Some(PAGE_MAX),
     };
     let page = read(app, Some(account), id, &q).await?;
-    let theirs: Vec<PressMessage> = page.messages.into_iter().filter(|m| !m.own(&role)).collect();
+    let theirs: Vec<PressMessage> = page.messages.into_iter().filter(|m| !marks.read(m, &role)).collect();
     Ok(Unread {
         count: theirs.len(),
         newest_private: theirs.iter().rev().find(|m| !m.to.is_everyone()).cloned(),
     })
 }
 
-/// Records that the viewer has now read game `id`'s press.
-pub async fn mark_read(app: &App, account: &Account, id: i64) -> ApiResult<()> {
-    store::press_reads::mark(&app.db.write, id, account.id, app.clock.now_ms()).await?;
-    Ok(())
+/// A reading to record: one thread, or the whole press.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"thread": "France,Italy", "up_to_ms": 1764720000000_i64}))]
+pub struct Reading {
+    /// The thread as the game page names it (`*all`, `*gm`, or the other powers' names
+    /// joined by commas); absent: every thread.
+    #[serde(default)]
+    pub thread: Option<String>,
+    /// Read up to this time (the newest message shown); absent or later than now: now.
+    #[serde(default)]
+    pub up_to_ms: Option<i64>,
+}
+
+/// The read marks after a reading, and what is left unread.
+#[derive(Serialize, ToSchema)]
+pub struct ReadState {
+    pub game: i64,
+    /// Messages from others still unread.
+    pub unread: usize,
+}
+
+/// Records that `account` has read a thread of game `id` (or all of its press) up to a
+/// time, on the server, so that the marks agree on every device.
+pub async fn mark_read(app: &App, account: &Account, id: i64, r: Reading) -> ApiResult<ReadState> {
+    let game = games::load(&app.db.read, id).await?;
+    let role = role_of(&app.db.read, &game, Some(account)).await?;
+    if matches!(role, Role::Visitor) {
+        return Err(ApiError::forbidden(
+            "only the game's players, observers and GM keep read marks",
+        ));
+    }
+    let now = app.clock.now_ms();
+    let ms = match r.up_to_ms {
+        Some(t) if !(0..=MAX_TIME_MS).contains(&t) => {
+            return Err(ApiError::unprocessable(format!(
+                "`up_to_ms` is a time from 0 to {MAX_TIME_MS} ms since 1970"
+            )))
+        }
+        // A mark in the future would hide messages not yet written.
+        Some(t) => t.min(now),
+        None => now,
+    };
+    match r.thread.as_deref() {
+        None => store::press_reads::mark(&app.db.write, id, account.id, ms).await?,
+        Some(t) if t.is_empty() || t.chars().count() > 1000 => {
+            return Err(ApiError::unprocessable(
+                "`thread` names a thread of the game page (1 to 1000 characters)",
+            ))
+        }
+        Some(t) => store::press_reads::mark_thread(&app.db.write, id, account.id, t, ms).await?,
+    }
+    Ok(ReadState {
+        game: id,
+        unread: unread(app, account, id).await?.count,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn message(from: Option<&str>, from_gm: bool, to: &[&str]) -> PressMessage {
+        PressMessage {
+            id: 1,
+            phase: "S1901M".into(),
+            from: from.map(str::to_string),
+            from_gm,
+            grey: from.is_none() && !from_gm,
+            to: if to.is_empty() {
+                Recipients::Everyone(Everyone::All)
+            } else {
+                Recipients::Powers(to.iter().map(|s| s.to_string()).collect())
+            },
+            body: String::new(),
+            sent: String::new(),
+            sent_ms: 0,
+            account: None,
+        }
+    }
+
+    #[test]
+    fn threads_are_per_counterpart_seen_from_the_player() {
+        let me = Role::Player("France".into());
+        let sent = message(Some("France"), false, &["Italy", "Germany"]);
+        let got = message(Some("Italy"), false, &["France", "Germany"]);
+        assert_eq!(thread_of(&sent, &me), vec!["Germany", "Italy"]);
+        assert_eq!(thread_of(&got, &me), thread_of(&sent, &me));
+        assert_eq!(thread_of(&message(None, true, &["France"]), &me), vec!["*gm"]);
+        // A player's note to the GM joins the GM's messages to that player, on both sides.
+        let to_gm = message(Some("France"), false, &["GM"]);
+        assert_eq!(thread_of(&to_gm, &me), vec!["*gm"]);
+        assert_eq!(thread_of(&to_gm, &Role::Gm), vec!["France"]);
+        assert_eq!(thread_of(&message(None, true, &["France"]), &Role::Gm), vec!["France"]);
+        assert_eq!(thread_of(&message(Some("Italy"), false, &[]), &me), vec!["*all"]);
+    }
+
+    #[test]
+    fn grey_press_has_its_own_thread() {
+        let me = Role::Player("France".into());
+        assert_eq!(thread_of(&message(None, false, &["France"]), &me), vec!["*grey"]);
+    }
+
+    /// A message is read when the whole press or its own thread was read after it was
+    /// sent; a reading of another thread does not cover it.
+    #[test]
+    fn a_thread_mark_covers_its_own_thread_only() {
+        let me = Role::Player("France".into());
+        let mut m = message(Some("Italy"), false, &["France"]);
+        m.sent_ms = 100;
+        let marks = |all: Option<i64>, threads: &[(&str, i64)]| ReadMarks {
+            all_ms: all,
+            threads: threads.iter().map(|(k, t)| (k.to_string(), *t)).collect(),
+        };
+        assert!(!marks(None, &[]).read(&m, &me));
+        assert!(marks(None, &[("Italy", 100)]).read(&m, &me));
+        assert!(!marks(None, &[("Italy", 99)]).read(&m, &me));
+        assert!(!marks(Some(50), &[("Germany", 200), ("*all", 200)]).read(&m, &me));
+        assert!(marks(Some(100), &[]).read(&m, &me));
+        // One's own messages are never unread.
+        assert!(marks(None, &[]).read(&message(Some("France"), false, &["Italy"]), &me));
+    }
 
     /// The pages' JavaScript and API clients read `to` as `"all"` or a list of names.
     #[test]

@@ -1,4 +1,5 @@
-//! `press_reads`: when each account last read a game's press.
+//! `press_reads` and `press_thread_reads`: when each account last read a game's press, as
+//! a whole and thread by thread.
 
 use sqlx::{Any, Executor, Row};
 
@@ -22,6 +23,44 @@ pub async fn mark<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, account:
     )
     .bind(game)
     .bind(account)
+    .bind(ms)
+    .execute(e)
+    .await?;
+    Ok(())
+}
+
+/// When `account` last read each thread of the game's press: (thread, read_ms).
+pub async fn thread_marks<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    game: i64,
+    account: i64,
+) -> sqlx::Result<Vec<(String, i64)>> {
+    sqlx::query("SELECT thread, read_ms FROM press_thread_reads WHERE game_id = $1 AND account_id = $2")
+        .bind(game)
+        .bind(account)
+        .fetch_all(e)
+        .await?
+        .iter()
+        .map(|r| Ok((r.try_get("thread")?, r.try_get("read_ms")?)))
+        .collect()
+}
+
+/// Records that `account` has read the thread up to `ms` (never moving back).
+pub async fn mark_thread<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    game: i64,
+    account: i64,
+    thread: &str,
+    ms: i64,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO press_thread_reads (game_id, account_id, thread, read_ms) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (game_id, account_id, thread) DO UPDATE SET read_ms = excluded.read_ms
+         WHERE press_thread_reads.read_ms < excluded.read_ms",
+    )
+    .bind(game)
+    .bind(account)
+    .bind(thread)
     .bind(ms)
     .execute(e)
     .await?;

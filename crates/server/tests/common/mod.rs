@@ -81,7 +81,11 @@ impl Server {
 
     /// Starts a server whose working folder is `dir` (for relative database paths).
     pub fn start_in(dir: Option<&std::path::Path>, db: &str, args: &[&str]) -> Server {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_chancery-server"));
+        // `CHANCERY_TEST_SERVER` names another build (a release binary, to measure page
+        // loads as a club would see them); by default, the one this test was built with.
+        let binary =
+            std::env::var("CHANCERY_TEST_SERVER").unwrap_or_else(|_| env!("CARGO_BIN_EXE_chancery-server").into());
+        let mut command = Command::new(binary);
         if let Some(dir) = dir {
             command.current_dir(dir);
         }
