@@ -558,6 +558,9 @@
   }
   function choices(label, items) {
     if (!items.length) return;
+    items = items.slice().sort(function (a, b) {
+      return (b.first ? 1 : 0) - (a.first ? 1 : 0) || a.label.localeCompare(b.label);
+    });
     var group = document.createElement("span");
     group.className = "choices";
     group.setAttribute("role", "group");
@@ -624,7 +627,7 @@
       var boards = t.boards.map(function (b) {
         return { label: placeName(b), go: function () { send(me + " - " + b + " B"); } };
       });
-      if (t.board_here) boards.unshift({ label: "Where it stands", go: function () { send(me + " B"); } });
+      if (t.board_here) boards.unshift({ label: "Where it stands", first: true, go: function () { send(me + " B"); } });
       choices("Board", boards);
     }
     if (had) focusFirst(".choices button");
@@ -646,7 +649,7 @@
       sel.targets = res.data;
       light(res.data.moves, []);
       var verb = game.kind === "R" ? "the space it should retreat to" : "where it moves";
-      say(me + " selected: click " + verb + " (lit)" + (game.kind === "M" ? ", or the unit again to hold" : "") + ". Or: ", false);
+      say(unitWords(me) + " (" + me + ") selected: click " + verb + " (lit)" + (game.kind === "M" ? ", or the unit again to hold" : "") + ". Or: ", false);
       modes().forEach(function (b) { hint.appendChild(b); });
       var joiner = game.kind === "R" ? " R " : " - ";
       choices(game.kind === "R" ? "Retreat to" : "Move to", res.data.moves.map(function (m) {
@@ -714,7 +717,7 @@
       var to = dests.map(function (d) {
         return { label: placeName(d), go: function () { send(me + letter + them + " - " + d); } };
       });
-      if (holds) to.unshift({ label: "Holding where it stands", go: function () { send(me + letter + them); } });
+      if (holds) to.unshift({ label: "Holding where it stands", first: true, go: function () { send(me + letter + them); } });
       choices(sel.mode === "support" ? "Support it" : "Convoy it to", to);
       if (had) focusFirst(".choices button");
       return;
@@ -896,7 +899,10 @@
     thead.appendChild(head);
     table.appendChild(thead);
     var body = document.createElement("tbody");
-    d.results.forEach(function (r) {
+    // The units given an order, then a line for those left to hold, so that a phone
+    // shows the plan's results rather than a page of "held".
+    var idle = d.results.filter(function (r) { return !r.order && r.succeeded; });
+    d.results.filter(function (r) { return idle.indexOf(r) < 0; }).forEach(function (r) {
       var tr = document.createElement("tr");
       tr.className = r.succeeded ? "succeeded" : "failed";
       cell(tr, r.power);
@@ -907,6 +913,13 @@
     });
     table.appendChild(body);
     sbResults.appendChild(table);
+    if (idle.length) {
+      var rest = document.createElement("p");
+      rest.className = "note sandbox-idle";
+      rest.textContent = idle.length + " other unit" + (idle.length > 1 ? "s" : "") + " had no order and held: " +
+        idle.map(function (r) { return r.unit; }).join(", ") + ".";
+      sbResults.appendChild(rest);
+    }
     if (d.refused.length) {
       var ul = document.createElement("ul");
       ul.className = "sandbox-refused";
