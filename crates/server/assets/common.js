@@ -45,7 +45,8 @@
     obj[last] = value;
   }
 
-  // A form's fields as JSON: `a.b` names nest, data-type says number, bool or array.
+  // A form's fields as JSON: `a.b` names nest, data-type says number, bool, array or
+  // numbers (a list of numbers).
   function formBody(form) {
     var body = {};
     var skipZero = form.hasAttribute("data-skip-zero");
@@ -56,6 +57,10 @@
         if (el.type === "checkbox" && !el.checked) return;
         var list = body[el.name] || (body[el.name] = []);
         list.push(el.value);
+      } else if (type === "numbers") {
+        // A list of numbers from several fields of one name; empty fields are left out.
+        var numbers = body[el.name] || (body[el.name] = []);
+        if (el.value !== "") numbers.push(Number(el.value));
       } else if (type === "bool") {
         setPath(body, el.name, el.checked);
       } else if (type === "number") {

@@ -134,6 +134,23 @@ pub struct AppState {
 
 pub type App = Arc<AppState>;
 
+/// `chancery-mail` beside an SQLite database file; None for PostgreSQL and memory.
+fn demo_mail_dir(database: &str) -> Option<String> {
+    if database.starts_with("postgres:") || database.starts_with("postgresql:") || database.contains(":memory:") {
+        return None;
+    }
+    let path = database
+        .strip_prefix("sqlite://")
+        .or_else(|| database.strip_prefix("sqlite:"))
+        .unwrap_or(database);
+    let path = path.split('?').next().unwrap_or(path);
+    let folder = std::path::Path::new(path)
+        .parent()
+        .map(|p| p.join("chancery-mail"))
+        .unwrap_or_else(|| "chancery-mail".into());
+    Some(folder.to_string_lossy().into_owned())
+}
+
 /// Opens the database, creates the demo club if it is empty, starts the scheduler and
 /// serves until the process is stopped.
 pub async fn serve(opts: ServeOptions) -> Result<(), String> {
@@ -154,9 +171,21 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
         .smtp
         .clone()
         .or_else(|| std::env::var("CHANCERY_SMTP").ok().filter(|s| !s.is_empty()));
+    // The demo club, given no transport, writes its mail to a folder beside its SQLite
+    // file, so that a club trying Chancery reads what it would send.
+    let mail_dir = match (&opts.mail_dir, &smtp) {
+        (Some(d), _) => Some(d.clone()),
+        (None, None) if opts.demo => demo_mail_dir(&opts.database),
+        _ => None,
+    };
+    if opts.mail_dir.is_none() {
+        if let Some(d) = &mail_dir {
+            eprintln!("chancery-server: the demo club's mail is written to {d} (give --smtp to send it)");
+        }
+    }
     let mailer = mailer::Mailer::new(
         smtp.as_deref(),
-        opts.mail_dir.as_deref(),
+        mail_dir.as_deref(),
         opts.mail_from.as_deref(),
         &base_url,
     )?;

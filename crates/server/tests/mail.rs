@@ -867,3 +867,80 @@ async fn press_is_mailed_in_batches_and_only_to_its_readers() {
         assert!(!grey_line.contains("England"), "the grey sender is hidden: {joined}");
     }
 }
+
+/// The GM console lists the mails written about its game (issue 15 §4): to whom, the
+/// subject and text, whether they went; and holds the reminder times' form. Only the
+/// GM opens it.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_gm_console_lists_the_games_mails() {
+    let target = common::targets().await.remove(0);
+    let sink = Sink::start();
+    let server = smtp_server(&target.url, &sink.url());
+    let gm = server.register("console-gm").await;
+    let (id, players) = full_game(&server, &gm, "standard", json!({}), "console").await;
+    confirm(&sink, &server, player(&players, "Italy"), &address("Italy")).await;
+    let before = sink.mails().len();
+    gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+    sink.wait_for(before + 1, 30).await;
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let (status, console) = page(&gm, &format!("/games/{id}/gm")).await;
+    assert_eq!(status, 200);
+    assert!(console.contains("id=\"mail-list\""), "{console}");
+    assert!(console.contains("This server's mail is sent over SMTP."), "{console}");
+    let row = console
+        .split("<tr>")
+        .find(|r| r.contains("Spring 1901") && r.contains("results for Italy"))
+        .unwrap_or_else(|| panic!("the results mail is listed: {console}"));
+    assert!(row.contains("console-player"), "the account it went to: {row}");
+    assert!(row.contains("<td>results</td>") && row.contains("<td>sent 20"), "{row}");
+    assert!(row.contains("Supply centres:"), "its text: {row}");
+    assert!(
+        console.contains("id=\"reminder-1\"") && console.contains("value=\"1440\""),
+        "{console}"
+    );
+    let (status, _) = page(player(&players, "Italy"), &format!("/games/{id}/gm")).await;
+    assert_eq!(status, 403, "the GM's alone");
+}
+
+/// The demo club (the README's first command) writes its mail to a folder beside its
+/// database when given no transport, so that a club can try mail without a server.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_demo_club_writes_its_mail_to_a_folder() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("club.db");
+    let server = Server::start_with(&db.to_string_lossy(), &["--tick-ms", "50", "--rate", "100000"]);
+    let folder = dir.path().join("chancery-mail");
+    assert!(folder.is_dir(), "{folder:?}");
+    let erin = server.register("erin-demo").await;
+    let (status, body) = erin
+        .call(
+            "PUT",
+            "/api/me/mail/address",
+            Some(json!({"address": "erin@players.example"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let files: Vec<_> = std::fs::read_dir(&folder).unwrap().filter_map(Result::ok).collect();
+        if files.iter().any(|f| f.path().extension().is_some_and(|e| e == "eml")) {
+            break;
+        }
+        assert!(std::time::Instant::now() < until, "no mail in {folder:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    // Without a transport and without the demo, the club mails nothing and says so.
+    let bare = Server::start(&dir.path().join("bare.db").to_string_lossy());
+    let frank = bare.register("frank-bare").await;
+    let (status, body) = frank
+        .call(
+            "PUT",
+            "/api/me/mail/address",
+            Some(json!({"address": "frank@players.example"})),
+        )
+        .await;
+    assert_eq!(status, 409, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("sends no mail"), "{body}");
+    let (_, account) = page(&frank, "/account").await;
+    assert!(account.contains("id=\"mail-off\""), "{account}");
+}

@@ -470,6 +470,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
     if game.status != GameStatus::Finished {
         body.push_str(&settings_html(&game));
     }
+    body.push_str(&super::mail::console_section(&app, &game).await?);
     let _ = write!(
         body,
         r#"<section class="card" aria-labelledby="events-h"><h2 id="events-h">Event log</h2>{}</section>"#,

@@ -613,3 +613,28 @@ pub async fn move_press_mark<'e, E: Executor<'e, Database = Any>>(
     };
     Ok(done.rows_affected() == 1)
 }
+
+/// The newest `limit` mails about a game, with the name of the account each is to
+/// (the GM console's list).
+pub async fn of_game_named<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    game: i64,
+    limit: i64,
+) -> sqlx::Result<Vec<(OutboxRow, String)>> {
+    sqlx::query(&format!(
+        "SELECT {}, a.name AS account_name FROM outbox o JOIN accounts a ON a.id = o.account_id \
+         WHERE o.game_id = $1 ORDER BY o.created_ms DESC, o.id DESC LIMIT $2",
+        OUTBOX_COLUMNS
+            .split(", ")
+            .map(|c| format!("o.{c}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+    .bind(game)
+    .bind(limit)
+    .fetch_all(e)
+    .await?
+    .iter()
+    .map(|r| Ok((outbox_from_row(r)?, r.try_get("account_name")?)))
+    .collect()
+}
