@@ -212,7 +212,8 @@ pub async fn topic(app: &App, viewer: Option<&Account>, id: i64, page: Option<i6
     };
     if let Some(a) = viewer {
         // Read up to the newest post shown (a later page stays unread).
-        if let Some(ms) = last_shown {
+        // Written only when it moves: a member rereading a topic costs no write.
+        if let Some(ms) = last_shown.filter(|ms| t.read_ms.is_none_or(|r| r < *ms)) {
             db::mark_read(&app.db.write, a.id, id, ms).await?;
         }
     }
