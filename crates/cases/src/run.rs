@@ -368,7 +368,7 @@ fn run_inner(case: &Case, v: &Variant, diffs: &mut Vec<String>) -> Result<(), St
         .results
         .iter()
         .filter(|r| r.dislodged_by.is_some())
-        .map(|r| r.unit)
+        .filter_map(|r| r.unit)
         .collect();
 
     let (expected_units, expected_carried): (Vec<Unit>, Vec<Carried>) = if case.post_same {
@@ -397,7 +397,10 @@ fn run_inner(case: &Case, v: &Variant, diffs: &mut Vec<String>) -> Result<(), St
             .copied()
             .filter(|u| {
                 expected.iter().any(|e| same(e, u))
-                    || result.results.iter().any(|r| r.unit == *u && !r.retreats.is_empty())
+                    || result
+                        .results
+                        .iter()
+                        .any(|r| r.unit == Some(*u) && !r.retreats.is_empty())
             })
             .collect();
         compare(v, "dislodged", &expected, &must_list, diffs);

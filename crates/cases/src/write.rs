@@ -206,7 +206,7 @@ fn write_expected(v: &Variant, result: &PhaseResult, w: &mut String) {
         .results
         .iter()
         .filter(|r| r.dislodged_by.is_some())
-        .map(|r| r.unit)
+        .filter_map(|r| r.unit)
         .collect();
     if !dislodged.is_empty() || next.carried.iter().any(|c| c.carrier_dislodged) {
         let _ = writeln!(w, "POSTSTATE_DISLODGED");

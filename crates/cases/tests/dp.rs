@@ -80,7 +80,7 @@ fn a_dislodged_minor_unit_is_reported_removed() {
     let minor = result
         .results
         .iter()
-        .find(|r| r.dislodged_by.is_some() && v.is_minor(r.unit.power))
+        .find(|r| r.dislodged_by.is_some() && v.is_minor(r.power()))
         .expect("the case dislodges a minor unit");
     assert!(minor.retreats.is_empty());
     assert!(
@@ -90,7 +90,7 @@ fn a_dislodged_minor_unit_is_reported_removed() {
         "{}",
         minor.reason(&v)
     );
-    assert!(!result.next.units.contains(&minor.unit) && result.next.dislodged.is_empty());
+    assert!(!result.next.units.iter().any(|u| Some(*u) == minor.unit) && result.next.dislodged.is_empty());
 }
 
 /// The adjudication of a case, by the case's name.
@@ -140,7 +140,7 @@ fn a_disordered_powers_dislodged_unit_is_reported_removed() {
         "1936 rule 11: a disordered power's unit dislodged is removed",
     );
     let milan = result.results.iter().find(|r| r.dislodged_by.is_some()).unwrap();
-    assert_eq!(v.power(milan.unit.power).name, "Italy");
+    assert_eq!(v.power(milan.power()).name, "Italy");
     assert!(milan.removed && milan.retreats.is_empty());
     assert!(
         milan

@@ -212,7 +212,11 @@ fn boarding_outcomes_are_reported() {
     assert_eq!(adj.next.unit_count(uk), 2, "an army aboard is still a unit");
     let alone = vec![parse_order(&v, uk, "F iri - wal B").unwrap()];
     let adj = adjudicate(&v, &s, &alone);
-    let fleet = adj.results.iter().find(|r| r.unit.kind == UnitKind::Fleet).unwrap();
+    let fleet = adj
+        .results
+        .iter()
+        .find(|r| r.unit.is_some_and(|u| u.kind == UnitKind::Fleet))
+        .unwrap();
     assert_eq!(fleet.outcome, Outcome::BoardUnmatched);
     assert!(fleet.reason(&v).contains("standoff"), "{}", fleet.reason(&v));
 }

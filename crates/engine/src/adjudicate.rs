@@ -395,7 +395,7 @@ impl Judge {
                 });
             }
             results.push(OrderResult {
-                unit: *unit,
+                unit: Some(*unit),
                 order: assigned[i],
                 given: void[i].as_ref().map(|(o, _)| *o),
                 outcome,
@@ -443,7 +443,7 @@ impl Judge {
         next.phase = Phase::new(state.phase.season, state.phase.year, PhaseKind::Retreat);
         for res in results.iter_mut() {
             // Minor units are removed at once and have no entry to retreat from.
-            if let Some(idx) = next.dislodged.iter().position(|d| d.unit == res.unit) {
+            if let Some(idx) = next.dislodged.iter().position(|d| Some(d.unit) == res.unit) {
                 let mut list = self.spare_lists.pop().unwrap_or_default();
                 retreat_options_into(v, next, idx, &mut list);
                 res.retreats = list;
@@ -520,7 +520,7 @@ impl Judge {
                 },
             };
             results.push(OrderResult {
-                unit: *unit,
+                unit: Some(*unit),
                 order: assigned[i],
                 given: void[i].as_ref().map(|(o, _)| *o),
                 outcome,

@@ -144,12 +144,13 @@ pub fn adjustments(
                 match validator.validate(v, next, order) {
                     Ok(o) => {
                         left -= 1;
-                        let unit = adjustment_unit(&o);
-                        let outcome = if o.kind == OrderKind::Waive {
-                            Outcome::Waived
-                        } else {
-                            next.units.push(unit);
-                            Outcome::Built
+                        let unit = built_unit(&o);
+                        let outcome = match unit {
+                            Some(unit) => {
+                                next.units.push(unit);
+                                Outcome::Built
+                            }
+                            None => Outcome::Waived,
                         };
                         results.push(OrderResult {
                             unit,
@@ -178,7 +179,7 @@ pub fn adjustments(
                     kind: OrderKind::Waive,
                 };
                 results.push(OrderResult {
-                    unit: adjustment_unit(&o),
+                    unit: None,
                     order: Some(o),
                     given: None,
                     outcome: Outcome::Waived,
@@ -215,7 +216,7 @@ pub fn adjustments(
                         for unit in removed {
                             left = (left - 1).max(0);
                             results.push(OrderResult {
-                                unit,
+                                unit: Some(unit),
                                 order: Some(o),
                                 given: None,
                                 outcome: Outcome::Removed,
@@ -236,7 +237,7 @@ pub fn adjustments(
                 left -= removed.len() as i64;
                 let unit = removed[0];
                 results.push(OrderResult {
-                    unit,
+                    unit: Some(unit),
                     order: Some(Order {
                         power,
                         unit: UnitRef {
@@ -274,7 +275,7 @@ pub fn adjustments(
             kind: OrderKind::Build { kind: Some(unit.kind) },
         };
         results.push(OrderResult {
-            unit,
+            unit: Some(unit),
             order: Some(build),
             given: None,
             outcome: Outcome::Built,
@@ -286,14 +287,16 @@ pub fn adjustments(
     next.phase = state.phase.next();
 }
 
-/// The unit a build or waive stands for in the result. A waive names no unit, so it
-/// keeps the placeholder the parser reads it with (an army in the first space), and an
-/// unordered build waived by default uses the same one to read the same.
-fn adjustment_unit(o: &Order) -> Unit {
-    Unit {
-        power: o.power,
-        kind: o.unit.kind.unwrap_or(UnitKind::Army),
-        location: o.unit.location,
+/// The unit a validated build puts on the board (validation names every build's kind);
+/// a waive builds none.
+fn built_unit(o: &Order) -> Option<Unit> {
+    match o.kind {
+        OrderKind::Build { kind: Some(kind) } => Some(Unit {
+            power: o.power,
+            kind,
+            location: o.unit.location,
+        }),
+        _ => None,
     }
 }
 

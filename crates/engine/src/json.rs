@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::adjudicate::Adjudication;
-use crate::order::{Order, OrderKind};
+use crate::order::Order;
 use crate::outcome::Outcome;
 use crate::parse::parse_order_line;
 use crate::state::{Carried, Dislodged, GameState, Phase, PhaseKind, Unit};
@@ -317,11 +317,8 @@ pub fn adjudication_json(v: &Variant, a: &Adjudication) -> AdjudicationJson {
             .results
             .iter()
             .map(|r| ResultJson {
-                power: v.power(r.unit.power).name.clone(),
-                unit: match r.order.map(|o| o.kind) {
-                    Some(OrderKind::Waive) => String::new(),
-                    _ => unit_text(v, &r.unit),
-                },
+                power: v.power(r.power()).name.clone(),
+                unit: r.unit.map(|u| unit_text(v, &u)).unwrap_or_default(),
                 order: r.order.as_ref().or(r.given.as_ref()).map(|o| order_text(v, o)),
                 outcome: outcome_word(&r.outcome).to_string(),
                 succeeded: r.outcome.succeeded(),

@@ -1,8 +1,8 @@
 //! What happened to each order, and why, in words a player reads.
 
-use crate::order::{Order, OrderError};
+use crate::order::{Order, OrderError, OrderKind};
 use crate::state::Unit;
-use crate::variant::{Location, ProvinceId, Variant};
+use crate::variant::{Location, PowerId, ProvinceId, Variant};
 
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Outcome {
@@ -100,8 +100,11 @@ impl Outcome {
 
 /// One unit's (or one adjustment order's) result.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "StoredResult")]
 pub struct OrderResult {
-    pub unit: Unit,
+    /// The unit the result is about; None for a waived build, which stands for no unit
+    /// (its power is the order's).
+    pub unit: Option<Unit>,
     /// The order as adjudicated (normalised), or None when the unit had no order.
     pub order: Option<Order>,
     /// The order as received, when it was refused.
@@ -117,7 +120,50 @@ pub struct OrderResult {
     pub removed: bool,
 }
 
+/// An `OrderResult` as stored: results kept before waives lost their unit carry a
+/// placeholder one (an army in the first space), which reading drops.
+#[derive(serde::Deserialize)]
+struct StoredResult {
+    unit: Option<Unit>,
+    order: Option<Order>,
+    given: Option<Order>,
+    outcome: Outcome,
+    dislodged_by: Option<ProvinceId>,
+    retreats: Vec<Location>,
+    removed: bool,
+}
+
+impl TryFrom<StoredResult> for OrderResult {
+    type Error = &'static str;
+
+    fn try_from(s: StoredResult) -> Result<OrderResult, Self::Error> {
+        let waive = s.order.is_some_and(|o| o.kind == OrderKind::Waive);
+        if s.unit.is_none() && !waive {
+            return Err("a result names no unit and is not a waived build");
+        }
+        Ok(OrderResult {
+            unit: if waive { None } else { s.unit },
+            order: s.order,
+            given: s.given,
+            outcome: s.outcome,
+            dislodged_by: s.dislodged_by,
+            retreats: s.retreats,
+            removed: s.removed,
+        })
+    }
+}
+
 impl OrderResult {
+    /// The power the result belongs to: the unit's, or for a waive the order's.
+    pub fn power(&self) -> PowerId {
+        // Every result has its unit or, being a waive, its order: the engine makes no
+        // other and reading a stored one refuses it.
+        self.unit
+            .map(|u| u.power)
+            .or(self.order.map(|o| o.power))
+            .unwrap_or_default()
+    }
+
     /// "bounced: 1 against 2 from Munich", "dislodged by the army from Bohemia".
     pub fn reason(&self, v: &Variant) -> String {
         let n = |p: ProvinceId| v.province(p).name.clone();
@@ -127,7 +173,7 @@ impl OrderResult {
             Outcome::CircularMove => "moved (circular movement)".to_string(),
             Outcome::SortieSucceeded { target } => format!("sortie succeeded: {} blocked", n(*target)),
             Outcome::Bounced { attack, against, by } => {
-                if *by == self.unit.location.province {
+                if Some(*by) == self.unit.map(|u| u.location.province) {
                     format!("bounced: strength {attack} could not beat {against}")
                 } else {
                     format!("bounced: strength {attack} against {against} from {}", n(*by))

@@ -230,7 +230,7 @@ mod tests {
             }],
         );
         assert_eq!(r.minor_orders, vec![hold]);
-        let result = r.adjudication.results.iter().find(|x| x.unit == minor).unwrap();
+        let result = r.adjudication.results.iter().find(|x| x.unit == Some(minor)).unwrap();
         assert_eq!(result.order, Some(hold));
         assert!(r.orphaned.is_empty());
     }

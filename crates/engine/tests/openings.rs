@@ -88,7 +88,7 @@ fn a_quiet_opening_moves_every_unit() {
         );
         let result = adjudicate(&v, &state, &orders);
         for r in &result.results {
-            if movers.contains(&r.unit.location.province) {
+            if r.unit.is_some_and(|u| movers.contains(&u.location.province)) {
                 assert_eq!(r.outcome, Outcome::Moved, "{name}: {}", r.reason(&v));
             } else {
                 assert_eq!(r.outcome, Outcome::Held, "{name}: {}", r.reason(&v));
@@ -129,7 +129,7 @@ fn standard_opening_lines_adjudicate_as_every_player_expects() {
         result
             .results
             .iter()
-            .find(|r| r.unit.location.province == p)
+            .find(|r| r.unit.is_some_and(|u| u.location.province == p))
             .unwrap()
             .outcome
             .clone()

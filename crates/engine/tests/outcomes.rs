@@ -28,7 +28,7 @@ fn reason(v: &Variant, state: &GameState, lines: &[&str], province: &str) -> Str
     result
         .results
         .iter()
-        .find(|r| r.unit.location.province == p)
+        .find(|r| r.unit.is_some_and(|u| u.location.province == p))
         .unwrap()
         .reason(v)
 }

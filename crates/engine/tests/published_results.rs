@@ -6,8 +6,9 @@ use chancery_engine::adjudicate::adjudicate;
 use chancery_engine::builtin::builtin;
 use chancery_engine::json::{adjudication_json, state_from_json, state_to_json, ResultJson, StateJson};
 use chancery_engine::parse::{parse_named_order, parse_unit};
-use chancery_engine::state::{GameState, Phase, PhaseKind};
-use chancery_engine::{Order, Season, Variant};
+use chancery_engine::state::{GameState, Phase, PhaseKind, Unit};
+use chancery_engine::variant::{Location, UnitKind};
+use chancery_engine::{Order, OrderResult, Outcome, Season, Variant};
 
 fn variant(name: &str) -> Variant {
     builtin(name).unwrap().unwrap()
@@ -64,6 +65,61 @@ fn unused_builds_are_listed_as_waived() {
     // Nothing ordered: both builds are waived.
     let none = results(&v, &s, &[]);
     assert_eq!(none.iter().filter(|r| r.outcome == "waived").count(), 2);
+}
+
+/// DATC 4.D.7 again, in the structure the server stores (`PhaseResult` as JSON): a waive,
+/// ordered or by default, carries no unit, not a placeholder; and a result stored before
+/// that, with the placeholder army in the first space, reads back without it.
+#[test]
+fn a_stored_waive_carries_no_unit() {
+    let v = variant("standard");
+    let s = winter(
+        &v,
+        1901,
+        &["Russia: A war", "Russia: F stp/sc", "Russia: A ukr", "Russia: F rum"],
+        &russia(),
+    );
+    let russia = v.find_power("Russia").unwrap();
+    for lines in [&["Russia: Build A mos"][..], &["Russia: Build A mos", "Russia: Waive"]] {
+        let adj = adjudicate(&v, &s, &orders(&v, lines));
+        let waived: Vec<&OrderResult> = adj.results.iter().filter(|r| r.outcome == Outcome::Waived).collect();
+        assert_eq!(waived.len(), 1, "{lines:?}");
+        assert_eq!(waived[0].unit, None, "{lines:?}");
+        assert_eq!(waived[0].power(), russia);
+        let built = adj.results.iter().find(|r| r.outcome == Outcome::Built).unwrap();
+        assert_eq!(built.unit, Some(parse_unit(&v, "Russia: A mos").unwrap()));
+
+        let stored = serde_json::to_value(&adj.results).unwrap();
+        let entry = stored
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["outcome"] == "Waived")
+            .unwrap();
+        assert!(entry["unit"].is_null(), "{entry}");
+        let back: Vec<OrderResult> = serde_json::from_value(stored.clone()).unwrap();
+        assert_eq!(back, adj.results);
+
+        // As an older version stored it: the waive with the parser's placeholder unit.
+        let mut older = stored;
+        for r in older.as_array_mut().unwrap() {
+            if r["outcome"] == "Waived" {
+                let placeholder = Unit {
+                    power: russia,
+                    kind: UnitKind::Army,
+                    location: Location::province(0),
+                };
+                r["unit"] = serde_json::to_value(placeholder).unwrap();
+            }
+        }
+        let back: Vec<OrderResult> = serde_json::from_value(older).unwrap();
+        assert_eq!(back, adj.results, "the placeholder is dropped on reading");
+    }
+    // A stored result with no unit that is not a waive is refused, not guessed at.
+    let mut broken = serde_json::to_value(&adjudicate(&v, &s, &orders(&v, &["Russia: Build A mos"])).results).unwrap();
+    broken[0]["unit"] = serde_json::Value::Null;
+    let error = serde_json::from_value::<Vec<OrderResult>>(broken).unwrap_err();
+    assert!(error.to_string().contains("names no unit"), "{error}");
 }
 
 /// A build the power had no free site for was never its to waive: no entry.

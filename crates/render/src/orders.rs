@@ -79,10 +79,12 @@ pub(crate) fn draw(out: &mut String, s: &Scene, placed: &Placement, adj: &Adjudi
     let drawn: Vec<Drawn> = adj
         .results
         .iter()
+        // Only an adjustment that builds nothing (a waive) has no unit, and it draws
+        // nothing.
         .filter_map(|r| {
-            shown_order(r).map(|order| Drawn {
-                unit: r.unit,
-                order,
+            Some(Drawn {
+                unit: r.unit?,
+                order: shown_order(r)?,
                 failed: !r.outcome.succeeded(),
             })
         })
@@ -340,11 +342,11 @@ pub(crate) fn draw_marks(out: &mut String, s: &Scene, placed: &Placement, adj: &
             r.outcome,
             Outcome::Disbanded { .. } | Outcome::Removed | Outcome::RemovedInDisorder
         );
-        if !gone {
+        let (true, Some(unit)) = (gone, r.unit) else {
             continue;
-        }
+        };
         let retreat_phase = matches!(r.outcome, Outcome::Disbanded { .. });
-        draw_removal(out, s, placed, &r.unit, retreat_phase);
+        draw_removal(out, s, placed, &unit, retreat_phase);
     }
     out.push_str("</g>");
 }

@@ -255,7 +255,9 @@ fn check_position(v: &Variant, state: &GameState, adjudication: Option<&Adjudica
     }
     if let Some(adj) = adjudication {
         for r in &adj.results {
-            check_unit(v, &r.unit)?;
+            if let Some(u) = &r.unit {
+                check_unit(v, u)?;
+            }
             for o in r.order.iter().chain(r.given.iter()) {
                 check_order(v, o)?;
             }

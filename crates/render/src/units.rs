@@ -70,7 +70,7 @@ pub(crate) fn place(s: &Scene, state: &GameState, adjudication: Option<&Adjudica
             a.results
                 .iter()
                 .filter(|r| r.outcome == Outcome::Built)
-                .map(|r| r.unit)
+                .filter_map(|r| r.unit)
                 .collect()
         })
         .unwrap_or_default();
@@ -133,7 +133,10 @@ pub(crate) fn place(s: &Scene, state: &GameState, adjudication: Option<&Adjudica
     }
     if let Some(adj) = adjudication {
         for r in adj.results.iter().filter(|r| r.dislodged_by.is_some()) {
-            if let Some(p) = units.iter_mut().find(|p| p.role == Role::OnBoard && p.unit == r.unit) {
+            if let Some(p) = units
+                .iter_mut()
+                .find(|p| p.role == Role::OnBoard && Some(p.unit) == r.unit)
+            {
                 p.dislodged_now = true;
             }
         }

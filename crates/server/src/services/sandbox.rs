@@ -6,6 +6,7 @@
 
 use std::time::Duration;
 
+use chancery_engine::json::unit_text;
 use chancery_engine::order::OrderKind;
 use chancery_engine::parse::parse_order_line;
 use chancery_engine::phase::judge_phase;
@@ -41,7 +42,7 @@ pub struct SandboxRequest {
 #[derive(Serialize, ToSchema, Debug)]
 pub struct SandboxResult {
     pub power: String,
-    /// The unit (`A par`).
+    /// The unit (`A par`); empty for a waived build, which stands for no unit.
     pub unit: String,
     /// The order judged, in the engine's notation; none when the unit had no order.
     pub order: Option<String>,
@@ -176,8 +177,8 @@ pub async fn try_orders(app: &App, account: &Account, id: i64, req: SandboxReque
         .results
         .iter()
         .map(|r| SandboxResult {
-            power: v.power(r.unit.power).name.clone(),
-            unit: format!("{} {}", r.unit.kind.letter(), v.location_name(r.unit.location)),
+            power: v.power(r.power()).name.clone(),
+            unit: r.unit.map(|u| unit_text(&v, &u)).unwrap_or_default(),
             order: r.order.as_ref().map(|o| o.display(&v).to_string()),
             succeeded: r.outcome.succeeded(),
             outcome: r.reason(&v),
