@@ -12,7 +12,8 @@ use chancery_engine::{GameState, PhaseKind, Variant};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::layout::{json_block, render, utc_text, Layout, PageResult};
+use super::deadline::DeadlineBox;
+use super::layout::{json_block, render, Layout, PageResult};
 use super::{map, press};
 use crate::auth::{Account, Viewer};
 use crate::error::{ApiResult, Params, Path};
@@ -29,61 +30,6 @@ pub fn colour(v: &Variant, name: &str) -> String {
         .and_then(|p| v.power(p).colour.clone())
         .filter(|c| c.starts_with('#') && c.len() <= 7 && c[1..].bytes().all(|b| b.is_ascii_hexdigit()))
         .unwrap_or_else(|| "#888888".into())
-}
-
-/// What the deadline box says (`templates/deadline.html`).
-enum Deadline {
-    Running {
-        ms: i64,
-        now_ms: i64,
-        iso: String,
-        utc: String,
-    },
-    Paused {
-        minutes_left: i64,
-    },
-    StartsAt {
-        iso: String,
-        utc: String,
-    },
-    StartsWhenFull,
-    Over {
-        outcome: Option<String>,
-    },
-}
-
-#[derive(Template)]
-#[template(path = "deadline.html")]
-struct DeadlineBox {
-    deadline: Deadline,
-}
-
-/// The deadline as a countdown (run by common.js against the server's clock, `now_ms`),
-/// as a date in UTC, and in the viewer's own time zone.
-pub(super) fn deadline_html(game: &Game, view: &Value, now_ms: i64) -> String {
-    let deadline = match (game.status, game.deadline_ms, view["deadline"].as_str()) {
-        (GameStatus::Active, Some(ms), Some(iso)) => Deadline::Running {
-            ms,
-            now_ms,
-            iso: iso.to_string(),
-            utc: utc_text(iso),
-        },
-        (GameStatus::Paused, _, _) => Deadline::Paused {
-            minutes_left: game.paused_left_ms.unwrap_or(0) / 60_000,
-        },
-        (GameStatus::Forming, _, _) => match view["start_at"].as_str() {
-            Some(iso) => Deadline::StartsAt {
-                iso: iso.to_string(),
-                utc: utc_text(iso),
-            },
-            None => Deadline::StartsWhenFull,
-        },
-        _ => Deadline::Over {
-            outcome: game.outcome.clone(),
-        },
-    };
-    // Rendering only fails when writing to the string fails, which it does not.
-    DeadlineBox { deadline }.render().unwrap_or_default()
 }
 
 /// Who holds a power, as the powers table says it.
@@ -530,7 +476,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         gm: view["gm"].as_str().unwrap_or("?").to_string(),
         you,
         last_seq: (game.seq > 0).then(|| game.seq - 1),
-        deadline: deadline_html(&game, &view, app.clock.now_ms()),
+        deadline: DeadlineBox::of(&game, app.clock.now_ms()).to_string(),
         map: drawn,
         join: join_of(&game, &view, viewer.as_ref(), &role),
         orders,

@@ -1,6 +1,8 @@
 //! The frame every page shares (`templates/base.html`: head, navigation, scripts),
-//! rendering a page's template, HTML escaping for the pages still built as strings, and
-//! pages for errors, so that a browser never gets the API's JSON error body.
+//! rendering a page's template, and pages for errors, so that a browser never gets the
+//! API's JSON error body. Every page is an askama template extending `base.html`, which
+//! escapes every value unless the template says `|safe` (only for HTML another template
+//! or the map renderer made).
 
 use askama::Template;
 use axum::http::StatusCode;
@@ -9,27 +11,18 @@ use axum::response::{Html, IntoResponse, Response};
 use crate::auth::Account;
 use crate::error::ApiError;
 
-/// Text made safe for HTML element content and quoted attribute values.
-pub fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+#[derive(Template)]
+#[template(path = "json_block.html")]
+struct JsonBlock<'a> {
+    id: &'a str,
+    value: &'a serde_json::Value,
 }
 
-/// JSON for a `<script type="application/json">` block: `<` is escaped so that no
-/// string inside can close the element.
+/// JSON for a `<script type="application/json">` block. askama's `json` filter writes
+/// no `<`, `>`, `&` or `'`, so no string inside can close the element.
 pub fn json_block(id: &str, value: &serde_json::Value) -> String {
-    let text = value.to_string().replace('<', "\\u003c");
-    format!(r#"<script type="application/json" id="{id}">{text}</script>"#)
+    // Rendering only fails when writing to the string fails, which it does not.
+    JsonBlock { id, value }.render().unwrap_or_default()
 }
 
 /// What the frame every page shares (`templates/base.html`) needs: the title, the
@@ -62,24 +55,6 @@ pub fn render(page: &impl Template) -> PageResult {
     }
 }
 
-#[derive(Template)]
-#[template(path = "frame.html")]
-struct Frame<'a> {
-    layout: Layout,
-    body: &'a str,
-}
-
-/// A whole page around `body`, HTML built as a string. For the pages not yet moved to a
-/// template of their own; `body` must be escaped already.
-pub fn frame(title: &str, viewer: Option<&Account>, body: &str, scripts: &[&str]) -> Html<String> {
-    let page = Frame {
-        layout: Layout::new(title, viewer, scripts),
-        body,
-    };
-    // Rendering only fails when writing to the string fails, which it does not.
-    Html(page.render().unwrap_or_default())
-}
-
 /// An error a page handler returns: the API's error, shown as a page.
 pub struct PageError(pub ApiError);
 
@@ -98,17 +73,26 @@ impl From<sqlx::Error> for PageError {
 impl IntoResponse for PageError {
     fn into_response(self) -> Response {
         let status = self.0.status;
-        let hint = match status {
-            StatusCode::UNAUTHORIZED => r#"<p><a href="/login">Log in</a> to see this page.</p>"#,
-            _ => r#"<p><a href="/">Back to the lobby</a></p>"#,
+        let page = ErrorPage {
+            layout: Layout::new("Error", None, &[]),
+            heading: status.canonical_reason().unwrap_or("Error"),
+            message: &self.0.message,
+            log_in: status == StatusCode::UNAUTHORIZED,
         };
-        let body = format!(
-            r#"<section class="card"><h1>{}</h1><p class="error">{}</p>{hint}</section>"#,
-            status.canonical_reason().unwrap_or("Error"),
-            esc(&self.0.message)
-        );
-        (status, frame("Error", None, &body, &[])).into_response()
+        // Rendering only fails when writing to the string fails, which it does not.
+        (status, Html(page.render().unwrap_or_default())).into_response()
     }
+}
+
+/// A page for an error (`templates/error.html`).
+#[derive(Template)]
+#[template(path = "error.html")]
+struct ErrorPage<'a> {
+    layout: Layout,
+    heading: &'a str,
+    message: &'a str,
+    /// The answer is 401: the page offers to log in.
+    log_in: bool,
 }
 
 pub type PageResult = Result<Response, PageError>;
@@ -129,41 +113,10 @@ impl Badge {
     }
 }
 
-/// A power's name as a small coloured badge.
-pub fn power_badge(name: &str, colour: &str) -> String {
-    format!(
-        r#"<span class="power"><span class="swatch" style="background:{}"></span>{}</span>"#,
-        esc(colour),
-        esc(name)
-    )
-}
-
 /// `2026-11-29T23:05:00Z` as `2026-11-29 23:05 UTC`.
 pub fn utc_text(iso: &str) -> String {
     let t = iso.trim_end_matches('Z').replacen('T', " ", 1);
     format!("{} UTC", t.get(..16).unwrap_or(&t))
-}
-
-#[derive(Template)]
-#[template(path = "deadline_fields.html")]
-struct DeadlineFields<'a> {
-    prefix: &'a str,
-    at: &'a str,
-    zone: &'a str,
-    zones: Vec<&'static str>,
-}
-
-/// The time-of-day and time-zone fields of a deadline schedule (`deadline_fields.html`),
-/// for the pages still built as strings.
-pub fn deadline_time_fields(prefix: &str, at: Option<&str>, zone: Option<&str>) -> String {
-    DeadlineFields {
-        prefix,
-        at: at.unwrap_or(""),
-        zone: zone.unwrap_or(""),
-        zones: chrono_tz::TZ_VARIANTS.iter().map(|z| z.name()).collect(),
-    }
-    .render()
-    .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -171,17 +124,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn escapes_markup_and_quotes() {
-        assert_eq!(
-            esc(r#"<a href="x">'&'</a>"#),
-            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
-        );
+    fn json_blocks_cannot_close_their_script() {
+        let value = serde_json::json!({"s": "</script><script>alert(1)", "q": "it's & <b>"});
+        let block = json_block("d", &value);
+        assert_eq!(block.matches("</script>").count(), 1, "{block}");
+        // The script reads back the same value.
+        let inner = block
+            .strip_prefix(r#"<script type="application/json" id="d">"#)
+            .and_then(|b| b.strip_suffix("</script>"))
+            .expect("one block");
+        assert_eq!(serde_json::from_str::<serde_json::Value>(inner).unwrap(), value);
     }
 
     #[test]
-    fn json_blocks_cannot_close_their_script() {
-        let block = json_block("d", &serde_json::json!({"s": "</script><script>alert(1)"}));
-        assert_eq!(block.matches("</script>").count(), 1);
+    fn error_pages_escape_the_message() {
+        let response = PageError(ApiError::unprocessable("no game <b>\"x\"</b> & more")).into_response();
+        assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        let page = ErrorPage {
+            layout: Layout::new("Error", None, &[]),
+            heading: "Unprocessable Entity",
+            message: "no game <b>\"x\"</b> & more",
+            log_in: false,
+        }
+        .render()
+        .unwrap();
+        assert!(
+            page.contains(r#"<p class="error">no game &#60;b&#62;&#34;x&#34;&#60;/b&#62; &#38; more</p>"#),
+            "{page}"
+        );
+        assert!(page.contains(r#"<a href="/">Back to the lobby</a>"#));
     }
 
     #[test]

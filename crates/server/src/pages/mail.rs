@@ -1,24 +1,47 @@
-//! The pages a mail's links open: confirming an address, and unsubscribing (a page
-//! with one button for a reader's click, and the one-click `POST` of RFC 8058 that mail
-//! clients send from the `List-Unsubscribe` header). Both are authorised by the secret
-//! in the link, never by a session.
+//! The pages a mail's links open (`templates/mail_page.html`): confirming an address,
+//! and unsubscribing (a page with one button for a reader's click, and the one-click
+//! `POST` of RFC 8058 that mail clients send from the `List-Unsubscribe` header). Both
+//! are authorised by the secret in the link, never by a session.
 
 use askama::Template;
 use axum::extract::State;
-use axum::response::IntoResponse;
 use serde::Deserialize;
 
-use super::layout::{esc, frame, PageResult};
+use super::layout::{render, Layout, PageResult};
 use crate::auth::Viewer;
 use crate::error::{Params, Path};
 use crate::services::mail::Kind;
 use crate::services::mail_settings;
 use crate::App;
 
+enum Shown {
+    Confirmed,
+    /// Whether to stop mails of `kind` (for game `game`, or all games).
+    Ask {
+        key: String,
+        kind: &'static str,
+        label: &'static str,
+        game: Option<i64>,
+    },
+    /// What the unsubscribing did, in words.
+    Done {
+        message: String,
+    },
+}
+
+#[derive(Template)]
+#[template(path = "mail_page.html")]
+struct MailPage {
+    layout: Layout,
+    shown: Shown,
+}
+
 pub async fn confirm(State(app): State<App>, Viewer(viewer): Viewer, Path(token): Path<String>) -> PageResult {
     mail_settings::confirm(&app, &token).await?;
-    let body = r#"<section class="card narrow"><h1>Address confirmed</h1><p id="confirmed">The club will mail you what your <a href="/account">account page</a> says.</p></section>"#;
-    Ok(frame("Address confirmed", viewer.as_ref(), body, &[]).into_response())
+    render(&MailPage {
+        layout: Layout::new("Address confirmed", viewer.as_ref(), &[]),
+        shown: Shown::Confirmed,
+    })
 }
 
 #[derive(Deserialize)]
@@ -32,19 +55,15 @@ pub async fn unsubscribe_page(Viewer(viewer): Viewer, Path(key): Path<String>, P
     let Some(kind) = Kind::parse(&w.kind) else {
         return Err(crate::error::ApiError::not_found("no such kind of mail").into());
     };
-    let scope = match w.game {
-        Some(g) => format!(" for game {g}"),
-        None => String::new(),
-    };
-    let action = match w.game {
-        Some(g) => format!("/mail/unsubscribe/{}?kind={}&game={g}", esc(&key), kind.as_str()),
-        None => format!("/mail/unsubscribe/{}?kind={}", esc(&key), kind.as_str()),
-    };
-    let body = format!(
-        r#"<section class="card narrow"><h1>Stop these mails</h1><p>No more mails of {}{scope}?</p><form method="post" action="{action}"><button type="submit" id="unsubscribe">Stop them</button></form></section>"#,
-        esc(kind.label())
-    );
-    Ok(frame("Stop these mails", viewer.as_ref(), &body, &[]).into_response())
+    render(&MailPage {
+        layout: Layout::new("Stop these mails", viewer.as_ref(), &[]),
+        shown: Shown::Ask {
+            key,
+            kind: kind.as_str(),
+            label: kind.label(),
+            game: w.game,
+        },
+    })
 }
 
 pub async fn unsubscribe(
@@ -53,12 +72,11 @@ pub async fn unsubscribe(
     Path(key): Path<String>,
     Params(w): Params<Which>,
 ) -> PageResult {
-    let done = mail_settings::unsubscribe(&app, &key, &w.kind, w.game).await?;
-    let body = format!(
-        r#"<section class="card narrow"><h1>Done</h1><p id="unsubscribed">{}</p><p>Your <a href="/account">account page</a> has the rest of your mail settings.</p></section>"#,
-        esc(&done)
-    );
-    Ok(frame("Done", viewer.as_ref(), &body, &[]).into_response())
+    let message = mail_settings::unsubscribe(&app, &key, &w.kind, w.game).await?;
+    render(&MailPage {
+        layout: Layout::new("Done", viewer.as_ref(), &[]),
+        shown: Shown::Done { message },
+    })
 }
 
 /// A mail as the GM console lists it.

@@ -2,9 +2,11 @@
 //! JavaScript, over the same handlers and rules as the JSON API. Every action a page
 //! offers is a call to `/api/…`, so a page can never do what the API would refuse.
 //!
-//! - [`layout`]: the HTML frame, escaping, error pages.
+//! - [`layout`]: the frame every page's template extends, error pages.
+//! - [`deadline`]: the deadline box the game page and the GM console share.
 //! - [`assets`]: the CSS and JavaScript, built into the binary.
-//! - [`map`]: the board as inline SVG, with one geometry per variant kept in memory.
+//! - [`map`]: the board as inline SVG with its legend, for the game page, history and
+//!   the GM console.
 //! - [`adjust`]: the builds and removals the map offers to click.
 //! - [`lobby`], [`account`], [`game`], [`press`], [`history`], [`console`]: one page each.
 //! - [`forum`]: the board's pages; [`moderation`]: the moderators' page.
@@ -13,6 +15,7 @@ mod account;
 mod adjust;
 mod assets;
 mod console;
+mod deadline;
 mod feed;
 mod forum;
 mod game;

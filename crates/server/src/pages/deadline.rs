@@ -1,0 +1,65 @@
+//! The deadline box of the game page and the GM console (`templates/deadline.html`):
+//! a countdown (run by common.js against the server's clock), the date in UTC, and the
+//! viewer's own time zone; or why there is no deadline.
+
+use askama::Template;
+
+use super::layout::utc_text;
+use crate::clock::iso_utc;
+use crate::model::GameStatus;
+use crate::store::games::Game;
+
+/// What the deadline box says.
+enum Deadline {
+    Running {
+        ms: i64,
+        now_ms: i64,
+        iso: String,
+        utc: String,
+    },
+    Paused {
+        minutes_left: i64,
+    },
+    StartsAt {
+        iso: String,
+        utc: String,
+    },
+    StartsWhenFull,
+    Over {
+        outcome: Option<String>,
+    },
+}
+
+#[derive(Template)]
+#[template(path = "deadline.html")]
+pub struct DeadlineBox {
+    deadline: Deadline,
+}
+
+impl DeadlineBox {
+    /// The game's deadline as it stands at `now_ms` (the server's clock).
+    pub fn of(game: &Game, now_ms: i64) -> DeadlineBox {
+        let deadline = match (game.status, game.deadline_ms) {
+            (GameStatus::Active, Some(ms)) => Deadline::Running {
+                ms,
+                now_ms,
+                iso: iso_utc(ms),
+                utc: utc_text(&iso_utc(ms)),
+            },
+            (GameStatus::Paused, _) => Deadline::Paused {
+                minutes_left: game.paused_left_ms.unwrap_or(0) / 60_000,
+            },
+            (GameStatus::Forming, _) => match game.start_at_ms {
+                Some(ms) => Deadline::StartsAt {
+                    iso: iso_utc(ms),
+                    utc: utc_text(&iso_utc(ms)),
+                },
+                None => Deadline::StartsWhenFull,
+            },
+            _ => Deadline::Over {
+                outcome: game.outcome.clone(),
+            },
+        };
+        DeadlineBox { deadline }
+    }
+}
