@@ -13,8 +13,11 @@ use crate::parse::parse_order_line;
 use crate::state::{Carried, Dislodged, GameState, Phase, PhaseKind, Unit};
 use crate::variant::{Location, PowerId, Season, UnitKind, Variant};
 
+/// A unit on the board.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct UnitJson {
+    /// Its power's name.
     pub power: String,
     /// "A" or "F".
     #[serde(rename = "type")]
@@ -23,7 +26,9 @@ pub struct UnitJson {
     pub location: String,
 }
 
+/// A dislodged unit, which retreats or is disbanded in the retreat phase.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DislodgedJson {
     #[serde(flatten)]
     pub unit: UnitJson,
@@ -33,15 +38,20 @@ pub struct DislodgedJson {
     pub attacker_from: Option<String>,
 }
 
+/// A position: the phase, the units, who owns each supply centre, and what a retreat
+/// phase or a variant's rules need besides.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct StateJson {
     /// Phase code: S1901M, S1901R, F1901M, F1901R, W1901A.
     pub phase: String,
     pub units: Vec<UnitJson>,
     /// Centre → owner. Centres not listed are unowned.
     pub owners: BTreeMap<String, String>,
+    /// Retreat phases: the units dislodged, which retreat or are disbanded.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dislodged: Vec<DislodgedJson>,
+    /// Retreat phases: the spaces left empty by a standoff, where no unit may retreat.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub standoffs: Vec<String>,
     /// Armies aboard fleets (Original 1958 boarding).
@@ -60,7 +70,9 @@ pub struct StateJson {
 
 /// An army aboard a fleet: the army's power and the fleet that carries it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CarriedJson {
+    /// The army's power.
     pub power: String,
     pub fleet: UnitJson,
     /// The carrying fleet is one of the dislodged units (retreat phase).
@@ -68,8 +80,11 @@ pub struct CarriedJson {
     pub dislodged: bool,
 }
 
+/// One order's (or one unit's) result.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ResultJson {
+    /// The power whose unit or order it is.
     pub power: String,
     /// The unit, "F stp/sc"; empty, and absent from the JSON, for a waived build, which
     /// stands for no unit.
@@ -82,29 +97,42 @@ pub struct ResultJson {
     /// cut, unmatched, convoyed, paradox, void, retreated, disbanded, built, removed,
     /// removed_in_disorder, waived.
     pub outcome: String,
+    /// Whether the order did what it said (a move moved, a support was given, …).
     pub succeeded: bool,
     /// The reason in words.
     pub reason: String,
+    /// The space the unit that dislodged this one came from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dislodged_by: Option<String>,
+    /// A dislodged unit: the spaces it may retreat to.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub retreats: Vec<String>,
 }
 
+/// An order the engine would not take, as given, with the reason.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RefusedJson {
     pub power: String,
     pub order: String,
+    /// Why, in words.
     pub error: String,
 }
 
+/// A judged phase: every result, the orders refused, the next position and the winner.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AdjudicationJson {
+    /// The phase judged (its code).
     pub phase: String,
+    /// Every unit's (and every adjustment order's) result.
     pub results: Vec<ResultJson>,
+    /// The orders refused as given.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refused: Vec<RefusedJson>,
+    /// The position after the phase (phases in which nobody has a choice skipped).
     pub next: StateJson,
+    /// The power that won with this phase.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub winner: Option<String>,
 }

@@ -85,6 +85,60 @@ mod tests {
             .is_some_and(|c| !c.is_empty() && c.values().all(|m| m.get("schema").is_some()))
     }
 
+    /// Issue 12: positions and results are described field by field (the engine's JSON
+    /// forms derive their schemas), not as bare objects.
+    #[test]
+    fn positions_and_results_have_schemas() {
+        let doc = document();
+        let schemas = &doc["components"]["schemas"];
+        let detail = &schemas["PhaseDetail"]["properties"];
+        assert_eq!(detail["position"]["$ref"], "#/components/schemas/StateJson", "{detail}");
+        assert_eq!(
+            detail["result"]["$ref"], "#/components/schemas/AdjudicationJson",
+            "{detail}"
+        );
+        assert_eq!(
+            schemas["GameView"]["properties"]["state"]["$ref"],
+            "#/components/schemas/StateJson"
+        );
+        let state = &schemas["StateJson"];
+        for field in ["phase", "units", "owners"] {
+            assert!(
+                state["required"].as_array().unwrap().contains(&json!(field)),
+                "StateJson.{field} is always there: {state}"
+            );
+        }
+        // Absent when empty, so not required: a client must not expect them.
+        for field in ["dislodged", "standoffs", "carried", "capitals", "disordered"] {
+            assert!(state["properties"][field].is_object(), "StateJson.{field}: {state}");
+            assert!(!state["required"].as_array().unwrap().contains(&json!(field)));
+        }
+        // A unit's type is `type` on the wire, as serde writes it.
+        assert!(
+            schemas["UnitJson"]["properties"]["type"].is_object(),
+            "{}",
+            schemas["UnitJson"]
+        );
+        let result = &schemas["ResultJson"];
+        for field in ["power", "outcome", "succeeded", "reason"] {
+            assert!(
+                result["required"].as_array().unwrap().contains(&json!(field)),
+                "{result}"
+            );
+        }
+        // A waived build has no unit (issue 12 §6), so `unit` may be absent.
+        assert!(
+            !result["required"].as_array().unwrap().contains(&json!("unit")),
+            "{result}"
+        );
+        let adjudication = &schemas["AdjudicationJson"]["properties"];
+        assert_eq!(adjudication["next"]["$ref"], "#/components/schemas/StateJson");
+        assert_eq!(
+            adjudication["results"]["items"]["$ref"],
+            "#/components/schemas/ResultJson"
+        );
+    }
+
     /// Issue 12: the OpenAPI document has a schema for every request and response body;
     /// every operation is derived from its handler.
     #[test]

@@ -16,7 +16,6 @@ use chancery_engine::parse::parse_order;
 use chancery_engine::phase::{judge_phase, PhaseResult};
 use chancery_engine::{Adjudication, GameState, Order, Variant};
 use serde::Serialize;
-use serde_json::Value;
 use sqlx::AnyPool;
 use utoipa::ToSchema;
 
@@ -106,11 +105,9 @@ pub struct PhaseDetail {
     pub how: String,
     /// The position before the phase, as `chancery adjudicate` writes positions
     /// (docs/adjudicate-json.md).
-    #[schema(value_type = Object)]
-    pub position: Value,
+    pub position: StateJson,
     /// Every unit's order, outcome and reason, the orders refused, the position after
     /// and the winner (docs/adjudicate-json.md).
-    #[schema(value_type = Object)]
     pub result: AdjudicationJson,
     /// Supply centres per power after the phase.
     pub centres: BTreeMap<String, usize>,
@@ -122,7 +119,7 @@ pub async fn one(app: &App, id: i64, seq: i64) -> ApiResult<PhaseDetail> {
     let row = store::phases::get(&app.db.read, Table::Phases, id, seq)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("game {id} has no processed phase {seq}")))?;
-    let position: Value = serde_json::from_str(&row.state_json).map_err(|e| internal("stored position", e))?;
+    let position: StateJson = serde_json::from_str(&row.state_json).map_err(|e| internal("stored position", e))?;
     let result: AdjudicationJson = serde_json::from_str(&row.result_json).map_err(|e| internal("stored result", e))?;
     let centres = centre_counts(&result.next)
         .into_iter()

@@ -112,7 +112,6 @@ pub struct GameView {
     /// The game's end: "victory: X", "draw: X, Y" or "concession to X".
     pub outcome: Option<String>,
     /// The position (docs/adjudicate-json.md).
-    #[schema(value_type = Object)]
     pub state: StateJson,
     pub powers: Vec<PowerView>,
     pub observers: usize,
