@@ -17,9 +17,8 @@ use axum::response::{IntoResponse, Response};
 use chancery_engine::json::AdjudicationJson;
 
 use crate::error::{ApiError, ApiResult, Path};
-use crate::services::games;
 use crate::services::press::{self, PressQuery};
-use crate::store;
+use crate::services::{games, history};
 use crate::App;
 
 /// How many phases and messages the feed carries, newest first.
@@ -52,7 +51,7 @@ fn results_text(result: &AdjudicationJson) -> String {
         let order = r.order.as_deref().unwrap_or("no order");
         let _ = writeln!(out, "{}: {} — {}", r.power, order, r.reason);
     }
-    let centres: Vec<String> = crate::services::history::centre_ranking(&result.next)
+    let centres: Vec<String> = history::centre_ranking(&result.next)
         .iter()
         .map(|(p, n)| format!("{p} {n}"))
         .collect();
@@ -67,19 +66,13 @@ pub async fn feed(State(app): State<App>, headers: HeaderMap, Path(id): Path<i64
     let game = games::load(&app.db.read, id).await?;
     let base = base_of(&headers);
     let mut entries = Vec::new();
-    for row in store::phases::newest(&app.db.read, id, PHASES).await? {
-        let result: AdjudicationJson = serde_json::from_str(&row.result_json).map_err(|e| {
-            ApiError::new(
-                axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-                format!("stored result: {e}"),
-            )
-        })?;
+    for phase in history::newest(&app, id, PHASES).await? {
         entries.push(Entry {
-            id: format!("urn:chancery:game:{id}:phase:{}", row.seq),
-            title: format!("{}: results of {}", game.name, row.phase),
-            updated_ms: row.processed_ms,
-            link: format!("{base}/games/{id}/history/{}", row.seq),
-            content: results_text(&result),
+            id: format!("urn:chancery:game:{id}:phase:{}", phase.seq),
+            title: format!("{}: results of {}", game.name, phase.phase),
+            updated_ms: phase.processed_ms,
+            link: format!("{base}/games/{id}/history/{}", phase.seq),
+            content: results_text(&phase.result),
         });
     }
     // The press a visitor may read, exactly as the press API gives it to one.

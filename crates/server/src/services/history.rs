@@ -138,6 +138,31 @@ pub async fn one(app: &App, id: i64, seq: i64) -> ApiResult<PhaseDetail> {
     })
 }
 
+/// A processed phase's public result, for the game's feed.
+pub struct PublishedPhase {
+    pub seq: i64,
+    pub phase: String,
+    pub processed_ms: i64,
+    pub result: AdjudicationJson,
+}
+
+/// The newest `limit` processed phases of game `id` with their public results, newest
+/// first. Reads only: nothing is judged again.
+pub async fn newest(app: &App, id: i64, limit: i64) -> ApiResult<Vec<PublishedPhase>> {
+    store::phases::newest(&app.db.read, id, limit)
+        .await?
+        .into_iter()
+        .map(|row| {
+            Ok(PublishedPhase {
+                result: serde_json::from_str(&row.result_json).map_err(|e| internal("stored result", e))?,
+                seq: row.seq,
+                phase: row.phase,
+                processed_ms: row.processed_ms,
+            })
+        })
+        .collect()
+}
+
 /// A processed phase as stored, with what drawing it needs.
 pub struct ProcessedPhase {
     pub seq: i64,
