@@ -212,6 +212,9 @@ impl Rules {
     }
 }
 
+/// Points (latitude, longitude) a drawn line runs through, in order.
+pub type Route = Vec<(f64, f64)>;
+
 impl Variant {
     /// Whether the variant has `rule` on: the one way the engine and its callers ask.
     pub fn rule_on(&self, rule: Rule) -> bool {
@@ -281,6 +284,14 @@ pub struct Variant {
     /// the land about Switzerland). Adjudication never reads them.
     pub shape_points: Vec<(ProvinceId, (f64, f64))>,
     pub straits: Vec<(ProvinceId, ProvinceId)>,
+    /// Borders drawn as a crossing on land (`junction` lines): where the graph is not
+    /// planar (a K3,3 of borders, or a ring of spaces round a sea), no map whose spaces are
+    /// each one region can make every border a shared edge, so one of the knot is marked.
+    pub junctions: Vec<(ProvinceId, ProvinceId)>,
+    /// The route given on a `junction` line (latitude, longitude points), for a junction
+    /// whose spaces meet only off the map (1648's oceans round the Cape): its crossing is
+    /// drawn along these points rather than between the spaces' closest points.
+    pub junction_routes: Vec<((ProvinceId, ProvinceId), Route)>,
     pub outside_points: Vec<(f64, f64)>,
     /// Lowercased abbreviations, full names and aliases to spaces.
     pub(crate) names: HashMap<String, ProvinceId>,

@@ -174,9 +174,10 @@ pub fn load_variant(file: &str, text: &str) -> Result<Variant, LoadError> {
                 names.insert(key, province_lines.len() as ProvinceId);
                 province_lines.push(line);
             }
-            "army" | "fleet" | "unit" | "client" | "build-site" | "rule" | "shape" | "strait" | "outside" => {}
+            "army" | "fleet" | "unit" | "client" | "build-site" | "rule" | "shape" | "strait" | "junction"
+            | "outside" => {}
             other => {
-                const KEYWORDS: [&str; 15] = [
+                const KEYWORDS: [&str; 16] = [
                     "variant",
                     "title",
                     "start",
@@ -191,6 +192,7 @@ pub fn load_variant(file: &str, text: &str) -> Result<Variant, LoadError> {
                     "rule",
                     "shape",
                     "strait",
+                    "junction",
                     "outside",
                 ];
                 let hint = nearest(other, KEYWORDS.iter().copied())
@@ -272,6 +274,8 @@ pub fn load_variant(file: &str, text: &str) -> Result<Variant, LoadError> {
         rules: Default::default(),
         shape_points: Vec::new(),
         straits: Vec::new(),
+        junctions: Vec::new(),
+        junction_routes: Vec::new(),
         outside_points: Vec::new(),
         names,
         power_names,
@@ -332,7 +336,7 @@ pub fn load_variant(file: &str, text: &str) -> Result<Variant, LoadError> {
                     line: line.number,
                 });
             }
-            "shape" | "strait" | "outside" => parse_drawing(&ld, line, &mut variant)?,
+            "shape" | "strait" | "junction" | "outside" => parse_drawing(&ld, line, &mut variant)?,
             _ => {}
         }
     }
@@ -346,8 +350,9 @@ pub fn load_variant(file: &str, text: &str) -> Result<Variant, LoadError> {
 }
 
 /// `shape ABBR LAT,LON…` (points the space's drawn shape must hold), `strait A B` (a
-/// border drawn as a crossing) and `outside LAT,LON…` (land that belongs to no space):
-/// read only by the map generator.
+/// border drawn as a crossing over water), `junction A B` (a border drawn as a crossing
+/// because no flat map can make it a shared edge) and `outside LAT,LON…` (land that
+/// belongs to no space): read only by the map generator.
 fn parse_drawing(ld: &Loader, line: &Line, variant: &mut Variant) -> Result<(), LoadError> {
     let words = words_only(ld, line)?;
     if words[0] == "outside" {
@@ -362,13 +367,38 @@ fn parse_drawing(ld: &Loader, line: &Line, variant: &mut Variant) -> Result<(), 
         }
         return Ok(());
     }
-    if words[0] == "strait" {
-        if words.len() != 3 {
-            return ld.err("`strait` takes two spaces: strait con bla");
+    if words[0] == "strait" || words[0] == "junction" {
+        if words.len() != 3 && (words[0] == "strait" || words.len() < 5) {
+            return ld.err(format!(
+                "`{0}` takes two spaces{1}: {0} con bla",
+                words[0],
+                if words[0] == "junction" {
+                    ", then optionally a route of two or more LATITUDE,LONGITUDE"
+                } else {
+                    ""
+                }
+            ));
         }
         let a = find_space(ld, variant, words[1])?;
         let b = find_space(ld, variant, words[2])?;
-        variant.straits.push((a, b));
+        if a == b {
+            return ld.err(format!("`{}` joins a space to itself", words[0]));
+        }
+        if words[0] == "strait" {
+            variant.straits.push((a, b));
+        } else {
+            variant.junctions.push((a, b));
+            let mut route = Vec::new();
+            for w in &words[3..] {
+                match parse_lat_lon(w) {
+                    Some(point) => route.push(point),
+                    None => return ld.err(format!("`{w}` is not LATITUDE,LONGITUDE")),
+                }
+            }
+            if !route.is_empty() {
+                variant.junction_routes.push(((a, b), route));
+            }
+        }
         return Ok(());
     }
     if words.len() < 3 {

@@ -1,10 +1,11 @@
 //! Does a drawing agree with the graph? Measured on the vector shapes: two spaces share an
 //! edge when their boundaries share segments longer in all than [`EDGE_KM`] (a meeting at
-//! a point is no edge); a border of the graph is drawn when it is such an edge or a
-//! crossing over a declared strait. A land space in several pieces is measured piece by
-//! piece: a piece apart from the one holding its anchor that meets other land spaces (a
-//! detached patch inside its neighbours, not an island of its own) is reported, with the
-//! borders drawn only through it.
+//! a point is no edge); a border of the graph is drawn when it is such an edge between the
+//! two spaces' main pieces, or a crossing declared by a `strait` or `junction` line. A
+//! land space in several pieces is measured piece by piece: a piece apart from the one
+//! holding its anchor that meets other land spaces (a detached patch inside its
+//! neighbours, not an island of its own) draws no border, and is reported with the
+//! borders that only it would have drawn.
 
 use std::collections::HashMap;
 
@@ -41,8 +42,13 @@ pub struct DrawingReport {
     /// Borders of the graph, and how many are drawn.
     pub borders: usize,
     pub drawn: usize,
-    /// Borders not drawn (no shared edge, and no crossing over a declared strait).
+    /// Borders not drawn: no shared edge between the two spaces' main pieces, and no
+    /// crossing declared by a `strait` or `junction` line.
     pub missing: Vec<(String, String)>,
+    /// Of the drawn borders, those drawn as a junction's crossing.
+    pub junctions: usize,
+    /// `strait` and `junction` lines that name no border of the graph.
+    pub not_borders: Vec<(String, String)>,
     /// Shared edges the graph does not have, with their length in km.
     pub foreign: Vec<(String, String, f64)>,
     /// Spaces whose `at=` anchor lies outside their shape.
@@ -69,6 +75,9 @@ impl DrawingReport {
         }
         for (a, b) in &self.missing {
             out.push(format!("border {a}–{b} is not drawn"));
+        }
+        for (a, b) in &self.not_borders {
+            out.push(format!("{a}–{b} is declared a strait or junction but is no border"));
         }
         for (a, b, km) in &self.foreign {
             out.push(format!(
@@ -108,7 +117,11 @@ impl DrawingReport {
 
 impl std::fmt::Display for DrawingReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(f, "borders drawn {} of {}", self.drawn, self.borders)?;
+        writeln!(
+            f,
+            "borders drawn {} of {} ({} as junctions)",
+            self.drawn, self.borders, self.junctions
+        )?;
         writeln!(f, "contacts the graph lacks: {}", self.foreign.len())?;
         writeln!(f, "anchors outside their space: {}", self.anchors_outside.len())?;
         writeln!(
@@ -196,7 +209,7 @@ fn km2(polygon: &Polygon<f64>) -> f64 {
 
 /// The detached pieces of land spaces: every piece but the one holding the anchor (the
 /// largest when none does) that shares an edge with another land space.
-fn detached(variant: &Variant, graph: &Graph, shapes: &Shapes, pieces: &HashMap<(Piece, Piece), f64>) -> Vec<Detached> {
+fn detached_pieces(variant: &Variant, shapes: &Shapes, pieces: &HashMap<(Piece, Piece), f64>) -> Vec<Piece> {
     let land = |si: usize| {
         matches!(
             variant.province(shapes.spaces[si].province).terrain,
@@ -218,6 +231,33 @@ fn detached(variant: &Variant, graph: &Graph, shapes: &Shapes, pieces: &HashMap<
                 })
         })
         .collect();
+    let mut out = Vec::new();
+    for (si, s) in shapes.spaces.iter().enumerate() {
+        if !land(si) {
+            continue;
+        }
+        for pi in 0..s.geometry.0.len() {
+            let piece = (si, pi);
+            let among_land = pieces
+                .iter()
+                .any(|(&(a, b), &l)| l > EDGE_KM && (a == piece && land(b.0) || b == piece && land(a.0)));
+            if pi != main[si] && among_land {
+                out.push(piece);
+            }
+        }
+    }
+    out
+}
+
+/// The detached pieces with their areas and the borders drawn only through them (pieces
+/// under `DETACHED_KM2` that carry no border are left out as steps of the grid).
+fn detached(
+    variant: &Variant,
+    graph: &Graph,
+    shapes: &Shapes,
+    pieces: &HashMap<(Piece, Piece), f64>,
+    apart: &[Piece],
+) -> Vec<Detached> {
     // For each border of the graph, the pieces whose edges draw it.
     let mut drawn_by: HashMap<(ProvinceId, ProvinceId), Vec<Piece>> = HashMap::new();
     for (&(a, b), &l) in pieces {
@@ -230,51 +270,39 @@ fn detached(variant: &Variant, graph: &Graph, shapes: &Shapes, pieces: &HashMap<
     }
     let borders: std::collections::HashSet<(ProvinceId, ProvinceId)> = graph.borders().into_iter().collect();
     let mut out = Vec::new();
-    for (si, s) in shapes.spaces.iter().enumerate() {
-        if !land(si) {
+    for &piece in apart {
+        let (si, pi) = piece;
+        let s = &shapes.spaces[si];
+        let polygon = &s.geometry.0[pi];
+        let mut carries: Vec<String> = drawn_by
+            .iter()
+            .filter(|(&(a, b), list)| {
+                borders.contains(&(a, b)) && (a == s.province || b == s.province) && {
+                    // Drawn only by this piece of this space.
+                    list.iter()
+                        .filter(|p| shapes.spaces[p.0].province == s.province)
+                        .all(|p| *p == piece)
+                }
+            })
+            .map(|(&(a, b), _)| format!("{}–{}", variant.province(a).abbr, variant.province(b).abbr))
+            .collect();
+        carries.sort();
+        let area = km2(polygon);
+        if carries.is_empty() && area < DETACHED_KM2 {
             continue;
         }
-        for (pi, polygon) in s.geometry.0.iter().enumerate() {
-            if pi == main[si] {
-                continue;
-            }
-            let piece = (si, pi);
-            let among_land = pieces
-                .iter()
-                .any(|(&(a, b), &l)| l > EDGE_KM && (a == piece && land(b.0) || b == piece && land(a.0)));
-            if !among_land {
-                continue;
-            }
-            let mut carries: Vec<String> = drawn_by
-                .iter()
-                .filter(|(&(a, b), list)| {
-                    borders.contains(&(a, b)) && (a == s.province || b == s.province) && {
-                        // Drawn only by this piece of this space.
-                        list.iter()
-                            .filter(|p| shapes.spaces[p.0].province == s.province)
-                            .all(|p| *p == piece)
-                    }
-                })
-                .map(|(&(a, b), _)| format!("{}–{}", variant.province(a).abbr, variant.province(b).abbr))
-                .collect();
-            carries.sort();
-            let area = km2(polygon);
-            if carries.is_empty() && area < DETACHED_KM2 {
-                continue;
-            }
-            let c = polygon
-                .exterior()
-                .0
-                .first()
-                .copied()
-                .unwrap_or(geo::Coord { x: 0.0, y: 0.0 });
-            out.push(Detached {
-                space: variant.province(s.province).abbr.clone(),
-                km2: area,
-                at: (c.y, c.x),
-                carries,
-            });
-        }
+        let c = polygon
+            .exterior()
+            .0
+            .first()
+            .copied()
+            .unwrap_or(geo::Coord { x: 0.0, y: 0.0 });
+        out.push(Detached {
+            space: variant.province(s.province).abbr.clone(),
+            km2: area,
+            at: (c.y, c.x),
+            carries,
+        });
     }
     out
 }
@@ -305,25 +333,41 @@ pub fn check(variant: &Variant, shapes: &Shapes) -> DrawingReport {
     let graph = Graph::new(variant);
     let pieces = shared_lengths(shapes);
     let shared = per_space(shapes, &pieces);
+    // A border counts as drawn only between the spaces' main pieces (or islands of their
+    // own): one drawn only through a patch of a space inside its neighbours is not one a
+    // player can see.
+    let apart = detached_pieces(variant, shapes, &pieces);
+    let between_main: HashMap<(Piece, Piece), f64> = pieces
+        .iter()
+        .filter(|(&(a, b), _)| !apart.contains(&a) && !apart.contains(&b))
+        .map(|(&k, &l)| (k, l))
+        .collect();
+    let drawn_edges = per_space(shapes, &between_main);
     let abbr = |p: ProvinceId| variant.province(p).abbr.clone();
     let mut report = DrawingReport {
         least_on_land: 1.0,
         ..Default::default()
     };
-    let strait = |a: ProvinceId, b: ProvinceId| {
-        variant
-            .straits
-            .iter()
-            .any(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b))
+    let pair = |list: &[(ProvinceId, ProvinceId)], a: ProvinceId, b: ProvinceId| {
+        list.iter().any(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b))
     };
+    let declared = |a, b| pair(&variant.straits, a, b) || pair(&variant.junctions, a, b);
+    for &(a, b) in variant.straits.iter().chain(&variant.junctions) {
+        if !graph.may_touch(a, b) || a == b {
+            report.not_borders.push((abbr(a), abbr(b)));
+        }
+    }
     for (a, b) in graph.borders() {
         report.borders += 1;
-        let edge = shared.get(&(a, b)).is_some_and(|&l| l > EDGE_KM);
-        let crossing = strait(a, b)
+        let edge = drawn_edges.get(&(a, b)).is_some_and(|&l| l > EDGE_KM);
+        let crossing = declared(a, b)
             && shapes
                 .crossings
                 .iter()
                 .any(|c| (c.a, c.b) == (a, b) || (c.b, c.a) == (a, b));
+        if pair(&variant.junctions, a, b) && crossing {
+            report.junctions += 1;
+        }
         if edge || crossing {
             report.drawn += 1;
         } else {
@@ -364,6 +408,6 @@ pub fn check(variant: &Variant, shapes: &Shapes) -> DrawingReport {
             Terrain::Impassable => {}
         }
     }
-    report.detached = detached(variant, &graph, shapes, &pieces);
+    report.detached = detached(variant, &graph, shapes, &pieces, &apart);
     report
 }

@@ -41,6 +41,8 @@ const RANGE_MAX_KM: f64 = 1500.0;
 const CORRIDOR_ROUNDS: usize = 6;
 /// The longest crossing drawn for a border that is not a declared strait.
 const CROSSING_MAX_KM: f64 = 300.0;
+/// The shortest a junction's crossing is drawn.
+const JUNCTION_MIN_KM: f64 = 60.0;
 /// An island that no space reached joins the nearest coast space within this distance,
 /// if the seas around it let it.
 const ISLAND_REACH_KM: f64 = 60.0;
@@ -402,10 +404,12 @@ fn grow_with_corridors(variant: &Variant, grid: &Grid, graph: &Graph) -> Vec<u16
         for l in labels.iter_mut().filter(|l| **l == HELD) {
             *l = OUTSIDE_LAND;
         }
-        let missing: Vec<(ProvinceId, ProvinceId, usize, usize)> = missing_borders(variant, grid, graph, &labels)
-            .into_iter()
-            .filter(|&(a, b, _, _)| !is_strait(variant, a, b))
-            .collect();
+        drop_detached(variant, grid, graph, &mut labels);
+        let missing: Vec<(ProvinceId, ProvinceId, usize, usize)> =
+            missing_borders(variant, grid, graph, &labels, &|_, _| false)
+                .into_iter()
+                .filter(|&(a, b, _, _)| !is_declared_crossing(variant, a, b))
+                .collect();
         if best.as_ref().is_none_or(|(m, _)| missing.len() < *m) {
             best = Some((missing.len(), labels.clone()));
         }
@@ -423,11 +427,120 @@ fn grow_with_corridors(variant: &Variant, grid: &Grid, graph: &Graph) -> Vec<u16
     best.map(|(_, l)| l).unwrap_or_default()
 }
 
-fn is_strait(variant: &Variant, a: ProvinceId, b: ProvinceId) -> bool {
-    variant
-        .straits
-        .iter()
-        .any(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b))
+fn is_pair(list: &[(ProvinceId, ProvinceId)], a: ProvinceId, b: ProvinceId) -> bool {
+    list.iter().any(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b))
+}
+
+/// A border the variant file says is drawn as a crossing (`strait` or `junction`).
+fn is_declared_crossing(variant: &Variant, a: ProvinceId, b: ProvinceId) -> bool {
+    is_pair(&variant.straits, a, b) || is_pair(&variant.junctions, a, b)
+}
+
+/// The cell of a space's anchor, as `seeds` places it.
+fn anchor_cell(variant: &Variant, grid: &Grid, p: ProvinceId) -> Option<usize> {
+    let (lat, lon) = variant.provinces[p as usize].at?;
+    let want_land = is_land_space(variant.provinces[p as usize].terrain);
+    let reach = (800_000.0 / grid.cell).ceil() as usize;
+    nearest_of_kind(grid, grid.cell_of(lon, lat)?, want_land, reach)
+}
+
+/// Rounds of `drop_detached`: a piece given to a neighbour can leave another behind.
+const DETACHED_ROUNDS: usize = 4;
+
+/// Gives each piece of a land space that is apart from the piece holding its anchor and
+/// lies among other land spaces (a patch inside its neighbours, not an island or a
+/// stretch of coast of its own) to the neighbour it shares most sides with, among those
+/// the graph lets touch everything round the piece. A border drawn only through such a
+/// patch is no border a player can see, so it is left to the corridors or to a declared
+/// crossing instead.
+fn drop_detached(variant: &Variant, grid: &Grid, graph: &Graph, labels: &mut [u16]) {
+    let count = variant.provinces.len();
+    let land = |l: u16| (l as usize) < count && is_land_space(variant.provinces[l as usize].terrain);
+    let anchors: Vec<Option<usize>> = (0..count)
+        .map(|p| anchor_cell(variant, grid, p as ProvinceId))
+        .collect();
+    for _round in 0..DETACHED_ROUNDS {
+        // Every piece of every land space: cells joined by sides.
+        let mut piece_of = vec![u32::MAX; labels.len()];
+        let mut pieces: Vec<(u16, Vec<usize>)> = Vec::new();
+        for start in 0..labels.len() {
+            let l = labels[start];
+            if !land(l) || piece_of[start] != u32::MAX {
+                continue;
+            }
+            let id = pieces.len() as u32;
+            piece_of[start] = id;
+            let mut cells = vec![start];
+            let mut k = 0;
+            while k < cells.len() {
+                let c = cells[k];
+                k += 1;
+                for s in sides(grid, c) {
+                    if labels[s] == l && piece_of[s] == u32::MAX {
+                        piece_of[s] = id;
+                        cells.push(s);
+                    }
+                }
+            }
+            pieces.push((l, cells));
+        }
+        // The main piece of each space: the one holding its anchor, else the largest.
+        let mut main: Vec<u32> = anchors
+            .iter()
+            .enumerate()
+            .map(|(p, a)| {
+                a.map_or(
+                    u32::MAX,
+                    |a| if labels[a] as usize == p { piece_of[a] } else { u32::MAX },
+                )
+            })
+            .collect();
+        for (id, (l, cells)) in pieces.iter().enumerate() {
+            let m = &mut main[*l as usize];
+            if *m == u32::MAX
+                || (anchors[*l as usize].is_none_or(|a| labels[a] != *l) && pieces[*m as usize].1.len() < cells.len())
+            {
+                *m = id as u32;
+            }
+        }
+        let mut changed = false;
+        for (id, (l, cells)) in pieces.iter().enumerate() {
+            if main[*l as usize] == id as u32 {
+                continue;
+            }
+            let mut around: Vec<(u16, usize)> = Vec::new();
+            for &c in cells {
+                for s in sides(grid, c) {
+                    let m = labels[s];
+                    if m == *l || m as usize >= count {
+                        continue;
+                    }
+                    match around.iter_mut().find(|(x, _)| *x == m) {
+                        Some((_, n)) => *n += 1,
+                        None => around.push((m, 1)),
+                    }
+                }
+            }
+            if !around.iter().any(|&(m, _)| land(m)) {
+                continue;
+            }
+            let mut candidates: Vec<(u16, usize)> = around.iter().copied().filter(|&(m, _)| land(m)).collect();
+            candidates.sort_by_key(|&(m, n)| (Reverse(n), m));
+            let heir = candidates
+                .iter()
+                .map(|&(q, _)| q)
+                .find(|&q| around.iter().all(|&(m, _)| m == q || graph.may_touch(m, q)));
+            if let Some(q) = heir {
+                for &c in cells {
+                    labels[c] = q;
+                }
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
 }
 
 /// Seeds the cells of a path joined by sides from `ca` (in `a`) to `cb` (in `b`): the
@@ -487,13 +600,14 @@ fn corridor(
     added
 }
 
-/// Borders of the graph whose spaces share no side of a cell, each with the closest pair
-/// of cells of the two.
+/// Borders of the graph whose spaces share no side of a cell (and those `also` names even
+/// when they do), each with the closest pair of cells of the two.
 fn missing_borders(
     variant: &Variant,
     grid: &Grid,
     graph: &Graph,
     labels: &[u16],
+    also: &dyn Fn(ProvinceId, ProvinceId) -> bool,
 ) -> Vec<(ProvinceId, ProvinceId, usize, usize)> {
     let count = variant.provinces.len();
     let mut touching = std::collections::HashSet::new();
@@ -524,7 +638,7 @@ fn missing_borders(
     }
     let mut out = Vec::new();
     for (a, b) in graph.borders() {
-        if touching.contains(&(a, b)) {
+        if touching.contains(&(a, b)) && !also(a, b) {
             continue;
         }
         let rb = &rim[b as usize];
@@ -580,6 +694,12 @@ fn grow(variant: &Variant, grid: &Grid, graph: &Graph, extra: &[(usize, Province
     while let Some(Reverse((d, c, p))) = heap.pop() {
         let c = c as usize;
         if done[c] || !grid.in_frame[c] {
+            continue;
+        }
+        // A cell joins a space only beside a cell the space already holds (seeds aside),
+        // so every piece of a space grows from one of its seeds: a diagonal step alone
+        // would leave two pieces meeting at a corner, which the drawing shows as apart.
+        if d > 0 && !sides(grid, c).any(|k| labels[k] == p) {
             continue;
         }
         let ok = p == HELD
@@ -715,15 +835,44 @@ fn attach_islands(variant: &Variant, grid: &Grid, graph: &Graph, labels: &mut [u
 fn crossings(variant: &Variant, grid: &Grid, graph: &Graph, labels: &[u16]) -> Vec<Crossing> {
     let centre = |c: usize| ((c % grid.w) as f64 + 0.5, (c / grid.w) as f64 + 0.5);
     let max_cells = CROSSING_MAX_KM * 1000.0 / grid.cell;
-    missing_borders(variant, grid, graph, labels)
+    let min_cells = JUNCTION_MIN_KM * 1000.0 / grid.cell;
+    // A junction is drawn even where its spaces touch through a patch of one of them that
+    // no neighbour could take: `check` does not count such a patch as an edge.
+    missing_borders(variant, grid, graph, labels, &|a, b| is_pair(&variant.junctions, a, b))
         .into_iter()
         .filter(|&(a, b, ca, cb)| {
             let ((xa, ya), (xb, yb)) = (centre(ca), centre(cb));
-            is_strait(variant, a, b) || (xa - xb).hypot(ya - yb) <= max_cells
+            is_declared_crossing(variant, a, b) || (xa - xb).hypot(ya - yb) <= max_cells
         })
         .map(|(a, b, ca, cb)| {
-            let (xa, ya) = centre(ca);
-            let (xb, yb) = centre(cb);
+            if let Some((_, route)) = variant
+                .junction_routes
+                .iter()
+                .find(|((x, y), _)| (*x, *y) == (a, b) || (*y, *x) == (a, b))
+            {
+                let line = route.iter().map(|&(lat, lon)| geo::Coord { x: lon, y: lat }).collect();
+                return Crossing {
+                    a,
+                    b,
+                    line: LineString(line),
+                };
+            }
+            let (mut xa, mut ya) = centre(ca);
+            let (mut xb, mut yb) = centre(cb);
+            // A junction's two spaces meet at a point (or nearly): drawn between their
+            // closest cells it would be a dot, so it reaches into each space, along the
+            // line between them, to a length a player sees.
+            let length = (xb - xa).hypot(yb - ya);
+            if is_pair(&variant.junctions, a, b) && length < min_cells {
+                let (ux, uy) = if length > 0.0 {
+                    ((xb - xa) / length, (yb - ya) / length)
+                } else {
+                    (1.0, 0.0)
+                };
+                let grow = (min_cells - length) / 2.0;
+                (xa, ya) = (xa - ux * grow, ya - uy * grow);
+                (xb, yb) = (xb + ux * grow, yb + uy * grow);
+            }
             Crossing {
                 a,
                 b,

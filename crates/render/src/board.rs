@@ -1,5 +1,5 @@
 //! The board: every space's shape filled by terrain (land by its owner), the land
-//! outside play hatched as impassable, the coastline, the crossings over straits,
+//! outside play hatched as impassable, the coastline, the crossings (straits, junctions),
 //! names, and the supply-centre markers in their owners' colours.
 
 use std::fmt::Write;

@@ -29,16 +29,24 @@ fn cache() -> &'static Mutex<Cache> {
 }
 
 /// A digest of everything in `v` that its drawing depends on: the spaces (anchors,
-/// terrain, coasts, names), the graph, and the drawing-only `shape`, `strait` and
-/// `outside` lines.
+/// terrain, coasts, names), the graph, and the drawing-only `shape`, `strait`,
+/// `junction` and `outside` lines.
 pub fn fingerprint(v: &Variant) -> [u8; 32] {
     let mut text = String::new();
     // Debug output of plain data (no hash maps) is deterministic and covers every
     // field, so a new field of a space cannot be forgotten here.
     let _ = write!(
         text,
-        "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
-        v.id, v.provinces, v.army_adjacency, v.fleet_adjacency, v.shape_points, v.straits, v.outside_points
+        "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
+        v.id,
+        v.provinces,
+        v.army_adjacency,
+        v.fleet_adjacency,
+        v.shape_points,
+        v.straits,
+        v.junctions,
+        v.junction_routes,
+        v.outside_points
     );
     Sha256::digest(text.as_bytes()).into()
 }

@@ -44,7 +44,7 @@ pub struct MapGeometry {
     pub(crate) outside_path: String,
     /// The lakes inside the land (holes in land spaces), drawn as water.
     pub(crate) lakes_path: String,
-    /// Each crossing over a strait as SVG path data.
+    /// Each crossing (a strait or a junction) as SVG path data.
     pub(crate) crossings: String,
     /// Where a space's unit stands: its pole of inaccessibility.
     pub(crate) anchors: Vec<Pt>,

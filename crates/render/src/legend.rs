@@ -188,7 +188,7 @@ fn key(v: &Variant, styles: &[PowerStyle]) -> Vec<KeyEntry> {
             r#"<path d="M6 12h28" stroke="{}" stroke-width="2.2" stroke-dasharray="5 3" stroke-linecap="round"/>"#,
             style::WALL
         ),
-        "Crossing over a strait",
+        "Border crossing a strait or a junction",
     );
     add(
         r##"<rect x="6" y="4" width="28" height="16" fill="url(#hatch)" stroke="#9a8a6a"/>"##

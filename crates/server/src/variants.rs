@@ -201,12 +201,20 @@ pub fn check_upload(file: &str, text: &str) -> Result<Variant, ApiError> {
         })
         .or_else(|| {
             over(
-                "points on its shape and outside lines",
-                v.shape_points.len() + v.outside_points.len(),
+                "points on its shape, outside and junction lines",
+                v.shape_points.len()
+                    + v.outside_points.len()
+                    + v.junction_routes.iter().map(|(_, r)| r.len()).sum::<usize>(),
                 MAX_VARIANT_SHAPE_POINTS,
             )
         })
-        .or_else(|| over("strait lines", v.straits.len(), MAX_VARIANT_STRAITS));
+        .or_else(|| {
+            over(
+                "strait and junction lines",
+                v.straits.len() + v.junctions.len(),
+                MAX_VARIANT_STRAITS,
+            )
+        });
     if let Some(e) = refused {
         return Err(e);
     }
