@@ -1,14 +1,29 @@
-//! No crate of the workspace has an import circle (issue 12 §3). Set
+//! No crate of the workspace has an import circle (issue 12 §3), counted item by item as
+//! `cargo modules` counts them (see the reader in src/lib.rs). Set
 //! `CHANCERY_PRINT_MODULES=1` to print each crate's graph.
 
 use std::path::Path;
 
-use chancery_module_graph::{cycle, graph};
+use chancery_module_graph::{circles, graph};
+
+/// A circle the item-level reading found that is not yet undone, with why; the test
+/// fails if it changes (grows, shrinks or goes: then take it out of this list).
+/// crates/render: `RenderError` is declared in `render` and used by `geometry`, `cache`
+/// and `shapes`, which `render` uses; and `MapGeometry`'s constructors are written in
+/// `cache` (`cached`) and `shapes` (`new`), which use `geometry`. Issue 11's crate,
+/// left to its owner this session; `cargo modules` 0.27 finds the same circle.
+const KNOWN: &[(&str, &[&str])] = &[(
+    "render",
+    &[
+        "board", "cache", "geometry", "legend", "orders", "render", "scene", "shapes", "units",
+    ],
+)];
 
 #[test]
 fn no_crate_has_an_import_circle() {
     let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut checked = Vec::new();
+    let mut found = Vec::new();
     let mut entries: Vec<_> = std::fs::read_dir(&crates).unwrap().map(|e| e.unwrap().path()).collect();
     entries.sort();
     for dir in entries
@@ -16,24 +31,43 @@ fn no_crate_has_an_import_circle() {
         .filter(|d| d.join("Cargo.toml").exists() && d.join("src").is_dir())
     {
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let g = graph(&dir);
+        let g = graph(&dir).unwrap_or_else(|e| panic!("crates/{name}: {e}"));
         if std::env::var_os("CHANCERY_PRINT_MODULES").is_some() {
             for (m, ts) in &g {
                 println!("{name}: {m} -> {}", ts.iter().cloned().collect::<Vec<_>>().join(", "));
             }
         }
-        if let Some(c) = cycle(&g) {
-            panic!("import circle in crates/{name}: {}", c.join(" → "));
+        for c in circles(&g) {
+            let known = KNOWN.iter().any(|(k, members)| *k == name && c == *members);
+            if !known {
+                found.push(format!("crates/{name}: {}", c.join(", ")));
+            }
         }
-        checked.push((name, g.len()));
+        for (k, members) in KNOWN.iter().filter(|(k, _)| *k == name) {
+            assert!(
+                circles(&g).iter().any(|c| c == members),
+                "crates/{k}'s known circle {members:?} is gone or changed: update KNOWN"
+            );
+        }
+        checked.push((name, g.len(), g.values().map(|t| t.len()).sum::<usize>()));
     }
-    // The reader found the crates and their modules (a reader that sees nothing would
-    // pass everything).
-    let modules = |n: &str| checked.iter().find(|(c, _)| c == n).map_or(0, |(_, m)| *m);
-    assert!(modules("engine") > 25, "{checked:?}");
-    assert!(modules("server") > 30, "{checked:?}");
     assert!(
-        modules("render") > 10 && modules("geo") > 6 && modules("cases") > 3,
+        found.is_empty(),
+        "import circles (modules that use each other):\n{}",
+        found.join("\n")
+    );
+    // The reader found the crates, their modules and their uses (a reader that sees
+    // nothing would pass everything).
+    let counts = |n: &str| {
+        checked
+            .iter()
+            .find(|(c, _, _)| c == n)
+            .map_or((0, 0), |(_, m, e)| (*m, *e))
+    };
+    assert!(counts("engine").0 > 25 && counts("engine").1 > 80, "{checked:?}");
+    assert!(counts("server").0 > 90 && counts("server").1 > 300, "{checked:?}");
+    assert!(
+        counts("render").0 > 10 && counts("geo").0 > 6 && counts("cases").0 > 3,
         "{checked:?}"
     );
 }

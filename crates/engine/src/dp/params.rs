@@ -10,7 +10,6 @@
 //! rule sortie client patron-or-others 2         # 1648 rule for a client's move orders
 //! ```
 
-use crate::state::Phase;
 use crate::variant::{PowerId, ProvinceId, RuleParam, Season, Variant};
 
 // The types live with the variant that holds them (`Variant::rules.dp`), so that the
@@ -18,16 +17,16 @@ use crate::variant::{PowerId, ProvinceId, RuleParam, Season, Variant};
 pub use crate::variant::{BonusSchedule, DpRules, Excuse};
 
 impl BonusSchedule {
-    /// The bonus in force in `phase`.
-    pub fn at(&self, phase: Phase) -> u32 {
-        let now = (phase.year, phase.season);
+    /// The bonus in force in `season` of `year`.
+    pub fn at(&self, season: Season, year: i32) -> u32 {
+        let now = (year, season);
         let (from_season, from_year) = self.from;
         if now < (from_year, from_season) {
             return self.base;
         }
         // Steps reached: the first at `from`, then one each `every` years at the same season.
-        let mut steps = (phase.year - from_year) / self.every;
-        if phase.season < from_season && (phase.year - from_year) % self.every == 0 {
+        let mut steps = (year - from_year) / self.every;
+        if season < from_season && (year - from_year) % self.every == 0 {
             steps -= 1;
         }
         self.base + self.rise * (steps as u32 + 1)
@@ -43,8 +42,9 @@ impl DpRules {
         (default, true)
     }
 
-    pub fn bonus_at(&self, phase: Phase) -> u32 {
-        self.bonus.map_or(0, |b| b.at(phase))
+    /// The client bonus in force in `season` of `year` (0 without one).
+    pub fn bonus_at(&self, season: Season, year: i32) -> u32 {
+        self.bonus.map_or(0, |b| b.at(season, year))
     }
 }
 
@@ -142,10 +142,9 @@ pub(crate) fn read_dp_line(v: &Variant, r: &RuleParam, rules: &mut DpRules) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::PhaseKind;
 
     fn at(b: &BonusSchedule, season: Season, year: i32) -> u32 {
-        b.at(Phase::new(season, year, PhaseKind::Movement))
+        b.at(season, year)
     }
 
     /// 1648 Clients: "the DP bonus rises to 2 for the Spring 1651 season, to 3 for the

@@ -81,7 +81,7 @@ pub struct BidReport {
 /// and the GM's report.
 pub fn resolve_bids(v: &Variant, state: &GameState, orders: &[Order], bids: &[Bid]) -> (Vec<Order>, BidReport) {
     let rules = &v.rules.dp;
-    let bonus = rules.bonus_at(state.phase);
+    let bonus = rules.bonus_at(state.phase.season, state.phase.year);
     let mut void: Vec<VoidBid> = Vec::new();
     let mut counted: Vec<(Bid, Order)> = Vec::new();
 
