@@ -11,7 +11,7 @@ use crate::labels::display_abbr;
 use crate::scene::{Labels, RenderOptions, Scene};
 use crate::style::{self, escape, CENTRE_R};
 
-pub(crate) fn draw(out: &mut String, s: &Scene, state: &GameState, options: &RenderOptions) {
+pub(crate) fn draw(out: &mut String, s: &Scene, state: &GameState, options: &RenderOptions, results: bool) {
     let g = s.g;
     let v = s.v;
     let land = |i: usize| v.provinces[i].terrain != Terrain::Sea;
@@ -22,29 +22,34 @@ pub(crate) fn draw(out: &mut String, s: &Scene, state: &GameState, options: &Ren
         style::SEA_LINE
     );
     for (i, prov) in v.provinces.iter().enumerate().filter(|(i, _)| !land(*i)) {
-        space(out, i, &prov.abbr, &prov.name, "sea", style::SEA, &g.paths[i]);
+        space(out, None, i, &prov.abbr, &prov.name, "sea", style::SEA, &g.paths[i]);
     }
     out.push_str("</g>");
     // The coastline: every piece of land stroked wide underneath, so that once the land
-    // is filled on top only the half of the stroke over the water shows.
+    // is filled on top only the half of the stroke over the water shows. Each outline is
+    // a `<use>` of the land's own path (drawn below, found by its id): written once, the
+    // board's largest part is not sent twice.
+    let ids = IdPrefix::of(state, results);
     let _ = write!(
         out,
         r#"<g class="coastline" fill="none" pointer-events="none" stroke="{c}" stroke-width="2.4" stroke-linejoin="round">"#,
         c = style::COAST_LINE
     );
     if !g.outside_path.is_empty() {
-        let _ = write!(out, r#"<path d="{}"/>"#, g.outside_path);
+        let _ = write!(out, r##"<use href="#{ids}-out"/>"##);
     }
     for i in (0..v.provinces.len()).filter(|&i| land(i)) {
-        let _ = write!(out, r#"<path d="{}"/>"#, g.paths[i]);
+        let _ = write!(out, r##"<use href="#{ids}-{i}"/>"##);
     }
     out.push_str("</g>");
+    // Its colours on a group, not on the path, so that the coastline's `<use>` of it
+    // takes the coastline's stroke and no fill.
     if !g.outside_path.is_empty() {
         let _ = write!(
             out,
-            r#"<path class="outside" d="{}" fill="url(#hatch)" fill-rule="evenodd" stroke="{}" stroke-width="0.6"/>"#,
-            g.outside_path,
-            style::LAND_LINE
+            r#"<g fill="url(#hatch)" stroke="{}" stroke-width="0.6"><path id="{ids}-out" class="outside" d="{}" fill-rule="evenodd"/></g>"#,
+            style::LAND_LINE,
+            g.outside_path
         );
     }
     // Land: a supply centre's space in its owner's colour, other land plain.
@@ -61,7 +66,7 @@ pub(crate) fn draw(out: &mut String, s: &Scene, state: &GameState, options: &Ren
                 _ => ("land", style::LAND),
             },
         };
-        space(out, i, &prov.abbr, &prov.name, class, fill, &g.paths[i]);
+        space(out, Some(&ids), i, &prov.abbr, &prov.name, class, fill, &g.paths[i]);
     }
     out.push_str("</g>");
     if !g.lakes_path.is_empty() {
@@ -92,13 +97,38 @@ pub(crate) fn draw(out: &mut String, s: &Scene, state: &GameState, options: &Ren
     centres(out, s, state);
 }
 
-fn space(out: &mut String, i: usize, abbr: &str, name: &str, class: &str, fill: &str, d: &str) {
+/// A space's path; a land's with the id the coastline's `<use>` finds it by.
+#[allow(clippy::too_many_arguments)]
+fn space(out: &mut String, ids: Option<&IdPrefix>, i: usize, abbr: &str, name: &str, class: &str, fill: &str, d: &str) {
+    out.push_str("<path");
+    if let Some(ids) = ids {
+        let _ = write!(out, r#" id="{ids}-{i}""#);
+    }
     let _ = write!(
         out,
-        r#"<path class="space {class}" data-space="{}" data-index="{i}" d="{d}" fill="{fill}" fill-rule="evenodd"><title>{}</title></path>"#,
+        r#" class="space {class}" data-space="{}" data-index="{i}" d="{d}" fill="{fill}" fill-rule="evenodd"><title>{}</title></path>"#,
         escape(&abbr.to_ascii_lowercase()),
         escape(name)
     );
+}
+
+/// The start of the ids of one picture's shapes. A page may show several maps (history:
+/// before and after; the game page: the live map and the sandbox's), and ids must be
+/// unique in a document: the phase, and whether the picture carries results, tell a
+/// page's maps apart, and the same picture always gets the same ids (a map's text
+/// depends on nothing else, so that it can be cached and compared).
+struct IdPrefix(String);
+
+impl IdPrefix {
+    fn of(state: &GameState, results: bool) -> IdPrefix {
+        IdPrefix(format!("map-{}{}", state.phase.code(), if results { "-r" } else { "" }))
+    }
+}
+
+impl std::fmt::Display for IdPrefix {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
 }
 
 fn labels(out: &mut String, s: &Scene, labels: Labels) {

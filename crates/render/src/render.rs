@@ -77,7 +77,7 @@ pub fn render_with(
     }
     let _ = write!(out, r#"<g transform="translate(0 {top:.0})">"#);
     let scene = Scene { v, g, styles: &styles };
-    board::draw(&mut out, &scene, state, options);
+    board::draw(&mut out, &scene, state, options, adjudication.is_some());
     let placed = units::place(&scene, state, adjudication);
     if let Some(adj) = adjudication {
         orders::draw(&mut out, &scene, &placed, adj);
