@@ -647,6 +647,166 @@ async fn a_suspended_account_reads_but_cannot_post_order_bid_or_send_press() {
     }
 }
 
+/// Issue 15 §5: a suspension stops everything a suspended account could act with, not
+/// only posts and orders: joining and creating games, draw votes, and every GM tool
+/// (403 with the reason and the end); a moderator gives its game another GM, never a
+/// suspended one.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_suspended_account_cannot_join_create_vote_or_use_gm_tools() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let (server, apis) = club(&target.url, &["boss", "the-gm", "walker", "newgm"]).await;
+        let (boss, gm, walker) = (&apis[0], &apis[1], &apis[2]);
+        let (id, players) = full_game(&server, gm, "1936", json!({}), "v").await;
+        let forming = gm.post("/api/games", json!({"name": "Forming"})).await["id"]
+            .as_i64()
+            .unwrap();
+        let germany = player(&players, "Germany");
+        let name = players
+            .iter()
+            .position(|(p, _)| p == "Germany")
+            .map(|i| format!("v-player{i}"))
+            .unwrap();
+        let suspend = |who: String, days: Option<i64>| {
+            let mut body = json!({"account": who, "reason": "abusive press"});
+            if let Some(d) = days {
+                body["days"] = json!(d);
+            }
+            boss.post("/api/moderation/suspensions", body)
+        };
+        let s = suspend(name.clone(), Some(3)).await;
+        let until = s["until"].as_str().unwrap().to_string();
+        let refused = |what: &str, status: u16, out: &Value, until: Option<&str>| {
+            assert_eq!(status, 403, "{what}: {out}");
+            assert_eq!(out["suspended"], true, "{what}: {out}");
+            assert_eq!(out["reason"], "abusive press", "{what}: {out}");
+            let e = out["error"].as_str().unwrap();
+            assert!(e.contains("abusive press"), "{what}: {out}");
+            match until {
+                Some(u) => assert!(e.contains(u) && out["until"] == u, "{what}: the end is said: {out}"),
+                None => assert!(
+                    e.contains("until a moderator lifts it") && out["until"].is_null(),
+                    "{what}: {out}"
+                ),
+            }
+        };
+        let tries = [
+            (
+                "POST",
+                format!("/api/games/{forming}/join"),
+                Some(json!({"power": "England"})),
+            ),
+            ("POST", "/api/games".to_string(), Some(json!({"name": "My own"}))),
+            ("POST", format!("/api/games/{id}/draw-vote"), None),
+            ("DELETE", format!("/api/games/{id}/draw-vote"), None),
+        ];
+        for (method, path, body) in &tries {
+            let (status, out) = germany.call(method, path, body.clone()).await;
+            refused(&format!("{method} {path}"), status, &out, Some(&until));
+        }
+        // Nothing was done: no seat taken, no game made, no vote.
+        let view = germany.get(&format!("/api/games/{forming}")).await;
+        assert!(
+            !view.to_string().contains(&name),
+            "the suspended account holds no seat: {view}"
+        );
+        // Joining stays open to others.
+        walker
+            .post(&format!("/api/games/{forming}/join"), json!({"power": "England"}))
+            .await;
+
+        // A suspended GM uses no tool, on a running or a forming game.
+        suspend("the-gm".to_string(), None).await;
+        let gm_tries = [
+            ("POST", format!("/api/games/{forming}/gm/start"), None),
+            ("POST", format!("/api/games/{id}/gm/process"), None),
+            (
+                "POST",
+                format!("/api/games/{id}/gm/extend"),
+                Some(json!({"minutes": 60})),
+            ),
+            ("POST", format!("/api/games/{id}/gm/pause"), None),
+            ("POST", format!("/api/games/{id}/gm/resume"), None),
+            ("POST", format!("/api/games/{id}/gm/rollback"), None),
+            ("POST", format!("/api/games/{id}/gm/rollforward"), None),
+            (
+                "POST",
+                format!("/api/games/{forming}/gm/assign"),
+                Some(json!({"power": "France", "account": "newgm"})),
+            ),
+            (
+                "POST",
+                format!("/api/games/{id}/gm/replace"),
+                Some(json!({"power": "Italy", "account": "newgm"})),
+            ),
+            (
+                "POST",
+                format!("/api/games/{id}/gm/civil-disorder"),
+                Some(json!({"power": "Italy", "permanent": false})),
+            ),
+            (
+                "POST",
+                format!("/api/games/{id}/gm/end"),
+                Some(json!({"result": "draw", "powers": ["Italy", "France"]})),
+            ),
+            (
+                "POST",
+                format!("/api/games/{id}/gm/settings"),
+                Some(json!({"name": "Renamed"})),
+            ),
+            (
+                "PUT",
+                format!("/api/games/{id}/gm/reminders"),
+                Some(json!({"minutes": [60]})),
+            ),
+            (
+                "POST",
+                format!("/api/games/{id}/gm/transfer"),
+                Some(json!({"account": "newgm"})),
+            ),
+            (
+                "POST",
+                format!("/api/games/{id}/orders"),
+                Some(json!({"power": "Italy", "orders": ["A rom h"], "phase": "S1936M"})),
+            ),
+            (
+                "POST",
+                format!("/api/games/{id}/press"),
+                Some(json!({"body": "GM here"})),
+            ),
+        ];
+        for (method, path, body) in &gm_tries {
+            let (status, out) = gm.call(method, path, body.clone()).await;
+            refused(&format!("GM {method} {path}"), status, &out, None);
+        }
+        let view = gm.get(&format!("/api/games/{id}")).await;
+        assert_eq!(view["status"], "active", "nothing paused or ended: {view}");
+        assert_eq!(view["name"], "v game", "not renamed: {view}");
+        // The GM still reads the game (reading is not refused).
+        assert_eq!(gm.call("GET", &format!("/api/games/{id}/gm/events"), None).await.0, 200);
+
+        // A moderator gives the game another GM, but never a suspended account.
+        let (status, out) = boss
+            .call(
+                "POST",
+                &format!("/api/games/{id}/gm/transfer"),
+                Some(json!({"account": name})),
+            )
+            .await;
+        assert_eq!(status, 409, "a suspended account is no GM: {out}");
+        boss.post(&format!("/api/games/{id}/gm/transfer"), json!({"account": "newgm"}))
+            .await;
+        let newgm = &apis[3];
+        newgm.post(&format!("/api/games/{id}/gm/pause"), json!({})).await;
+
+        // Lifted, the player acts again.
+        boss.call("DELETE", &format!("/api/moderation/suspensions/{name}"), None)
+            .await;
+        let (status, out) = germany.call("POST", &format!("/api/games/{id}/draw-vote"), None).await;
+        assert_eq!(status, 200, "{out}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn each_game_has_a_thread_and_a_moderator_may_replace_its_gm() {
     for target in common::targets().await {
@@ -816,6 +976,57 @@ async fn a_members_only_board_is_invisible_to_visitors() {
             visitor.call("GET", &format!("/api/board/topics/{topic}"), None).await.0,
             200
         );
+    }
+}
+
+/// A link shared with tracking parameters (`?utm_source=…`) or any other parameter a
+/// page does not know still opens the page: pages ignore what they do not read, as
+/// every web page does (a 400 page for a newsletter's link helps nobody).
+#[tokio::test(flavor = "multi_thread")]
+async fn pages_ignore_query_parameters_they_do_not_know() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let (server, apis) = club(&target.url, &["boss", "anna"]).await;
+        let (boss, anna) = (&apis[0], &apis[1]);
+        let (id, _players) = full_game(&server, boss, "1936", json!({}), "q").await;
+        let topic = anna
+            .post(
+                "/api/board/topics",
+                json!({"title": "Tracked", "body": "A shared link"}),
+            )
+            .await;
+        let (topic, post) = (topic["topic"].as_i64().unwrap(), topic["post"].as_i64().unwrap());
+        let tail = "utm_source=newsletter&utm_medium=email&fbclid=x1&ref=club";
+        let pages = [
+            "/".to_string(),
+            "/login".to_string(),
+            "/register".to_string(),
+            "/account".to_string(),
+            "/players/anna".to_string(),
+            format!("/games/{id}"),
+            format!("/games/{id}/gm"),
+            format!("/games/{id}/feed.atom"),
+            format!("/games/{id}/thread"),
+            "/board".to_string(),
+            "/board?page=1".to_string(),
+            "/board/feed.atom".to_string(),
+            format!("/board/topics/{topic}"),
+            format!("/board/topics/{topic}?page=1"),
+            format!("/board/posts/{post}"),
+            "/board/search".to_string(),
+            "/board/search?q=shared".to_string(),
+            "/moderation".to_string(),
+            "/moderation?page=1".to_string(),
+        ];
+        for path in &pages {
+            let joined = if path.contains('?') { '&' } else { '?' };
+            let (status, body) = page(boss, &format!("{path}{joined}{tail}")).await;
+            assert_eq!(status, 200, "{path} with unknown parameters: {body}");
+        }
+        // A known parameter with a bad value is still refused, as before.
+        assert_eq!(page(boss, &format!("/board?page=abc&{tail}")).await.0, 400);
+        let (_, html) = page(anna, &format!("/board/search?q=shared&{tail}")).await;
+        assert!(html.contains("A shared link"), "the search still reads `q`");
     }
 }
 

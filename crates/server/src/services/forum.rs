@@ -38,10 +38,10 @@ pub const GAME_THREAD_NOTE: &str = "This thread is for recruiting players and fo
      It is not press: whatever is written here is read by everyone who may read the board, and the rules of the \
      game's press do not reach it. Negotiate in the game's own press.";
 
-/// A page number from a query (`?page=N`, from 1).
+/// A page number from a query (`?page=N`, from 1). Other parameters are ignored, as
+/// every page ignores them: a link with `?utm_source=…` still opens.
 #[derive(Deserialize, IntoParams, Default)]
 #[into_params(parameter_in = Query)]
-#[serde(deny_unknown_fields)]
 pub struct PageQuery {
     /// From 1 (the default).
     #[serde(default)]

@@ -14,13 +14,18 @@ use crate::model::{Account, GameStatus};
 use crate::services::games::seats::{self, seat_player};
 use crate::services::games::view::{self, GameView};
 use crate::services::games::{self, settings, Role};
+use crate::services::moderation::refuse_if_suspended;
 use crate::services::processing::{self, adjudicate_current, log_event, set_aside_text};
 use crate::store::games::{Game, SettingsRow};
 use crate::store::set_aside::{Rows, Why};
 use crate::store::{self, events::EventRow, press::NewMessage};
 use crate::App;
 
+/// The start of every GM tool: a suspended GM uses none (asked before the lock, so that
+/// the refusal never holds the game; a moderator gives the game another GM), then the
+/// game locked and the caller checked to be its GM.
 async fn gm_lock(app: &App, account: &Account, id: i64) -> ApiResult<(Tx, Game)> {
+    refuse_if_suspended(app, account).await?;
     let (tx, game) = games::lock(app, id).await?;
     if game.gm_id != account.id {
         return Err(ApiError::forbidden("only the game's GM can do that"));
@@ -454,6 +459,9 @@ pub struct Transferred {
 /// whose GM has gone a new one, or to replace a GM (written to the moderation log).
 pub async fn transfer(app: &App, account: &Account, id: i64, t: Transfer) -> ApiResult<Transferred> {
     let moderator = crate::services::moderation::is_moderator(&app.db, Some(account)).await?;
+    if !moderator {
+        refuse_if_suspended(app, account).await?;
+    }
     let (mut tx, game) = games::lock(app, id).await?;
     if game.gm_id != account.id && !moderator {
         return Err(ApiError::forbidden(
@@ -464,6 +472,11 @@ pub async fn transfer(app: &App, account: &Account, id: i64, t: Transfer) -> Api
     let (to, new_name) = account_id(&mut tx, name).await?;
     if to == game.gm_id {
         return Err(ApiError::conflict(format!("`{name}` is already this game's GM")));
+    }
+    if crate::services::moderation::is_suspended(app, to).await? {
+        return Err(ApiError::conflict(format!(
+            "`{new_name}` is suspended and could use no GM tool; lift the suspension first"
+        )));
     }
     if let Some(power) = store::members::power_of(&mut *tx, id, to).await? {
         return Err(ApiError::conflict(format!(

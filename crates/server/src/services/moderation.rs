@@ -3,9 +3,11 @@
 //! reinstated, and the moderation log every such action writes (the board's own actions,
 //! hiding posts, pinning and locking topics, are in [`super::forum`] and log here too).
 //!
-//! A suspended account may read but not post, order, bid or send press: every service
-//! that lets an account act asks [`refuse_if_suspended`] first (403, saying until when
-//! and why).
+//! A suspended account may read (and change its own account) but not act in the club:
+//! no posts, orders, bids, ready marks, draw votes, press, joining or creating games,
+//! and no GM tools (a moderator gives its games another GM). Every service that lets an
+//! account act asks [`refuse_if_suspended`] first (403, saying until when and why).
+//! Leaving a forming game stays open: it only gives a seat back.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -116,7 +118,14 @@ pub async fn require_moderator(db: &Db, account: &Account) -> ApiResult<()> {
     }
 }
 
-/// 403 when `account` is suspended: it may read, but not post, order, bid or send press.
+/// Whether the account is suspended now.
+pub async fn is_suspended(app: &App, account: i64) -> ApiResult<bool> {
+    Ok(db::suspension(&app.db.read, account, app.clock.now_ms())
+        .await?
+        .is_some())
+}
+
+/// 403 when `account` is suspended: it may read, but not act in the club.
 pub async fn refuse_if_suspended(app: &App, account: &Account) -> ApiResult<()> {
     let Some(s) = db::suspension(&app.db.read, account.id, app.clock.now_ms()).await? else {
         return Ok(());
@@ -126,10 +135,10 @@ pub async fn refuse_if_suspended(app: &App, account: &Account) -> ApiResult<()> 
         None => "until a moderator lifts it".to_string(),
     };
     Err(ApiError::forbidden(format!(
-        "your account is suspended {until} ({}: {}); you may read, but not post, order, bid or send press",
+        "your account is suspended {until} ({}: {}); you may read, but not post, play (orders, bids, ready marks, draw votes), send press, join or create games or use GM tools",
         s.by, s.reason
     ))
-    .with(serde_json::json!({"suspended": true})))
+    .with(serde_json::json!({"suspended": true, "until": s.until_ms.map(iso_utc), "reason": s.reason})))
 }
 
 /// Writes an entry of the moderation log (`moderator` None: the command line).

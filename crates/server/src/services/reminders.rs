@@ -79,6 +79,7 @@ pub async fn get(app: &App, account: &Account, id: i64) -> ApiResult<Reminders> 
 /// The GM sets the game's reminder times; they apply to the current deadline too.
 pub async fn set(app: &App, account: &Account, id: i64, r: Reminders) -> ApiResult<Reminders> {
     let minutes = check(&r.minutes)?;
+    crate::services::moderation::refuse_if_suspended(app, account).await?;
     let (mut tx, game) = games::lock(app, id).await?;
     if game.gm_id != account.id {
         return Err(ApiError::forbidden("only the game's GM can do that"));

@@ -12,6 +12,7 @@ use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::model::Account;
 use crate::services::games::{self, role_of, Role};
+use crate::services::moderation::refuse_if_suspended;
 use crate::store::{self, games::Game};
 use crate::App;
 
@@ -51,6 +52,7 @@ async fn voting_power(tx: &mut Tx, game: &Game, account: &Account) -> ApiResult<
 /// Votes for a draw among all surviving powers; the game ends in it when every survivor
 /// with a player has voted.
 pub async fn vote(app: &App, account: &Account, id: i64) -> ApiResult<DrawVote> {
+    refuse_if_suspended(app, account).await?;
     let (mut tx, game) = games::lock(app, id).await?;
     let power = voting_power(&mut tx, &game, account).await?;
     let v = game.variant(app).await?;
@@ -84,6 +86,7 @@ pub async fn vote(app: &App, account: &Account, id: i64) -> ApiResult<DrawVote> 
 
 /// Takes back the caller's draw vote.
 pub async fn withdraw(app: &App, account: &Account, id: i64) -> ApiResult<DrawVote> {
+    refuse_if_suspended(app, account).await?;
     let (mut tx, game) = games::lock(app, id).await?;
     let power = voting_power(&mut tx, &game, account).await?;
     store::votes::delete(&mut *tx, id, &power).await?;

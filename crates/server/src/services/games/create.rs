@@ -65,6 +65,7 @@ pub struct NewGame {
 
 /// Creates a forming game; `account` is its GM.
 pub async fn create(app: &App, account: &Account, g: NewGame) -> ApiResult<Game> {
+    crate::services::moderation::refuse_if_suspended(app, account).await?;
     crate::services::moderation::may_create_game(&app.db, account).await?;
     let name = g.name.trim();
     if name.is_empty() || name.chars().count() > MAX_GAME_NAME_CHARS {

@@ -122,6 +122,7 @@ pub async fn start(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<()> {
 
 /// Takes a vacant power for the account.
 pub async fn join(app: &App, account: &Account, id: i64, request: JoinRequest) -> ApiResult<Joined> {
+    crate::services::moderation::refuse_if_suspended(app, account).await?;
     let (mut tx, game) = lock(app, id).await?;
     let power = seat_player(app, &mut tx, &game, account.id, request.power.as_deref()).await?;
     tx.commit().await?;
