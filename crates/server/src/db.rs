@@ -54,6 +54,16 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (20, "board", include_str!("../migrations/0020_board.sql")),
 ];
 
+/// Migrations written once per backend, where the two databases have no common SQL
+/// (full-text search): version, name, SQLite's text, PostgreSQL's. Applied in order of
+/// version among [`MIGRATIONS`].
+const BACKEND_MIGRATIONS: &[(i64, &str, &str, &str)] = &[(
+    24,
+    "board_search",
+    include_str!("../migrations/0024_board_search.sqlite.sql"),
+    include_str!("../migrations/0024_board_search.postgres.sql"),
+)];
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
     Sqlite,
@@ -256,7 +266,20 @@ impl Db {
             .iter()
             .map(|r| r.get::<i64, _>(0))
             .collect();
-        for (version, name, sql) in MIGRATIONS {
+        let mut all: Vec<(i64, &str, &str)> = MIGRATIONS.to_vec();
+        all.extend(BACKEND_MIGRATIONS.iter().map(|(v, n, sqlite, postgres)| {
+            (
+                *v,
+                *n,
+                if self.backend == Backend::Postgres {
+                    *postgres
+                } else {
+                    *sqlite
+                },
+            )
+        }));
+        all.sort_by_key(|m| m.0);
+        for (version, name, sql) in &all {
             if applied.contains(version) {
                 continue;
             }
@@ -278,8 +301,8 @@ impl Db {
     }
 }
 
-/// Splits a migration file into statements: `;` at a line's end closes one; `--` lines
-/// are comments.
+/// Splits a migration file into statements: `;` at a line's end closes one (in a
+/// `CREATE TRIGGER`, only the `END;` of its body); `--` lines are comments.
 fn split_statements(sql: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut current = String::new();
@@ -290,7 +313,13 @@ fn split_statements(sql: &str) -> Vec<String> {
         }
         current.push_str(line);
         current.push('\n');
-        if trimmed.ends_with(';') {
+        let trigger = current.trim_start().to_ascii_uppercase().starts_with("CREATE TRIGGER");
+        let closes = if trigger {
+            trimmed.eq_ignore_ascii_case("END;")
+        } else {
+            trimmed.ends_with(';')
+        };
+        if closes {
             out.push(current.trim().trim_end_matches(';').to_string());
             current.clear();
         }
@@ -316,6 +345,16 @@ mod tests {
     fn statements_split_at_line_ends() {
         let s = split_statements("-- c\nCREATE TABLE a (x BIGINT);\n\nCREATE INDEX i ON a (x);\n");
         assert_eq!(s, vec!["CREATE TABLE a (x BIGINT)", "CREATE INDEX i ON a (x)"]);
+    }
+
+    #[test]
+    fn a_trigger_is_one_statement() {
+        let s = split_statements(
+            "CREATE TRIGGER t AFTER INSERT ON a BEGIN\n  DELETE FROM b;\n  INSERT INTO b VALUES (1);\nEND;\nCREATE INDEX i ON a (x);\n",
+        );
+        assert_eq!(s.len(), 2, "{s:?}");
+        assert!(s[0].starts_with("CREATE TRIGGER") && s[0].ends_with("END"), "{s:?}");
+        assert_eq!(s[1], "CREATE INDEX i ON a (x)");
     }
 
     #[test]

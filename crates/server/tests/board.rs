@@ -1063,37 +1063,159 @@ async fn search_and_pages() {
         let (_, html) = page(anna, &format!("/board/topics/{topic}?page=1")).await;
         assert!(html.contains(&format!("href=\"/board/topics/{topic}?page=2\" rel=\"next\"")));
 
-        // `%` is a letter, not a wildcard; any case; the page a post is on.
-        let found = anna.get("/api/board/search?q=100%25").await;
+        // Any case; the page a post is on; a title is found on its topic's first post.
+        let found = anna.get("/api/board/search?q=IBERIA").await;
         let hits = found["found"].as_array().unwrap();
         assert_eq!(hits.len(), 1, "{found}");
         assert_eq!(hits[0]["page"], 1);
         let found = anna.get("/api/board/search?q=POST%2026").await;
+        assert_eq!(found["found"].as_array().unwrap().len(), 1, "both words: {found}");
         assert_eq!(found["found"][0]["page"], 2);
+        let found = anna.get("/api/board/search?q=long%20thread").await;
+        assert_eq!(found["found"].as_array().unwrap().len(), 1, "{found}");
+        assert_eq!(found["found"][0]["excerpt"], "Post 1: we hold 100% of Iberia");
+        // `100%` is the word 100: in all 26 posts.
         assert_eq!(
-            anna.get("/api/board/search?q=iberia").await["found"]
+            anna.get("/api/board/search?q=100%25").await["found"]
                 .as_array()
                 .unwrap()
                 .len(),
-            1
+            26
         );
-        assert_eq!(
-            anna.get("/api/board/search?q=long%20thread").await["found"]
-                .as_array()
-                .unwrap()
-                .len(),
-            26,
-            "titles match too"
-        );
-        for bad in ["ab", "%20%20%20"] {
+        for bad in ["ab", "%20%20%20", "%25%25%25", "-units"] {
             let (status, out) = anna.call("GET", &format!("/api/board/search?q={bad}"), None).await;
-            assert_eq!(status, 422, "{out}");
+            assert_eq!(status, 422, "{bad}: {out}");
         }
         let (status, html) = page(anna, "/board/search?q=ab").await;
         assert_eq!(status, 200);
         assert!(html.contains("a search has 3 to"), "said on the page");
         let (_, html) = page(anna, "/board/search?q=iberia").await;
         assert!(html.contains("Post 1: we hold 100% of Iberia"));
+    }
+}
+
+/// The posts a search finds, as `(author, excerpt)`, best first.
+async fn found(api: &Api, q: &str) -> Vec<String> {
+    let url = format!("/api/board/search?q={}", q.replace(' ', "%20").replace('"', "%22"));
+    api.get(&url).await["found"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["excerpt"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Issue 15 §5: search is full text on both backends (FTS5; tsvector under GIN),
+/// ranked: a word is found in its other forms, a phrase only as a phrase, `or` and
+/// `-word` work alike on both, a word of a topic's title ranks its topic first; hidden
+/// posts are never found, and a members-only board is not searched by visitors.
+#[tokio::test(flavor = "multi_thread")]
+async fn full_text_search_finds_word_forms_and_phrases_and_never_hidden_posts() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let (server, apis) = club(&target.url, &["boss", "anna", "ben"]).await;
+        let (boss, anna, ben) = (&apis[0], &apis[1], &apis[2]);
+        let spring = anna
+            .post(
+                "/api/board/topics",
+                json!({"title": "Spring offensive", "body": "The armies were supporting each other in Munich.\n\nHold the line at Kiel."}),
+            )
+            .await["topic"]
+            .as_i64()
+            .unwrap();
+        server.advance(1000).await;
+        ben.post(
+            "/api/board/topics",
+            json!({"title": "Fleet talk", "body": "A fleet in the North Sea is supported by another fleet."}),
+        )
+        .await;
+        server.advance(1000).await;
+        let weak = ben
+            .post(
+                &format!("/api/board/topics/{spring}/posts"),
+                json!({"body": "Munich hold is weak"}),
+            )
+            .await["post"]
+            .as_i64()
+            .unwrap();
+        server.advance(1000).await;
+        anna.post(
+            &format!("/api/board/topics/{spring}/posts"),
+            json!({"body": "Next year we hold Munich and Berlin"}),
+        )
+        .await;
+        server.advance(1000).await;
+        ben.post(
+            "/api/board/topics",
+            json!({"title": "Convoy rules", "body": "Which of the two is right?"}),
+        )
+        .await;
+        server.advance(1000).await;
+        anna.post(
+            &format!("/api/board/topics/{spring}/posts"),
+            json!({"body": "I read the rule book on convoys twice, and the part on retreats."}),
+        )
+        .await;
+
+        let first = "The armies were supporting each other in Munich. Hold the line at Kiel.";
+        let fleet = "A fleet in the North Sea is supported by another fleet.";
+        // Word forms: `army` finds `armies`, `support` finds `supporting` and `supported`.
+        assert_eq!(found(anna, "army support").await, [first]);
+        let mut support = found(anna, "supports").await;
+        support.sort();
+        assert_eq!(support, [fleet, first]);
+        // A phrase is its words side by side, in order.
+        assert_eq!(
+            found(anna, "\"hold Munich\"").await,
+            ["Next year we hold Munich and Berlin"]
+        );
+        assert_eq!(found(anna, "hold munich").await.len(), 3, "the words anywhere");
+        assert_eq!(found(anna, "\"line at Kiel\"").await, [first]);
+        // `or`, and `-word` leaving posts out.
+        let mut either = found(anna, "kiel or sea").await;
+        either.sort();
+        assert_eq!(either, [fleet, first]);
+        let mut not_weak = found(anna, "munich -weak").await;
+        not_weak.sort();
+        assert_eq!(not_weak, ["Next year we hold Munich and Berlin", first]);
+        // Ranked: the topic whose title has the word comes before a post that only
+        // mentions it.
+        assert_eq!(
+            found(anna, "convoy").await,
+            [
+                "Which of the two is right?",
+                "I read the rule book on convoys twice, and the part on retreats."
+            ]
+        );
+
+        // A hidden post is never found, by members or moderators.
+        assert_eq!(found(anna, "weak").await.len(), 1);
+        boss.call(
+            "PUT",
+            &format!("/api/board/posts/{weak}/hidden"),
+            Some(json!({"hidden": true, "reason": "off topic"})),
+        )
+        .await;
+        assert!(found(anna, "weak").await.is_empty());
+        assert!(found(boss, "weak").await.is_empty());
+        let (_, html) = page(anna, "/board/search?q=munich").await;
+        assert!(
+            html.contains("Next year we hold Munich") && !html.contains("is weak"),
+            "{html}"
+        );
+
+        // A members-only board: visitors search nothing, members as before.
+        let visitor = server.visitor();
+        assert_eq!(found(&visitor, "munich").await.len(), 2);
+        boss.call("PATCH", "/api/moderation/settings", Some(json!({"board": "members"})))
+            .await;
+        let (status, out) = visitor.call("GET", "/api/board/search?q=munich", None).await;
+        assert_eq!(status, 401, "{out}");
+        assert!(!out.to_string().contains("Munich"), "{out}");
+        let (status, html) = page(&visitor, "/board/search?q=munich").await;
+        assert_eq!(status, 401);
+        assert!(!html.contains("hold Munich"), "{html}");
+        assert_eq!(found(anna, "munich").await.len(), 2);
     }
 }
 

@@ -149,9 +149,11 @@ pub async fn hide(
 
 /// Search the board's posts and titles.
 ///
-/// Any case, the words as typed (`%` and `_` are not wildcards); the newest 20,000
-/// visible posts are searched and at most 50 found, newest first. Hidden posts are
-/// never found.
+/// Full text, ranked (best match first, a word in a topic's title above one in a post):
+/// every word must be found, in any of its English forms (`armies` finds `army`);
+/// `"a phrase"` finds its words side by side; `or` between two terms lets either do;
+/// `-word` leaves out the posts that have it. At most 10 terms, at most 50 posts found.
+/// Hidden posts are never found.
 #[utoipa::path(get, path = "/api/board/search", operation_id = "board_search", tag = "board",
     params(SearchQuery),
     responses(

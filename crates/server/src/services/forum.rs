@@ -4,15 +4,16 @@
 //! search, pages. Who may read it is the club's setting ([`moderation::may_read_board`]);
 //! moderators hide posts and pin and lock topics, each action logged.
 //!
-//! Search is a bounded `LIKE` rather than SQLite's FTS5 and PostgreSQL's `tsvector`:
-//! the schema is one SQL text for both backends, and two full-text engines would
-//! rank and stem differently, so the same search would find different posts on each.
-//! It looks at the newest [`SEARCH_WINDOW`] visible posts only (one walk of an index),
-//! which is years of a club's board, and returns at most [`SEARCH_RESULTS`].
+//! Search is full text on both backends (SQLite's FTS5, PostgreSQL's `tsvector` under a
+//! GIN index; migration 0024), ranked, word forms found by each engine's English
+//! stemmer; [`super::forum_search`] reads what a member typed and writes it for either
+//! engine, so the same words, phrases and exclusions mean the same on both. Hidden
+//! posts are never found, and on a members-only board visitors cannot search.
 
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use super::forum_search::Search;
 use super::forum_text::{self, Block};
 use super::mail::{self, Block as MailBlock, Kind};
 use super::moderation::{self, is_moderator, refuse_if_suspended, require_moderator};
@@ -28,8 +29,6 @@ use crate::App;
 pub const TOPICS_PER_PAGE: i64 = 30;
 /// Posts on a page of a topic.
 pub const POSTS_PER_PAGE: i64 = 25;
-/// How many of the newest posts a search looks through.
-pub const SEARCH_WINDOW: i64 = 20_000;
 /// Most results of one search.
 pub const SEARCH_RESULTS: i64 = 50;
 
@@ -530,9 +529,9 @@ pub async fn change_topic(app: &App, account: &Account, id: i64, c: TopicChange)
 /// A search.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[serde(deny_unknown_fields)]
 pub struct SearchQuery {
-    /// 3 to 100 characters, found anywhere in a post or a topic's title, in any case.
+    /// 3 to 100 characters: words (each must be found, in any of its forms), `"a
+    /// phrase"`, `or` between two terms, `-word` to leave out.
     #[param(min_length = 3, max_length = 100)]
     pub q: String,
 }
@@ -552,15 +551,13 @@ pub struct Found {
     pub page: i64,
 }
 
-/// What a search found, newest first.
+/// What a search found, best match first.
 #[derive(Serialize, ToSchema)]
 pub struct SearchResults {
     pub query: String,
     pub found: Vec<Found>,
     /// More posts matched than are listed.
     pub more: bool,
-    /// How many of the newest posts were searched.
-    pub searched: i64,
 }
 
 pub async fn search(app: &App, viewer: Option<&Account>, q: &str) -> ApiResult<SearchResults> {
@@ -573,16 +570,10 @@ pub async fn search(app: &App, viewer: Option<&Account>, q: &str) -> ApiResult<S
                 .with(serde_json::json!({"field": "q"})),
         );
     }
-    // The words as typed: `%` and `_` are letters here, not wildcards.
-    let mut pattern = String::from("%");
-    for c in query.to_lowercase().chars() {
-        if matches!(c, '%' | '_' | '\\') {
-            pattern.push('\\');
-        }
-        pattern.push(c);
-    }
-    pattern.push('%');
-    let rows = db::search(&app.db.read, &pattern, SEARCH_WINDOW, SEARCH_RESULTS + 1).await?;
+    let parsed = Search::parse(query)?;
+    let postgres = app.db.backend == Backend::Postgres;
+    let text = if postgres { parsed.tsquery() } else { parsed.fts5() };
+    let rows = db::search(&app.db.read, postgres, &text, SEARCH_RESULTS + 1).await?;
     let more = rows.len() as i64 > SEARCH_RESULTS;
     let mut found = Vec::new();
     for (p, title) in rows.into_iter().take(SEARCH_RESULTS as usize) {
@@ -601,7 +592,6 @@ pub async fn search(app: &App, viewer: Option<&Account>, q: &str) -> ApiResult<S
         query: query.to_string(),
         found,
         more,
-        searched: SEARCH_WINDOW,
     })
 }
 

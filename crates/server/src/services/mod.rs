@@ -14,8 +14,8 @@
 //! - [`votes`]: the players' draw votes.
 //! - [`players`]: the club's player records.
 //! - [`forum`]: the club's message board (topics, replies, game threads, unread marks,
-//!   search), its text formatted by [`forum_text`]; [`moderation`]: moderators, the
-//!   club's settings, suspensions and the moderation log.
+//!   full-text search read by [`forum_search`]), its text formatted by [`forum_text`];
+//!   [`moderation`]: moderators, the club's settings, suspensions and the moderation log.
 //! - [`variants`]: the built-in variants.
 //! - [`maps`]: each variant's map, made and drawn on the job pool; its GeoJSON.
 //! - [`history`]: processed phases as stored, never judged again (phases stored
@@ -32,6 +32,7 @@ pub mod accounts;
 pub mod bids;
 pub mod board;
 pub mod forum;
+pub mod forum_search;
 pub mod forum_text;
 pub mod games;
 pub mod gm;

@@ -151,14 +151,18 @@ pub struct NewPost<'a> {
 
 /// Stores a post and moves its topic's count and last post.
 pub async fn insert_post(tx: &mut sqlx::Transaction<'static, Any>, p: &NewPost<'_>) -> sqlx::Result<()> {
-    sqlx::query("INSERT INTO posts (id, topic_id, author_account, body, created_ms) VALUES ($1, $2, $3, $4, $5)")
-        .bind(p.id)
-        .bind(p.topic_id)
-        .bind(p.author)
-        .bind(p.body)
-        .bind(p.created_ms)
-        .execute(&mut **tx)
-        .await?;
+    // The topic's title goes with its first post, for search (see migration 0024).
+    sqlx::query(
+        "INSERT INTO posts (id, topic_id, author_account, body, created_ms, topic_title)
+         VALUES ($1, $2, $3, $4, $5, (SELECT title FROM topics WHERE id = $2 AND posts = 0))",
+    )
+    .bind(p.id)
+    .bind(p.topic_id)
+    .bind(p.author)
+    .bind(p.body)
+    .bind(p.created_ms)
+    .execute(&mut **tx)
+    .await?;
     sqlx::query("UPDATE topics SET posts = posts + 1, last_post_ms = $2 WHERE id = $1")
         .bind(p.topic_id)
         .bind(p.created_ms)
@@ -298,24 +302,37 @@ pub async fn mark_read<'e, E: Executor<'e, Database = Any>>(
     Ok(())
 }
 
-/// Posts whose text holds `pattern` (a `LIKE` pattern on the lower-cased body and the
-/// topic's title), newest first, among the newest `window` visible posts only: a search
-/// costs at most one walk of `window` rows of the `posts_created` index, whatever the
-/// board's size.
+/// Visible posts that match a full-text search, best first (then newest), at most
+/// `limit`: `query` is an FTS5 query on SQLite ([`crate::services::forum_search::Search::fts5`]),
+/// a `to_tsquery` text on PostgreSQL ([`crate::services::forum_search::Search::tsquery`]).
+/// Each walks its engine's index (FTS5's, the GIN index of `posts.search`) for the
+/// matching posts only.
 pub async fn search<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    pattern: &str,
-    window: i64,
+    postgres: bool,
+    query: &str,
     limit: i64,
 ) -> sqlx::Result<Vec<(PostRow, String)>> {
-    let sql = "SELECT p.id, p.topic_id, a.name AS author, p.body, p.created_ms, p.hidden_ms, NULL AS hidden_by, p.hidden_reason, COALESCE(g.name, t.title) AS title
-         FROM (SELECT * FROM posts WHERE hidden_ms IS NULL ORDER BY created_ms DESC LIMIT $2) p
-         JOIN topics t ON t.id = p.topic_id JOIN accounts a ON a.id = p.author_account LEFT JOIN games g ON g.id = t.game_id
-         WHERE LOWER(p.body) LIKE $1 ESCAPE '\\' OR LOWER(COALESCE(g.name, t.title)) LIKE $1 ESCAPE '\\'
-         ORDER BY p.created_ms DESC, p.id DESC LIMIT $3";
-    sqlx::query(sql)
-        .bind(pattern)
-        .bind(window)
+    const COLUMNS: &str = "p.id, p.topic_id, a.name AS author, p.body, p.created_ms, p.hidden_ms, NULL AS hidden_by, p.hidden_reason, COALESCE(g.name, t.title) AS title";
+    const JOINS: &str = "JOIN topics t ON t.id = p.topic_id JOIN accounts a ON a.id = p.author_account LEFT JOIN games g ON g.id = t.game_id";
+    let sql = if postgres {
+        // ts_rank_cd: terms close together (a phrase) rank higher; the title's weight A
+        // above the text's B.
+        format!(
+            "SELECT {COLUMNS} FROM posts p {JOINS}
+             WHERE p.search @@ to_tsquery('english', $1) AND p.hidden_ms IS NULL
+             ORDER BY ts_rank_cd(p.search, to_tsquery('english', $1)) DESC, p.created_ms DESC, p.id DESC LIMIT $2"
+        )
+    } else {
+        // bm25 is lower for a better match; a word in the title counts four times.
+        format!(
+            "SELECT {COLUMNS} FROM posts_fts f JOIN posts p ON p.id = f.rowid {JOINS}
+             WHERE posts_fts MATCH $1 AND p.hidden_ms IS NULL
+             ORDER BY bm25(posts_fts, 4.0, 1.0), p.created_ms DESC, p.id DESC LIMIT $2"
+        )
+    };
+    sqlx::query(&sql)
+        .bind(query)
         .bind(limit)
         .fetch_all(e)
         .await?
