@@ -23,6 +23,7 @@ use crate::services::games::view::{game_view, PowerView};
 use crate::services::games::{self, Role};
 use crate::services::gm::EventLine;
 use crate::services::history::PhaseLine;
+use crate::services::mail_log::Delivery;
 use crate::services::maps::MapOf;
 use crate::services::orders::PowerOrder;
 use crate::services::processing::has_choice;
@@ -118,11 +119,18 @@ struct Console {
     at: String,
     zone: String,
     zones: Vec<&'static str>,
-    /// The mail section (`pages::mail::console_section`, its own template rendered
-    /// first): the reminder times and the mails written about the game.
-    mail: String,
+    /// The mail section (`mail/console.html`): the reminder times and the mails
+    /// written about the game.
+    mail: super::mail::ConsoleMail,
     /// Newest first, their times as minutes in UTC.
     events: Vec<EventLine>,
+}
+
+impl Console {
+    /// A time in the mail list, as the event log gives its own (ISO 8601, UTC).
+    fn utc(&self, ms: &i64) -> String {
+        crate::clock::iso_utc(*ms)
+    }
 }
 
 fn seat_rows(v: &Variant, powers: &[PowerView]) -> Vec<SeatRow> {
@@ -327,7 +335,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         at: game.deadline_time.clone().unwrap_or_default(),
         zone: game.time_zone.clone().unwrap_or_default(),
         zones: chrono_tz::TZ_VARIANTS.iter().map(|z| z.name()).collect(),
-        mail: super::mail::console_section(&app, &game).await?,
+        mail: super::mail::ConsoleMail::new(crate::services::mail_log::of_game(&app, &account, &game).await?),
         events,
     })
 }

@@ -14,7 +14,6 @@ use crate::limits::{MAX_MODERATION_REASON_CHARS, MAX_POST_CHARS, MAX_SEARCH_CHAR
 use crate::services::forum::{self, PageQuery, SearchResults, TopicList, TopicView, POSTS_PER_PAGE};
 use crate::services::forum_text::Piece;
 use crate::services::moderation::{self, Visibility};
-use crate::store;
 use crate::App;
 
 #[derive(Template)]
@@ -82,13 +81,8 @@ pub async fn topic(
 
 /// `/board/posts/{id}`: the post on its page of its topic.
 pub async fn post(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path<i64>) -> PageResult {
-    moderation::may_read_board(&app.db, viewer.as_ref()).await?;
-    let p = store::forum::post(&app.db.read, id)
-        .await?
-        .ok_or_else(|| crate::error::ApiError::not_found(format!("no post {id}")))?;
-    let before = store::forum::posts_before(&app.db.read, p.topic_id, p.created_ms).await?;
-    let page = before / POSTS_PER_PAGE + 1;
-    Ok(Redirect::to(&format!("/board/topics/{}?page={page}#post-{id}", p.topic_id)).into_response())
+    let at = forum::place_of(&app, viewer.as_ref(), id).await?;
+    Ok(Redirect::to(&format!("/board/topics/{}?page={}#post-{id}", at.topic, at.page)).into_response())
 }
 
 /// `/games/{id}/thread`: the game's thread on the board.

@@ -1,7 +1,8 @@
 //! The pages a mail's links open (`templates/mail_page.html`): confirming an address,
 //! and unsubscribing (a page with one button for a reader's click, and the one-click
 //! `POST` of RFC 8058 that mail clients send from the `List-Unsubscribe` header). Both
-//! are authorised by the secret in the link, never by a session.
+//! are authorised by the secret in the link, never by a session. And the GM console's
+//! mail section.
 
 use askama::Template;
 use axum::extract::State;
@@ -11,7 +12,9 @@ use super::layout::{render, Layout, PageResult};
 use crate::auth::Viewer;
 use crate::error::{Params, Path};
 use crate::services::mail::Kind;
+use crate::services::mail_log::GameMails;
 use crate::services::mail_settings;
+use crate::services::reminders::MAX_TIMES;
 use crate::App;
 
 enum Shown {
@@ -79,76 +82,18 @@ pub async fn unsubscribe(
     })
 }
 
-/// A mail as the GM console lists it.
-struct ListedMail {
-    written: String,
-    to: String,
-    kind: String,
-    subject: String,
-    text: String,
-    state: String,
+/// The GM console's mail section (`templates/mail/console.html`, included by
+/// `console.html`): the game's mails as `services::mail_log` gives them, and the
+/// reminder times' form, padded with empty fields to the most allowed.
+pub struct ConsoleMail {
+    pub log: GameMails,
+    pub slots: Vec<String>,
 }
 
-#[derive(Template)]
-#[template(path = "mail/console.html")]
-struct ConsoleMail {
-    game: i64,
-    transport: String,
-    /// The reminder times, padded with empty fields to the most allowed.
-    slots: Vec<String>,
-    mails: Vec<ListedMail>,
-}
-
-/// The most mails the console lists.
-const CONSOLE_MAILS: i64 = 200;
-
-/// The GM console's mail section: how this server sends mail, the game's reminder
-/// times, and the mails written about the game (to whom, what, and whether they went;
-/// with `--mail-dir`, the file each was written to). The GM may read every power's
-/// orders and press, so the texts hide nothing from the GM.
-pub async fn console_section(app: &App, game: &crate::store::games::Game) -> Result<String, super::layout::PageError> {
-    use crate::services::reminders::{parse_stored, MAX_TIMES};
-    let stored = crate::store::mail::reminder_times(&app.db.read, game.id).await?;
-    let mut slots: Vec<String> = parse_stored(stored.as_deref()).iter().map(i64::to_string).collect();
-    slots.resize(MAX_TIMES.max(slots.len()), String::new());
-    let mails = crate::store::mail::of_game_named(&app.db.read, game.id, CONSOLE_MAILS)
-        .await?
-        .into_iter()
-        .map(|(row, name)| {
-            let state = match (&row.sent_ms, &row.failed, &app.mailer.transport) {
-                (Some(at), _, crate::mailer::Transport::Dir(_)) => format!(
-                    "written {} as {}",
-                    crate::clock::iso_utc(*at),
-                    crate::mailer::mail_file_name(&row)
-                ),
-                (Some(at), _, _) => format!("sent {}", crate::clock::iso_utc(*at)),
-                (None, Some(why), _) => format!("not sent: {why}"),
-                (None, None, _) => match &row.last_error {
-                    Some(e) => format!("waiting, {} attempts; last: {e}", row.attempts),
-                    None => "waiting".to_string(),
-                },
-            };
-            ListedMail {
-                written: crate::clock::iso_utc(row.created_ms),
-                to: name,
-                kind: row.kind.clone(),
-                subject: row.subject.clone(),
-                text: row.text_body.clone(),
-                state,
-            }
-        })
-        .collect();
-    ConsoleMail {
-        game: game.id,
-        transport: app.mailer.describe(),
-        slots,
-        mails,
+impl ConsoleMail {
+    pub fn new(log: GameMails) -> ConsoleMail {
+        let mut slots: Vec<String> = log.reminders.iter().map(i64::to_string).collect();
+        slots.resize(MAX_TIMES.max(slots.len()), String::new());
+        ConsoleMail { log, slots }
     }
-    .render()
-    .map_err(|e| {
-        super::layout::PageError(crate::error::ApiError::new(
-            axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-            format!("the console's mail list: {e}"),
-        ))
-    })
 }

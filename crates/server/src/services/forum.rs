@@ -401,6 +401,25 @@ pub async fn game_thread(app: &App, viewer: Option<&Account>, game: i64) -> ApiR
         .ok_or_else(|| ApiError::not_found(format!("no game {game}")))
 }
 
+/// Where a post is read: its topic, and the page of the topic it falls on.
+pub struct PostPlace {
+    pub topic: i64,
+    pub page: i64,
+}
+
+/// Where post `id` is read, for a link to it that outlives new replies.
+pub async fn place_of(app: &App, viewer: Option<&Account>, id: i64) -> ApiResult<PostPlace> {
+    moderation::may_read_board(&app.db, viewer).await?;
+    let post = db::post(&app.db.read, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no post {id}")))?;
+    let before = db::posts_before(&app.db.read, post.topic_id, post.created_ms).await?;
+    Ok(PostPlace {
+        topic: post.topic_id,
+        page: before / POSTS_PER_PAGE + 1,
+    })
+}
+
 /// Makes a game's thread, in the transaction that creates the game.
 pub async fn create_game_thread(tx: &mut crate::db::Tx, game: i64, name: &str, gm: i64, now_ms: i64) -> ApiResult<()> {
     db::insert_topic(

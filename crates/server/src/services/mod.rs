@@ -22,8 +22,9 @@
 //!   before the judgement was kept are converted once, at start-up).
 //! - [`mail`]: what the club mails and to whom, written to the outbox in the event's
 //!   transaction; [`mail_settings`]: addresses, their confirmation, preferences and
-//!   unsubscribing; [`reminders`] before deadlines and [`press_mail`] (press in
-//!   batches), run by the clock through [`mail_jobs`].
+//!   unsubscribing; [`mail_log`]: a game's mails as its GM reads them; [`reminders`]
+//!   before deadlines and [`press_mail`] (press in batches), run by the clock through
+//!   [`mail_jobs`].
 //! - [`processing`]: judging a phase exactly once; the GM's rollback and roll forward.
 //! - [`board`]: the viewer's own orders drawn, a unit's legal [`targets`]; the
 //!   [`sandbox`], orders judged on the current position and never stored.
@@ -39,6 +40,7 @@ pub mod gm;
 pub mod history;
 pub mod mail;
 pub mod mail_jobs;
+pub mod mail_log;
 pub mod mail_settings;
 pub mod maps;
 pub mod moderation;
