@@ -52,6 +52,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     ),
     (17, "mail_press", include_str!("../migrations/0017_mail_press.sql")),
     (20, "board", include_str!("../migrations/0020_board.sql")),
+    (
+        25,
+        "board_posting",
+        include_str!("../migrations/0025_board_posting.sql"),
+    ),
 ];
 
 /// Migrations written once per backend, where the two databases have no common SQL

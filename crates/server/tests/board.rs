@@ -1035,7 +1035,7 @@ async fn search_and_pages() {
     for target in common::targets().await {
         eprintln!("backend: {}", target.label);
         let (server, apis) = club(&target.url, &["boss", "anna"]).await;
-        let anna = &apis[1];
+        let anna = &apis[0]; // a moderator: no posting limit for these 26 posts
         let topic = anna
             .post(
                 "/api/board/topics",
@@ -1123,13 +1123,13 @@ async fn full_text_search_finds_word_forms_and_phrases_and_never_hidden_posts() 
             .await["topic"]
             .as_i64()
             .unwrap();
-        server.advance(1000).await;
+        server.advance(31_000).await; // the posting limit: 2 a minute
         ben.post(
             "/api/board/topics",
             json!({"title": "Fleet talk", "body": "A fleet in the North Sea is supported by another fleet."}),
         )
         .await;
-        server.advance(1000).await;
+        server.advance(31_000).await; // the posting limit: 2 a minute
         let weak = ben
             .post(
                 &format!("/api/board/topics/{spring}/posts"),
@@ -1138,19 +1138,19 @@ async fn full_text_search_finds_word_forms_and_phrases_and_never_hidden_posts() 
             .await["post"]
             .as_i64()
             .unwrap();
-        server.advance(1000).await;
+        server.advance(31_000).await; // the posting limit: 2 a minute
         anna.post(
             &format!("/api/board/topics/{spring}/posts"),
             json!({"body": "Next year we hold Munich and Berlin"}),
         )
         .await;
-        server.advance(1000).await;
+        server.advance(31_000).await; // the posting limit: 2 a minute
         ben.post(
             "/api/board/topics",
             json!({"title": "Convoy rules", "body": "Which of the two is right?"}),
         )
         .await;
-        server.advance(1000).await;
+        server.advance(31_000).await; // the posting limit: 2 a minute
         anna.post(
             &format!("/api/board/topics/{spring}/posts"),
             json!({"body": "I read the rule book on convoys twice, and the part on retreats."}),
@@ -1216,6 +1216,241 @@ async fn full_text_search_finds_word_forms_and_phrases_and_never_hidden_posts() 
         assert_eq!(status, 401);
         assert!(!html.contains("hold Munich"), "{html}");
         assert_eq!(found(anna, "munich").await.len(), 2);
+    }
+}
+
+/// Posts `body` as a reply with `api`'s token; the status, the body and `Retry-After`.
+async fn try_reply(api: &Api, topic: i64, body: &str) -> (u16, Value, Option<u64>) {
+    let r = reqwest::Client::new()
+        .post(format!("{}/api/board/topics/{topic}/posts", api.base))
+        .bearer_auth(api.token.as_deref().unwrap())
+        .json(&json!({ "body": body }))
+        .send()
+        .await
+        .unwrap();
+    let status = r.status().as_u16();
+    let retry = r
+        .headers()
+        .get("retry-after")
+        .map(|v| v.to_str().unwrap().parse().unwrap());
+    (status, r.json().await.unwrap(), retry)
+}
+
+/// Issue 15 §5: a per-account posting limit. A new account (under three days) writes
+/// 2 posts a minute and 20 a day, an older one 5 and 100; beyond, 429 with
+/// `Retry-After` (when the oldest post in the window leaves it) and words a page can
+/// show. Moderators have no limit; deleting a post does not give it back.
+#[tokio::test(flavor = "multi_thread")]
+async fn posting_is_limited_per_minute_and_per_day_new_accounts_more() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let (server, apis) = club(&target.url, &["boss", "anna"]).await;
+        let (boss, anna) = (&apis[0], &apis[1]);
+        let topic = anna
+            .post("/api/board/topics", json!({"title": "Flood", "body": "one"}))
+            .await["topic"]
+            .as_i64()
+            .unwrap();
+        server.advance(10_000).await;
+        let (status, out, _) = try_reply(anna, topic, "two").await;
+        assert_eq!(status, 201, "{out}");
+        let (status, out, retry) = try_reply(anna, topic, "three").await;
+        assert_eq!(status, 429, "a new account: 2 a minute: {out}");
+        assert_eq!(retry, Some(50), "the first post leaves the minute in 50 s");
+        assert_eq!(out["retry_after"], 50);
+        let e = out["error"].as_str().unwrap();
+        assert!(
+            e.contains("2 posts in a minute") && e.contains("under 3 days") && e.contains("50 seconds"),
+            "{e}"
+        );
+        // Deleting does not give a post back.
+        let last = anna.get(&format!("/api/board/topics/{topic}")).await["posts"][1]["id"]
+            .as_i64()
+            .unwrap();
+        anna.call("DELETE", &format!("/api/board/posts/{last}"), None).await;
+        assert_eq!(try_reply(anna, topic, "three").await.0, 429);
+        // A new topic counts as a post too.
+        let (status, _) = anna
+            .call(
+                "POST",
+                "/api/board/topics",
+                Some(json!({"title": "Again", "body": "x"})),
+            )
+            .await;
+        assert_eq!(status, 429);
+        server.advance(50_000).await;
+        assert_eq!(try_reply(anna, topic, "three").await.0, 201);
+
+        // 20 a day for a new account.
+        for n in 4..=20 {
+            server.advance(31_000).await;
+            let (status, out, _) = try_reply(anna, topic, &format!("post {n}")).await;
+            assert_eq!(status, 201, "post {n}: {out}");
+        }
+        server.advance(61_000).await;
+        let (status, out, retry) = try_reply(anna, topic, "twenty-one").await;
+        assert_eq!(status, 429, "{out}");
+        assert!(out["error"].as_str().unwrap().contains("20 posts in a day"), "{out}");
+        let retry = retry.unwrap();
+        assert!(
+            (23 * 3600..=24 * 3600).contains(&retry),
+            "until the first leaves the day: {retry}"
+        );
+        let (_, html) = page(anna, &format!("/board/topics/{topic}")).await;
+        assert!(html.contains("id=\"send-reply\""), "the page still offers the form");
+
+        // Three days on, the account is no longer new: 5 a minute.
+        server.advance(3 * 24 * 3600 * 1000).await;
+        for n in 1..=5 {
+            let (status, out, _) = try_reply(anna, topic, &format!("burst {n}")).await;
+            assert_eq!(status, 201, "burst {n}: {out}");
+        }
+        let (status, out, retry) = try_reply(anna, topic, "burst 6").await;
+        assert_eq!(status, 429, "{out}");
+        assert_eq!(retry, Some(60));
+        assert!(out["error"].as_str().unwrap().contains("5 posts in a minute"), "{out}");
+        assert!(!out["error"].as_str().unwrap().contains("days old"), "{out}");
+
+        // Moderators have no limit.
+        for n in 1..=8 {
+            let (status, out, _) = try_reply(boss, topic, &format!("moderator {n}")).await;
+            assert_eq!(status, 201, "{out}");
+        }
+    }
+}
+
+/// Issue 15 §5: a member edits their own post for an hour after writing it (then 409),
+/// and it says "edited"; deletes it only while no one has replied after it (as phpBB
+/// lets a member delete only a topic's last post). Never another's post, nor in a locked
+/// topic; the search follows the edit; moderators read the earlier texts on the topic
+/// and both actions in the log.
+#[tokio::test(flavor = "multi_thread")]
+async fn authors_edit_within_an_hour_and_delete_until_replied_to() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let (server, apis) = club(&target.url, &["boss", "anna", "ben"]).await;
+        let (boss, anna, ben) = (&apis[0], &apis[1], &apis[2]);
+        let made = anna
+            .post(
+                "/api/board/topics",
+                json!({"title": "Gunboat", "body": "Friday at 8, zeppelin"}),
+            )
+            .await;
+        let (topic, first) = (made["topic"].as_i64().unwrap(), made["post"].as_i64().unwrap());
+        let edit = |api: &Api, post: i64, body: &str| {
+            let body = json!({ "body": body });
+            let path = format!("/api/board/posts/{post}");
+            let api = api.clone();
+            async move { api.call("PATCH", &path, Some(body)).await }
+        };
+        let (status, _) = edit(ben, first, "hijacked").await;
+        assert_eq!(status, 403, "only its author");
+        let (status, out) = edit(anna, first, "Friday at 9, airship").await;
+        assert_eq!(status, 200, "{out}");
+        assert_eq!(out["body"], "Friday at 9, airship");
+        assert_eq!(out["edits"], 1);
+        assert!(out["edited"].as_str().unwrap().ends_with('Z'));
+        assert_eq!(edit(anna, first, "Friday at 9, airship").await.0, 409, "the same text");
+        assert_eq!(edit(anna, first, "   ").await.0, 422);
+        // Search follows the edit: the new word is found, the old one no more.
+        assert_eq!(found(ben, "airship").await.len(), 1);
+        assert!(found(ben, "zeppelin").await.is_empty());
+        // The page says "edited"; moderators read the earlier text there, members not.
+        let (_, html) = page(ben, &format!("/board/topics/{topic}")).await;
+        assert!(html.contains("class=\"meta edited-note\">Edited"), "{html}");
+        assert!(!html.contains("zeppelin"), "members do not read the earlier text");
+        let (_, html) = page(boss, &format!("/board/topics/{topic}")).await;
+        assert!(html.contains("Earlier texts (1, moderators only)") && html.contains("Friday at 8, zeppelin"));
+        let view = boss.get(&format!("/api/board/topics/{topic}")).await;
+        assert_eq!(view["posts"][0]["versions"][0]["body"], "Friday at 8, zeppelin");
+        assert!(
+            ben.get(&format!("/api/board/topics/{topic}")).await["posts"][0]["versions"]
+                .as_array()
+                .unwrap()
+                .is_empty()
+        );
+        let view = anna.get(&format!("/api/board/topics/{topic}")).await;
+        assert_eq!(
+            (
+                view["posts"][0]["can_edit"].as_bool(),
+                view["posts"][0]["can_delete"].as_bool()
+            ),
+            (Some(true), Some(true))
+        );
+
+        // Someone replies: the first post can no longer be deleted, but still edited
+        // within the hour; the reply's author may delete theirs (the last).
+        server.advance(1000).await;
+        let reply = ben
+            .post(&format!("/api/board/topics/{topic}/posts"), json!({"body": "I'm in"}))
+            .await["post"]
+            .as_i64()
+            .unwrap();
+        let (status, out) = anna.call("DELETE", &format!("/api/board/posts/{first}"), None).await;
+        assert_eq!(status, 409, "{out}");
+        assert!(out["error"].as_str().unwrap().contains("replied after"), "{out}");
+        assert_eq!(
+            anna.call("DELETE", &format!("/api/board/posts/{reply}"), None).await.0,
+            403
+        );
+        let view = anna.get(&format!("/api/board/topics/{topic}")).await;
+        assert_eq!(view["posts"][0]["can_delete"], false);
+        let (status, out) = ben.call("DELETE", &format!("/api/board/posts/{reply}"), None).await;
+        assert_eq!(status, 200, "{out}");
+        let view = anna.get(&format!("/api/board/topics/{topic}")).await;
+        assert_eq!(view["posts"].as_array().unwrap().len(), 1, "gone from the topic");
+        assert_eq!(topic_in(&anna.get("/api/board/topics").await, topic)["posts"], 1);
+        assert_eq!(ben.call("GET", &format!("/board/posts/{reply}"), None).await.0, 404);
+        assert_eq!(
+            ben.call("DELETE", &format!("/api/board/posts/{reply}"), None).await.0,
+            404
+        );
+
+        // An hour after writing, no more edits.
+        server.advance(60 * 60 * 1000).await;
+        let (status, out) = edit(anna, first, "Saturday").await;
+        assert_eq!(status, 409, "{out}");
+        assert!(out["error"].as_str().unwrap().contains("60 minutes"), "{out}");
+        // Locked: neither edit nor delete.
+        let second = anna
+            .post(
+                "/api/board/topics",
+                json!({"title": "Short lived", "body": "typo here"}),
+            )
+            .await;
+        let (t2, p2) = (second["topic"].as_i64().unwrap(), second["post"].as_i64().unwrap());
+        boss.call(
+            "PATCH",
+            &format!("/api/board/topics/{t2}"),
+            Some(json!({"locked": true})),
+        )
+        .await;
+        assert_eq!(edit(anna, p2, "no typo").await.0, 409);
+        assert_eq!(
+            anna.call("DELETE", &format!("/api/board/posts/{p2}"), None).await.0,
+            409
+        );
+        boss.call(
+            "PATCH",
+            &format!("/api/board/topics/{t2}"),
+            Some(json!({"locked": false})),
+        )
+        .await;
+        // A topic's only post deleted: the topic leaves the list.
+        anna.call("DELETE", &format!("/api/board/posts/{p2}"), None).await;
+        let list = anna.get("/api/board/topics").await;
+        assert!(!list.to_string().contains("Short lived"), "{list}");
+
+        // Moderators see both in the log, with the texts.
+        let log = boss.get("/api/moderation/log").await;
+        let entries = log["entries"].as_array().unwrap();
+        let of = |action: &str, needle: &str| {
+            entries
+                .iter()
+                .any(|e| e["action"] == action && e["detail"].as_str().unwrap().contains(needle))
+        };
+        assert!(of("edit", "Friday at 8, zeppelin"), "{log}");
+        assert!(of("delete", "I'm in") && of("delete", "typo here"), "{log}");
     }
 }
 

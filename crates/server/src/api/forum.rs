@@ -9,8 +9,8 @@ use utoipa::ToSchema;
 use crate::auth::{Account, Viewer};
 use crate::error::{ApiResult, Body, ErrorBody, Params, Path};
 use crate::services::forum::{
-    self, Hide, NewTopicRequest, PageQuery, PostView, Reply, SearchQuery, SearchResults, TopicChange, TopicFlags,
-    TopicList, TopicView, Written,
+    self, Deleted, Edit, Hide, NewTopicRequest, PageQuery, PostView, Reply, SearchQuery, SearchResults, TopicChange,
+    TopicFlags, TopicList, TopicView, Written,
 };
 use crate::App;
 
@@ -46,6 +46,7 @@ pub async fn list(
         (status = 401, description = "Not logged in", body = ErrorBody),
         (status = 403, description = "The account is suspended", body = ErrorBody),
         (status = 422, description = "A title or text empty or too long", body = ErrorBody),
+        (status = 429, description = "Too many posts this minute or day (see `Retry-After`)", body = ErrorBody),
     ),
     security(("bearer" = []), ("cookie" = [])),
 )]
@@ -112,6 +113,7 @@ pub async fn change(
         (status = 404, description = "No such topic", body = ErrorBody),
         (status = 409, description = "The topic is locked", body = ErrorBody),
         (status = 422, description = "An empty or too long text", body = ErrorBody),
+        (status = 429, description = "Too many posts this minute or day (see `Retry-After`)", body = ErrorBody),
     ),
     security(("bearer" = []), ("cookie" = [])),
 )]
@@ -122,6 +124,52 @@ pub async fn reply(
     Body(r): Body<Reply>,
 ) -> ApiResult<(StatusCode, Json<Written>)> {
     Ok((StatusCode::CREATED, Json(forum::reply(&app, &account, id, r).await?)))
+}
+
+/// Edit one's own post, within an hour of writing it.
+///
+/// The post then shows "edited" with the time; the text before is kept and shown to
+/// moderators, and the edit is in the moderation log. Not in a locked topic, nor a post
+/// a moderator has hidden.
+#[utoipa::path(patch, path = "/api/board/posts/{id}", operation_id = "board_edit_post", tag = "board",
+    params(("id" = i64, Path, description = "The post's id")),
+    request_body = Edit,
+    responses(
+        (status = 200, description = "The post as edited", body = PostView),
+        (status = 401, description = "Not logged in", body = ErrorBody),
+        (status = 403, description = "Not the post's author, or the account is suspended", body = ErrorBody),
+        (status = 404, description = "No such post", body = ErrorBody),
+        (status = 409, description = "Too late (an hour has passed), a locked topic, a hidden post, or the same text", body = ErrorBody),
+        (status = 422, description = "Empty or too long", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = [])),
+)]
+pub async fn edit(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    Body(e): Body<Edit>,
+) -> ApiResult<Json<PostView>> {
+    Ok(Json(forum::edit(&app, &account, id, e).await?))
+}
+
+/// Delete one's own post, while no one has replied after it.
+///
+/// It leaves the topic, the search and the feed (a topic whose only post it was leaves
+/// the list); moderators read it in the moderation log.
+#[utoipa::path(delete, path = "/api/board/posts/{id}", operation_id = "board_delete_post", tag = "board",
+    params(("id" = i64, Path, description = "The post's id")),
+    responses(
+        (status = 200, description = "Deleted", body = Deleted),
+        (status = 401, description = "Not logged in", body = ErrorBody),
+        (status = 403, description = "Not the post's author, or the account is suspended", body = ErrorBody),
+        (status = 404, description = "No such post", body = ErrorBody),
+        (status = 409, description = "Someone replied after it, a locked topic, or a hidden post", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = [])),
+)]
+pub async fn delete(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Deleted>> {
+    Ok(Json(forum::delete(&app, &account, id).await?))
 }
 
 /// Moderators: hide a post (with a reason) or show it again (logged).

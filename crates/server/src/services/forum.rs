@@ -32,6 +32,24 @@ pub const POSTS_PER_PAGE: i64 = 25;
 /// Most results of one search.
 pub const SEARCH_RESULTS: i64 = 50;
 
+const MINUTE_MS: i64 = 60_000;
+const DAY_MS: i64 = 24 * 60 * MINUTE_MS;
+/// Posts (topics and replies) a member may write in a minute and in a day: enough for
+/// any conversation, too few for a flood. Moderators have no limit.
+pub const POSTS_PER_MINUTE: i64 = 5;
+pub const POSTS_PER_DAY: i64 = 100;
+/// An account younger than [`NEW_ACCOUNT_MS`] has the stricter pair: a spammer's fresh
+/// account does little harm before a moderator sees it.
+pub const NEW_POSTS_PER_MINUTE: i64 = 2;
+pub const NEW_POSTS_PER_DAY: i64 = 20;
+pub const NEW_ACCOUNT_MS: i64 = 3 * DAY_MS;
+/// How long after writing a post its author may edit it (phpBB's "edit time", set):
+/// long enough to mend a slip, short enough that the thread others answered stays
+/// what they read. Deleting is allowed only until someone replies after the post, as
+/// phpBB lets a member delete only a topic's last post: a reply never loses what it
+/// answered.
+pub const EDIT_WINDOW_MS: i64 = 60 * MINUTE_MS;
+
 /// What a game's thread says it is for, on the thread and in its first line on the board.
 pub const GAME_THREAD_NOTE: &str = "This thread is for recruiting players and for talk after the game has ended. \
      It is not press: whatever is written here is read by everyone who may read the board, and the rules of the \
@@ -137,12 +155,33 @@ pub struct PostView {
     pub hidden_reason: Option<String>,
     /// Written since the reader last read the topic.
     pub unread: bool,
+    /// When its author last edited it (ISO 8601 UTC), if ever, and how many times.
+    pub edited: Option<String>,
+    pub edits: i64,
+    /// Moderators only: the texts it had before each edit, oldest first.
+    pub versions: Vec<Version>,
+    /// The reader wrote it and may still edit it / delete it now.
+    pub can_edit: bool,
+    pub can_delete: bool,
+}
+
+/// A post's text before an edit.
+#[derive(Serialize, ToSchema)]
+pub struct Version {
+    /// When it was replaced, ISO 8601 UTC.
+    pub replaced: String,
+    pub body: String,
 }
 
 fn post_view(p: PostRow, moderator: bool, read_ms: Option<i64>, member: bool) -> PostView {
     let hidden = p.hidden_ms.is_some();
     let shown = !hidden || moderator;
     PostView {
+        edited: p.edited_ms.map(iso_utc),
+        edits: p.edits,
+        versions: Vec::new(),
+        can_edit: false,
+        can_delete: false,
         id: p.id,
         unread: member && read_ms.is_none_or(|r| r < p.created_ms),
         author: p.author,
@@ -197,10 +236,31 @@ pub async fn topic(app: &App, viewer: Option<&Account>, id: i64, page: Option<i6
     let moderator = is_moderator(&app.db, viewer).await?;
     let rows = db::posts(&app.db.read, id, (page - 1) * POSTS_PER_PAGE, POSTS_PER_PAGE).await?;
     let last_shown = rows.last().map(|p| p.created_ms);
-    let posts: Vec<PostView> = rows
-        .into_iter()
-        .map(|p| post_view(p, moderator, t.read_ms, viewer.is_some()))
-        .collect();
+    let last_of_topic = if page == pages { rows.last().map(|p| p.id) } else { None };
+    let now = app.clock.now_ms();
+    let suspended = match viewer {
+        Some(a) => moderation::is_suspended(app, a.id).await?,
+        None => false,
+    };
+    let mut posts = Vec::new();
+    for p in rows {
+        let own = viewer.is_some_and(|a| a.name == p.author) && !suspended && !t.locked && p.hidden_ms.is_none();
+        let (written, id, edits) = (p.created_ms, p.id, p.edits);
+        let mut view = post_view(p, moderator, t.read_ms, viewer.is_some());
+        view.can_edit = own && now - written < EDIT_WINDOW_MS;
+        view.can_delete = own && last_of_topic == Some(id);
+        if moderator && edits > 0 {
+            view.versions = db::versions(&app.db.read, id)
+                .await?
+                .into_iter()
+                .map(|(ms, body)| Version {
+                    replaced: iso_utc(ms),
+                    body,
+                })
+                .collect();
+        }
+        posts.push(view);
+    }
     let why_not = match viewer {
         None => Some("log in to reply".to_string()),
         Some(a) => match refuse_if_suspended(app, a).await {
@@ -275,9 +335,13 @@ pub async fn create_topic(app: &App, account: &Account, t: NewTopicRequest) -> A
         );
     }
     let body = check_body(&t.body)?;
+    let moderator = is_moderator(&app.db, Some(account)).await?;
     let now = app.clock.now_ms();
     let (topic, post) = (new_id(), new_id());
     let mut tx = app.db.write.begin().await?;
+    if !moderator {
+        posting_limit(&mut tx, account, now).await?;
+    }
     db::insert_topic(
         &mut *tx,
         &NewTopic {
@@ -305,6 +369,45 @@ pub async fn create_topic(app: &App, account: &Account, t: NewTopicRequest) -> A
     Ok(Written { topic, post, page: 1 })
 }
 
+/// 429 when the member has written their posts for this minute or this day (counted in
+/// the post's transaction, so two posts at once cannot both slip through on SQLite's
+/// one writer), with `Retry-After`: when the oldest post in the window leaves it.
+async fn posting_limit(tx: &mut crate::db::Tx, account: &Account, now: i64) -> ApiResult<()> {
+    let created = db::account_created(&mut **tx, account.id).await?.unwrap_or(now);
+    let new = now - created < NEW_ACCOUNT_MS;
+    let (per_minute, per_day) = if new {
+        (NEW_POSTS_PER_MINUTE, NEW_POSTS_PER_DAY)
+    } else {
+        (POSTS_PER_MINUTE, POSTS_PER_DAY)
+    };
+    for (window, most, what) in [(MINUTE_MS, per_minute, "a minute"), (DAY_MS, per_day, "a day")] {
+        let (n, oldest) = db::posts_since(&mut **tx, account.id, now - window).await?;
+        if n >= most {
+            let wait_ms = oldest.unwrap_or(now) + window - now;
+            let seconds = ((wait_ms + 999) / 1000).max(1) as u64;
+            let wait = if seconds < 120 {
+                format!("{seconds} seconds")
+            } else if seconds < 2 * 3600 {
+                format!("{} minutes", seconds.div_ceil(60))
+            } else {
+                format!("{} hours", seconds.div_ceil(3600))
+            };
+            let whose = if new {
+                format!(" (an account under {} days old)", NEW_ACCOUNT_MS / DAY_MS)
+            } else {
+                String::new()
+            };
+            return Err(ApiError::new(
+                axum::http::StatusCode::TOO_MANY_REQUESTS,
+                format!("you may write {most} posts in {what}{whose}; you can post again in {wait}"),
+            )
+            .with(serde_json::json!({"retry_after": seconds, "per": what}))
+            .retry_after(seconds));
+        }
+    }
+    Ok(())
+}
+
 /// A reply.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -326,6 +429,9 @@ pub async fn reply(app: &App, account: &Account, topic: i64, r: Reply) -> ApiRes
         .ok_or_else(|| ApiError::not_found(format!("no topic {topic}")))?;
     if locked && !moderator {
         return Err(ApiError::conflict("a moderator has locked this topic: no more replies"));
+    }
+    if !moderator {
+        posting_limit(&mut tx, account, now).await?;
     }
     db::insert_post(
         &mut tx,
@@ -391,6 +497,117 @@ async fn mail_reply(
     )
     .await?;
     Ok(())
+}
+
+/// A post's new text.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"body": "Count me in, as Italy if I may (edit: or Austria)."}))]
+pub struct Edit {
+    /// 1 to 10,000 characters of plain text.
+    pub body: String,
+}
+
+/// The checks an author's edit or deletion passes: their own post, not hidden by a
+/// moderator, in an open topic, and the account not suspended. Returns the post.
+async fn own_post(app: &App, tx: &mut crate::db::Tx, account: &Account, post: i64) -> ApiResult<db::PostOwner> {
+    let p = db::owner(&mut **tx, post)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no post {post}")))?;
+    if p.author != account.id {
+        return Err(ApiError::forbidden("only its author can change a post"));
+    }
+    let (locked, _, _) = db::lock(&mut **tx, app.db.backend == Backend::Postgres, p.topic_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no post {post}")))?;
+    if locked {
+        return Err(ApiError::conflict(
+            "a moderator has locked this topic: its posts stay as they are",
+        ));
+    }
+    if p.hidden {
+        return Err(ApiError::conflict(
+            "a moderator has hidden this post: it stays as it is",
+        ));
+    }
+    Ok(p)
+}
+
+/// The author edits their post, within [`EDIT_WINDOW_MS`] of writing it; the text
+/// before is kept for moderators and the edit logged. The post then says "edited".
+pub async fn edit(app: &App, account: &Account, post: i64, e: Edit) -> ApiResult<PostView> {
+    refuse_if_suspended(app, account).await?;
+    let body = check_body(&e.body)?;
+    let now = app.clock.now_ms();
+    let mut tx = app.db.write.begin().await?;
+    let p = own_post(app, &mut tx, account, post).await?;
+    if now - p.created_ms >= EDIT_WINDOW_MS {
+        return Err(ApiError::conflict(format!(
+            "a post can be edited for {} minutes after it is written; write a reply instead",
+            EDIT_WINDOW_MS / MINUTE_MS
+        )));
+    }
+    let before = db::post(&mut *tx, post)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no post {post}")))?;
+    if before.body == body {
+        return Err(ApiError::conflict("the text is the same as before"));
+    }
+    db::edit(&mut tx, post, new_id(), body, now).await?;
+    moderation::log(
+        &mut *tx,
+        now,
+        Some(account),
+        "edit",
+        &format!("post {post} by {} in topic {}", account.name, p.topic_id),
+        &format!(
+            "edited by its author; before: {}",
+            forum_text::excerpt(&before.body, 300)
+        ),
+    )
+    .await?;
+    let after = db::post(&mut *tx, post)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no post {post}")))?;
+    tx.commit().await?;
+    Ok(post_view(after, false, None, false))
+}
+
+/// A post deleted.
+#[derive(Serialize, ToSchema)]
+pub struct Deleted {
+    pub post: i64,
+    pub topic: i64,
+}
+
+/// The author deletes their post while no one has replied after it. It leaves the
+/// board, the search and the feed; moderators read it in the log.
+pub async fn delete(app: &App, account: &Account, post: i64) -> ApiResult<Deleted> {
+    refuse_if_suspended(app, account).await?;
+    let now = app.clock.now_ms();
+    let mut tx = app.db.write.begin().await?;
+    let p = own_post(app, &mut tx, account, post).await?;
+    if db::posts_after(&mut *tx, p.topic_id, p.created_ms, post).await? > 0 {
+        return Err(ApiError::conflict(
+            "someone has replied after this post, so it stays: a reply never loses what it answered",
+        ));
+    }
+    let body = db::post(&mut *tx, post).await?.map(|p| p.body).unwrap_or_default();
+    db::delete(&mut tx, post, p.topic_id, now).await?;
+    moderation::log(
+        &mut *tx,
+        now,
+        Some(account),
+        "delete",
+        &format!("post {post} by {} in topic {}", account.name, p.topic_id),
+        &format!("deleted by its author: {body}"),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Deleted {
+        post,
+        topic: p.topic_id,
+    })
 }
 
 /// The thread of a game (every game has one, made with it).

@@ -412,10 +412,12 @@ pub const LOG_PAGE: i64 = 50;
 pub struct Entry {
     /// ISO 8601 UTC.
     pub at: String,
-    /// The moderator; null for the command line.
+    /// Who did it: a moderator, or a post's author for `edit` and `delete`; null for the
+    /// command line.
     pub moderator: Option<String>,
     /// `appoint`, `remove`, `suspend`, `reinstate`, `hide`, `show`, `pin`, `unpin`,
-    /// `lock`, `unlock`, `board_visibility`, `game_creation`, `gm`.
+    /// `lock`, `unlock`, `board_visibility`, `game_creation`, `gm`; and a member's own
+    /// `edit` (the text before) and `delete` (the text deleted) of a post.
     pub action: String,
     /// What it was done to: an account, a post, a topic, a game.
     pub target: String,

@@ -65,9 +65,9 @@ fn topic_row(r: &AnyRow) -> sqlx::Result<TopicRow> {
 }
 
 /// One page of topics, pinned first, then the most recently answered; `reader` (0 for
-/// a visitor) for the unread marks. Game threads with no post yet are left out of the
-/// list (each game links its own), so that a club of many games is not a wall of empty
-/// threads.
+/// a visitor) for the unread marks. Topics with no post are left out: game threads no
+/// one has written in yet (each game links its own, so that a club of many games is not
+/// a wall of empty threads) and topics whose only post its author deleted.
 pub async fn page<'e, E: Executor<'e, Database = Any>>(
     e: E,
     reader: i64,
@@ -75,7 +75,7 @@ pub async fn page<'e, E: Executor<'e, Database = Any>>(
     limit: i64,
 ) -> sqlx::Result<Vec<TopicRow>> {
     let sql = format!(
-        "SELECT {TOPIC_COLUMNS} FROM {TOPIC_JOINS} WHERE t.posts > 0 OR t.game_id IS NULL
+        "SELECT {TOPIC_COLUMNS} FROM {TOPIC_JOINS} WHERE t.posts > 0
          ORDER BY t.pinned DESC, t.last_post_ms DESC, t.id DESC LIMIT $2 OFFSET $3"
     );
     sqlx::query(&sql)
@@ -91,7 +91,7 @@ pub async fn page<'e, E: Executor<'e, Database = Any>>(
 
 /// How many topics [`page`] lists in all.
 pub async fn count<'e, E: Executor<'e, Database = Any>>(e: E) -> sqlx::Result<i64> {
-    sqlx::query("SELECT COUNT(*) AS n FROM topics WHERE posts > 0 OR game_id IS NULL")
+    sqlx::query("SELECT COUNT(*) AS n FROM topics WHERE posts > 0")
         .fetch_one(e)
         .await?
         .try_get("n")
@@ -181,6 +181,9 @@ pub struct PostRow {
     pub hidden_ms: Option<i64>,
     pub hidden_by: Option<String>,
     pub hidden_reason: Option<String>,
+    /// When its author last edited it, and how many times.
+    pub edited_ms: Option<i64>,
+    pub edits: i64,
 }
 
 fn post_row(r: &AnyRow) -> sqlx::Result<PostRow> {
@@ -193,21 +196,25 @@ fn post_row(r: &AnyRow) -> sqlx::Result<PostRow> {
         hidden_ms: r.try_get("hidden_ms")?,
         hidden_by: r.try_get("hidden_by")?,
         hidden_reason: r.try_get("hidden_reason")?,
+        edited_ms: r.try_get("edited_ms")?,
+        edits: r.try_get("edits")?,
     })
 }
 
 const POST_SELECT: &str =
-    "SELECT p.id, p.topic_id, a.name AS author, p.body, p.created_ms, p.hidden_ms, h.name AS hidden_by, p.hidden_reason
+    "SELECT p.id, p.topic_id, a.name AS author, p.body, p.created_ms, p.hidden_ms, h.name AS hidden_by, p.hidden_reason, p.edited_ms, p.edits
      FROM posts p JOIN accounts a ON a.id = p.author_account LEFT JOIN accounts h ON h.id = p.hidden_by";
 
-/// One page of a topic's posts, oldest first.
+/// One page of a topic's posts, oldest first (those deleted by their authors left out).
 pub async fn posts<'e, E: Executor<'e, Database = Any>>(
     e: E,
     topic: i64,
     offset: i64,
     limit: i64,
 ) -> sqlx::Result<Vec<PostRow>> {
-    let sql = format!("{POST_SELECT} WHERE p.topic_id = $1 ORDER BY p.created_ms, p.id LIMIT $2 OFFSET $3");
+    let sql = format!(
+        "{POST_SELECT} WHERE p.topic_id = $1 AND p.deleted_ms IS NULL ORDER BY p.created_ms, p.id LIMIT $2 OFFSET $3"
+    );
     sqlx::query(&sql)
         .bind(topic)
         .bind(limit)
@@ -219,8 +226,9 @@ pub async fn posts<'e, E: Executor<'e, Database = Any>>(
         .collect()
 }
 
+/// A post its author has not deleted.
 pub async fn post<'e, E: Executor<'e, Database = Any>>(e: E, id: i64) -> sqlx::Result<Option<PostRow>> {
-    let sql = format!("{POST_SELECT} WHERE p.id = $1");
+    let sql = format!("{POST_SELECT} WHERE p.id = $1 AND p.deleted_ms IS NULL");
     sqlx::query(&sql)
         .bind(id)
         .fetch_optional(e)
@@ -232,7 +240,7 @@ pub async fn post<'e, E: Executor<'e, Database = Any>>(e: E, id: i64) -> sqlx::R
 
 /// How many of the topic's posts come before `created_ms` (for the page a post is on).
 pub async fn posts_before<'e, E: Executor<'e, Database = Any>>(e: E, topic: i64, created_ms: i64) -> sqlx::Result<i64> {
-    sqlx::query("SELECT COUNT(*) AS n FROM posts WHERE topic_id = $1 AND created_ms < $2")
+    sqlx::query("SELECT COUNT(*) AS n FROM posts WHERE topic_id = $1 AND created_ms < $2 AND deleted_ms IS NULL")
         .bind(topic)
         .bind(created_ms)
         .fetch_one(e)
@@ -313,21 +321,21 @@ pub async fn search<'e, E: Executor<'e, Database = Any>>(
     query: &str,
     limit: i64,
 ) -> sqlx::Result<Vec<(PostRow, String)>> {
-    const COLUMNS: &str = "p.id, p.topic_id, a.name AS author, p.body, p.created_ms, p.hidden_ms, NULL AS hidden_by, p.hidden_reason, COALESCE(g.name, t.title) AS title";
+    const COLUMNS: &str = "p.id, p.topic_id, a.name AS author, p.body, p.created_ms, p.hidden_ms, NULL AS hidden_by, p.hidden_reason, p.edited_ms, p.edits, COALESCE(g.name, t.title) AS title";
     const JOINS: &str = "JOIN topics t ON t.id = p.topic_id JOIN accounts a ON a.id = p.author_account LEFT JOIN games g ON g.id = t.game_id";
     let sql = if postgres {
         // ts_rank_cd: terms close together (a phrase) rank higher; the title's weight A
         // above the text's B.
         format!(
             "SELECT {COLUMNS} FROM posts p {JOINS}
-             WHERE p.search @@ to_tsquery('english', $1) AND p.hidden_ms IS NULL
+             WHERE p.search @@ to_tsquery('english', $1) AND p.hidden_ms IS NULL AND p.deleted_ms IS NULL
              ORDER BY ts_rank_cd(p.search, to_tsquery('english', $1)) DESC, p.created_ms DESC, p.id DESC LIMIT $2"
         )
     } else {
         // bm25 is lower for a better match; a word in the title counts four times.
         format!(
             "SELECT {COLUMNS} FROM posts_fts f JOIN posts p ON p.id = f.rowid {JOINS}
-             WHERE posts_fts MATCH $1 AND p.hidden_ms IS NULL
+             WHERE posts_fts MATCH $1 AND p.hidden_ms IS NULL AND p.deleted_ms IS NULL
              ORDER BY bm25(posts_fts, 4.0, 1.0), p.created_ms DESC, p.id DESC LIMIT $2"
         )
     };
@@ -343,14 +351,142 @@ pub async fn search<'e, E: Executor<'e, Database = Any>>(
 
 /// The newest visible posts of the board, for its feed.
 pub async fn newest<'e, E: Executor<'e, Database = Any>>(e: E, limit: i64) -> sqlx::Result<Vec<(PostRow, String)>> {
-    let sql = "SELECT p.id, p.topic_id, a.name AS author, p.body, p.created_ms, p.hidden_ms, NULL AS hidden_by, p.hidden_reason, COALESCE(g.name, t.title) AS title
+    let sql = "SELECT p.id, p.topic_id, a.name AS author, p.body, p.created_ms, p.hidden_ms, NULL AS hidden_by, p.hidden_reason, p.edited_ms, p.edits, COALESCE(g.name, t.title) AS title
          FROM posts p JOIN topics t ON t.id = p.topic_id JOIN accounts a ON a.id = p.author_account LEFT JOIN games g ON g.id = t.game_id
-         WHERE p.hidden_ms IS NULL ORDER BY p.created_ms DESC, p.id DESC LIMIT $1";
+         WHERE p.hidden_ms IS NULL AND p.deleted_ms IS NULL ORDER BY p.created_ms DESC, p.id DESC LIMIT $1";
     sqlx::query(sql)
         .bind(limit)
         .fetch_all(e)
         .await?
         .iter()
         .map(|r| Ok((post_row(r)?, r.try_get("title")?)))
+        .collect()
+}
+
+/// How many posts `author` has written since `since_ms` (deleted ones too: deleting does
+/// not give a post back), and when the oldest of them was written.
+pub async fn posts_since<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    author: i64,
+    since_ms: i64,
+) -> sqlx::Result<(i64, Option<i64>)> {
+    let r = sqlx::query(
+        "SELECT COUNT(*) AS n, MIN(created_ms) AS oldest FROM posts WHERE author_account = $1 AND created_ms > $2",
+    )
+    .bind(author)
+    .bind(since_ms)
+    .fetch_one(e)
+    .await?;
+    Ok((r.try_get("n")?, r.try_get("oldest")?))
+}
+
+/// When the account was registered.
+pub async fn account_created<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Option<i64>> {
+    sqlx::query("SELECT created_ms FROM accounts WHERE id = $1")
+        .bind(account)
+        .fetch_optional(e)
+        .await?
+        .map(|r| r.try_get("created_ms"))
+        .transpose()
+}
+
+/// The post's author, topic, when written, and whether hidden, for an edit or a
+/// deletion (None: no such post, or deleted).
+pub struct PostOwner {
+    pub author: i64,
+    pub topic_id: i64,
+    pub created_ms: i64,
+    pub hidden: bool,
+}
+
+pub async fn owner<'e, E: Executor<'e, Database = Any>>(e: E, id: i64) -> sqlx::Result<Option<PostOwner>> {
+    sqlx::query(
+        "SELECT author_account, topic_id, created_ms, hidden_ms FROM posts WHERE id = $1 AND deleted_ms IS NULL",
+    )
+    .bind(id)
+    .fetch_optional(e)
+    .await?
+    .map(|r| {
+        Ok(PostOwner {
+            author: r.try_get("author_account")?,
+            topic_id: r.try_get("topic_id")?,
+            created_ms: r.try_get("created_ms")?,
+            hidden: r.try_get::<Option<i64>, _>("hidden_ms")?.is_some(),
+        })
+    })
+    .transpose()
+}
+
+/// How many posts of the topic (not deleted) come after the post: replies to it.
+pub async fn posts_after<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    topic: i64,
+    created_ms: i64,
+    id: i64,
+) -> sqlx::Result<i64> {
+    sqlx::query(
+        "SELECT COUNT(*) AS n FROM posts WHERE topic_id = $1 AND deleted_ms IS NULL
+         AND (created_ms > $2 OR (created_ms = $2 AND id > $3))",
+    )
+    .bind(topic)
+    .bind(created_ms)
+    .bind(id)
+    .fetch_one(e)
+    .await?
+    .try_get("n")
+}
+
+/// Replaces a post's text, keeping the text before in `post_edits`.
+pub async fn edit(
+    tx: &mut sqlx::Transaction<'static, Any>,
+    id: i64,
+    version_id: i64,
+    body: &str,
+    now_ms: i64,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO post_edits (id, post_id, edited_ms, body) SELECT $1, id, $2, body FROM posts WHERE id = $3",
+    )
+    .bind(version_id)
+    .bind(now_ms)
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query("UPDATE posts SET body = $2, edited_ms = $3, edits = edits + 1 WHERE id = $1")
+        .bind(id)
+        .bind(body)
+        .bind(now_ms)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Marks a post deleted by its author and takes it off its topic's count; the topic's
+/// last post is the newest left (or its start, with none).
+pub async fn delete(tx: &mut sqlx::Transaction<'static, Any>, id: i64, topic: i64, now_ms: i64) -> sqlx::Result<()> {
+    sqlx::query("UPDATE posts SET deleted_ms = $2 WHERE id = $1")
+        .bind(id)
+        .bind(now_ms)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query(
+        "UPDATE topics SET posts = posts - 1, last_post_ms = COALESCE(
+             (SELECT MAX(p.created_ms) FROM posts p WHERE p.topic_id = topics.id AND p.deleted_ms IS NULL), created_ms)
+         WHERE id = $1",
+    )
+    .bind(topic)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// The texts a post had before each edit, oldest first: (replaced at, text).
+pub async fn versions<'e, E: Executor<'e, Database = Any>>(e: E, post: i64) -> sqlx::Result<Vec<(i64, String)>> {
+    sqlx::query("SELECT edited_ms, body FROM post_edits WHERE post_id = $1 ORDER BY edited_ms, id")
+        .bind(post)
+        .fetch_all(e)
+        .await?
+        .iter()
+        .map(|r| Ok((r.try_get("edited_ms")?, r.try_get("body")?)))
         .collect()
 }
