@@ -161,6 +161,48 @@ async fn the_order_check_gives_the_engines_reading_or_message() {
     assert_eq!(status, 401);
 }
 
+/// The game page hands its script (assets/game.js) the game as a JSON block written from
+/// a typed value (issue 12 §3), in the spelling the script reads: the phase and its kind,
+/// the player's power and the powers its orders move, whether convoys and boarding are on,
+/// and builds or removals, which are null outside an adjustment phase.
+#[tokio::test]
+async fn the_game_page_gives_its_script_the_game_as_typed_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let gm = server.register("gm-data").await;
+    let game = gm
+        .post("/api/games", json!({"name": "Data", "variant": "standard"}))
+        .await;
+    let id = game["id"].as_i64().unwrap();
+    let england = server.register("en-data").await;
+    england
+        .post(&format!("/api/games/{id}/join"), json!({"power": "England"}))
+        .await;
+    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    let data = |html: &str| -> serde_json::Value {
+        let block = html
+            .split(r#"<script type="application/json" id="game-data">"#)
+            .nth(1)
+            .and_then(|rest| rest.split("</script>").next())
+            .unwrap_or_else(|| panic!("the page has its script's data: {html}"));
+        serde_json::from_str(block).expect("the block is JSON")
+    };
+    let (status, html, _) = page(&server.base, &format!("/games/{id}"), england.token.as_deref()).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        data(&html),
+        json!({
+            "id": id, "status": "active", "phase": "S1901M", "seq": 0, "kind": "M",
+            "power": "England", "adjust": null, "controls": ["England"],
+            "convoys": true, "boarding": false,
+        })
+    );
+    // A visitor has no power: the script offers no orders.
+    let (_, html, _) = page(&server.base, &format!("/games/{id}"), None).await;
+    let visitor = data(&html);
+    assert_eq!((&visitor["power"], &visitor["controls"]), (&json!(null), &json!([])));
+}
+
 /// The secrecy the API keeps holds for the pages too (issue 6): before processing, no
 /// page shows another player, an observer or a visitor a power's orders or any bid, and
 /// in an anonymous game no page names another power's player. The power itself and the

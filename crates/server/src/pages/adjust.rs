@@ -6,7 +6,7 @@ use chancery_engine::parse::parse_order;
 use chancery_engine::validate::validate;
 use chancery_engine::variant::{Location, Terrain};
 use chancery_engine::{GameState, PowerId, ProvinceId, Variant};
-use serde_json::{json, Value};
+use serde::Serialize;
 
 /// The orders that build on one space: `Build A ber`, `Build F stp/nc`, ….
 fn builds_at(v: &Variant, state: &GameState, power: PowerId, province: ProvinceId) -> Vec<String> {
@@ -28,25 +28,48 @@ fn builds_at(v: &Variant, state: &GameState, power: PowerId, province: ProvinceI
         .collect()
 }
 
-/// For the game page's script: `{"builds": n, "sites": [{"space", "orders"}]}` when the
-/// power has builds, `{"removals": n}` when it must remove units, null otherwise.
-pub fn choices(v: &Variant, state: &GameState, power: PowerId) -> Value {
-    let centres = state.centre_count(power) as i64;
-    let units = state.unit_count(power) as i64;
+/// A space the power may build on, with the orders that build there.
+#[derive(Serialize, Debug, PartialEq)]
+pub struct Site {
+    pub space: String,
+    pub orders: Vec<String>,
+}
+
+/// What a power does in an adjustment phase, for the game page's script
+/// (`game.adjust`): `{"builds": n, "sites": [{"space", "orders"}]}` or `{"removals": n}`.
+#[derive(Serialize, Debug, PartialEq)]
+#[serde(untagged)]
+pub enum Adjust {
+    Builds { builds: usize, sites: Vec<Site> },
+    Removals { removals: usize },
+}
+
+/// The power's builds (with the spaces it may build on) or removals; None when it has
+/// as many units as centres.
+pub fn choices(v: &Variant, state: &GameState, power: PowerId) -> Option<Adjust> {
+    let centres = state.centre_count(power);
+    let units = state.unit_count(power);
     if centres > units {
-        let sites: Vec<Value> = (0..v.provinces.len())
+        let sites = (0..v.provinces.len())
             .filter(|p| v.provinces[*p].sc && v.provinces[*p].terrain != Terrain::Sea)
             .filter_map(|p| {
                 let orders = builds_at(v, state, power, p as ProvinceId);
-                (!orders.is_empty())
-                    .then(|| json!({"space": v.provinces[p].abbr.to_ascii_lowercase(), "orders": orders}))
+                (!orders.is_empty()).then(|| Site {
+                    space: v.provinces[p].abbr.to_ascii_lowercase(),
+                    orders,
+                })
             })
             .collect();
-        json!({"builds": centres - units, "sites": sites})
+        Some(Adjust::Builds {
+            builds: centres - units,
+            sites,
+        })
     } else if units > centres {
-        json!({"removals": units - centres})
+        Some(Adjust::Removals {
+            removals: units - centres,
+        })
     } else {
-        Value::Null
+        None
     }
 }
 
@@ -54,6 +77,7 @@ pub fn choices(v: &Variant, state: &GameState, power: PowerId) -> Value {
 mod tests {
     use super::*;
     use chancery_engine::json::{state_from_json, StateJson};
+    use serde_json::json;
 
     /// Winter 1901 in the standard game with Russia owning one more centre than its
     /// units and two of its four home centres empty.
@@ -80,41 +104,39 @@ mod tests {
     fn builds_are_offered_on_empty_owned_home_centres_only() {
         let (v, state) = winter();
         let russia = v.find_power("Russia").unwrap();
-        let c = choices(&v, &state, russia);
-        assert_eq!(c["builds"], 1);
-        let sites: Vec<&str> = c["sites"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["space"].as_str().unwrap())
-            .collect();
+        let Some(Adjust::Builds { builds, sites }) = choices(&v, &state, russia) else {
+            panic!("Russia builds");
+        };
+        assert_eq!(builds, 1);
+        let spaces: Vec<&str> = sites.iter().map(|s| s.space.as_str()).collect();
         // Rule (adjustments): builds go on a home centre the power owns that is empty;
         // Warsaw is occupied and Rumania is not a Russian home.
-        assert_eq!(sites, vec!["mos", "sev", "stp"]);
-        let stp = &c["sites"].as_array().unwrap()[2]["orders"];
+        assert_eq!(spaces, vec!["mos", "sev", "stp"]);
         assert_eq!(
-            stp,
-            &json!(["Build A stp", "Build F stp/nc", "Build F stp/sc"]),
+            sites[2].orders,
+            vec!["Build A stp", "Build F stp/nc", "Build F stp/sc"],
             "a fleet on either coast"
         );
-        let mos = &c["sites"].as_array().unwrap()[0]["orders"];
-        assert_eq!(mos, &json!(["Build A mos"]), "no fleet inland");
+        assert_eq!(sites[0].orders, vec!["Build A mos"], "no fleet inland");
+        // The script reads this spelling (assets/game.js: game.adjust.builds, .sites).
+        assert_eq!(
+            serde_json::to_value(&sites[0]).unwrap(),
+            json!({"space": "mos", "orders": ["Build A mos"]})
+        );
     }
 
     #[test]
     fn a_power_short_of_centres_removes() {
         let (v, state) = winter();
         let italy = v.find_power("Italy").unwrap();
+        let removals = choices(&v, &state, italy);
         assert_eq!(
-            choices(&v, &state, italy),
-            json!({"removals": 1}),
+            removals,
+            Some(Adjust::Removals { removals: 1 }),
             "two units, one centre"
         );
+        assert_eq!(serde_json::to_value(&removals).unwrap(), json!({"removals": 1}));
         let turkey = v.find_power("Turkey").unwrap();
-        assert_eq!(
-            choices(&v, &state, turkey),
-            Value::Null,
-            "no centre, no unit: nothing to do"
-        );
+        assert_eq!(choices(&v, &state, turkey), None, "no centre, no unit: nothing to do");
     }
 }

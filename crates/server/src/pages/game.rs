@@ -9,8 +9,7 @@ use chancery_engine::parse::parse_order;
 use chancery_engine::rules::Rule;
 use chancery_engine::validate::validate;
 use chancery_engine::{GameState, PhaseKind, Variant};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
 use super::deadline::DeadlineBox;
 use super::layout::{json_block, render, Layout, PageResult};
@@ -18,6 +17,7 @@ use super::{map, press};
 use crate::auth::{Account, Viewer};
 use crate::error::{ApiResult, Params, Path};
 use crate::model::GameStatus;
+use crate::services::games::view::{game_view, GameView, PowerKindView, PowerView, You as Part};
 use crate::services::games::{self, acting_power, role_of, Role};
 use crate::services::maps::MapOf;
 use crate::services::order_words;
@@ -45,44 +45,40 @@ struct PowerRow {
     name: String,
     colour: String,
     player: Seat,
-    centres: i64,
-    units: i64,
+    centres: usize,
+    units: usize,
     marks: String,
 }
 
 /// The powers table: great powers and factions, then the minors (folded away).
-fn power_rows(v: &Variant, view: &Value) -> (Vec<PowerRow>, Vec<PowerRow>) {
+fn power_rows(v: &Variant, powers: &[PowerView]) -> (Vec<PowerRow>, Vec<PowerRow>) {
     let mut great = Vec::new();
     let mut minor = Vec::new();
-    for p in view["powers"].as_array().into_iter().flatten() {
-        let name = p["name"].as_str().unwrap_or("").to_string();
+    for p in powers {
         let mut marks = Vec::new();
-        if p["ready"].as_bool() == Some(true) {
+        if p.ready {
             marks.push("ready");
         }
-        if p["civil_disorder"].as_bool() == Some(true) {
+        if p.civil_disorder {
             marks.push("civil disorder");
         }
-        let player = match (
-            p["player"].as_str(),
-            p["ordered_by"].as_str(),
-            p["has_player"].as_bool(),
-        ) {
-            (Some(n), _, _) => Seat::Named(n.to_string()),
-            (None, Some(by), _) => Seat::OrderedBy(by.to_string()),
-            (None, None, Some(true)) => Seat::Taken,
-            _ if p["kind"] == "minor" => Seat::Minor,
+        let is_minor = matches!(p.kind, PowerKindView::Minor);
+        let player = match (&p.player, &p.ordered_by) {
+            (Some(n), _) => Seat::Named(n.clone()),
+            (None, Some(by)) => Seat::OrderedBy(by.clone()),
+            (None, None) if p.has_player => Seat::Taken,
+            _ if is_minor => Seat::Minor,
             _ => Seat::Vacant,
         };
         let row = PowerRow {
-            colour: colour(v, &name),
-            name,
+            colour: colour(v, &p.name),
+            name: p.name.clone(),
             player,
-            centres: p["centres"].as_i64().unwrap_or(0),
-            units: p["units"].as_i64().unwrap_or(0),
+            centres: p.centres,
+            units: p.units,
             marks: marks.join(", "),
         };
-        if p["kind"] == "minor" {
+        if is_minor {
             minor.push(row);
         } else {
             great.push(row);
@@ -106,7 +102,7 @@ enum Join {
     },
 }
 
-fn join_of(game: &Game, view: &Value, viewer: Option<&Account>, role: &Role) -> Join {
+fn join_of(game: &Game, view: &GameView, viewer: Option<&Account>, role: &Role) -> Join {
     if game.status == GameStatus::Finished || *role == Role::Gm {
         return Join::Nothing;
     }
@@ -120,12 +116,11 @@ fn join_of(game: &Game, view: &Value, viewer: Option<&Account>, role: &Role) -> 
     if viewer.is_none() {
         return Join::LogIn;
     }
-    let vacant = view["powers"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|p| p["playable"].as_bool() == Some(true) && p["has_player"].as_bool() != Some(true))
-        .filter_map(|p| p["name"].as_str().map(String::from))
+    let vacant = view
+        .powers
+        .iter()
+        .filter(|p| p.playable && !p.has_player)
+        .map(|p| p.name.clone())
         .collect();
     Join::Choose {
         vacant,
@@ -384,10 +379,30 @@ struct GamePage {
     data: String,
 }
 
+/// What `assets/game.js` reads from the page (`#game-data`).
+#[derive(Serialize)]
+struct ScriptData {
+    id: i64,
+    status: GameStatus,
+    /// The phase's code, e.g. `F1901M`.
+    phase: String,
+    seq: i64,
+    /// `M`, `R` or `A`.
+    kind: &'static str,
+    /// The viewer's power, for a player.
+    power: Option<String>,
+    /// A player's builds or removals in an adjustment phase.
+    adjust: Option<super::adjust::Adjust>,
+    /// The powers the player's orders move (its own and the factions it orders).
+    controls: Vec<String>,
+    convoys: bool,
+    boarding: bool,
+}
+
 pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path<i64>) -> PageResult {
     let game = games::load(&app.db.read, id).await?;
     let role = role_of(&app.db.read, &game, viewer.as_ref()).await?;
-    let view = crate::services::games::view::view_json(&app, &game, &role).await?;
+    let view = game_view(&app, &game, &role).await?;
     let v = game.variant(&app).await?;
     let state = game.state(&v)?;
     let my_power = match &role {
@@ -403,16 +418,12 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
     };
     let (mut orders, mut bids, mut draw_vote) = (None, None, None);
     if let (Some(account), Some(power), true) = (&viewer, &my_power, game.status.running()) {
-        let ready = view["powers"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .any(|p| p["name"] == power.as_str() && p["ready"].as_bool() == Some(true));
+        let ready = view.powers.iter().any(|p| p.name == *power && p.ready);
         orders = Some(orders_panel(&app, &game, account, power, (&v, &state), ready).await?);
         bids = bids_panel(&app, &game, account, &v, &state, power).await?;
-        draw_vote = Some(view["you"]["draw_vote"].as_bool() == Some(true));
+        draw_vote = Some(matches!(view.you, Part::Player { draw_vote: true, .. }));
     }
-    let (great, minor) = power_rows(&v, &view);
+    let (great, minor) = power_rows(&v, &view.powers);
     let label = format!("Map of {} in {}", game.name, state.phase);
     let drawn = map::svg(&app, &MapOf::game(&app, &game).await?, &state, None, &label).await;
     // The server's read marks: a thread is read once opened on any device (game.js
@@ -441,21 +452,25 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         _ => None,
     };
     let press = press::section(&app, &game, &role, viewer.as_ref(), &v).await?;
-    let data = json!({
-        "id": game.id,
-        "status": game.status,
-        "phase": state.phase.code(),
-        "seq": game.seq,
-        "kind": match state.phase.kind { PhaseKind::Movement => "M", PhaseKind::Retreat => "R", PhaseKind::Adjustment => "A" },
-        "power": my_power,
-        "adjust": match (state.phase.kind, my_power.as_deref().and_then(|p| v.find_power(p))) {
-            (PhaseKind::Adjustment, Some(p)) => super::adjust::choices(&v, &state, p),
-            _ => Value::Null,
+    let data = ScriptData {
+        id: game.id,
+        status: game.status,
+        phase: state.phase.code(),
+        seq: game.seq,
+        kind: match state.phase.kind {
+            PhaseKind::Movement => "M",
+            PhaseKind::Retreat => "R",
+            PhaseKind::Adjustment => "A",
         },
-        "controls": controlled,
-        "convoys": !v.rule_on(Rule::NoConvoys),
-        "boarding": v.rule_on(Rule::Boarding),
-    });
+        adjust: match (state.phase.kind, my_power.as_deref().and_then(|p| v.find_power(p))) {
+            (PhaseKind::Adjustment, Some(p)) => super::adjust::choices(&v, &state, p),
+            _ => None,
+        },
+        power: my_power,
+        controls: controlled,
+        convoys: !v.rule_on(Rule::NoConvoys),
+        boarding: v.rule_on(Rule::Boarding),
+    };
     let you = match &role {
         Role::Gm => You::Gm,
         Role::Player(p) => You::Player {
@@ -473,7 +488,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         phase_code: state.phase.code(),
         phase_name: state.phase.to_string(),
         status: game.status,
-        gm: view["gm"].as_str().unwrap_or("?").to_string(),
+        gm: view.gm.clone().unwrap_or_else(|| "?".into()),
         you,
         last_seq: (game.seq > 0).then(|| game.seq - 1),
         deadline: DeadlineBox::of(&game, app.clock.now_ms()).to_string(),
@@ -502,6 +517,30 @@ pub struct Check {
     power: Option<String>,
 }
 
+/// The engine's verdict on one order as the player types it: `ok`, with the order as
+/// the engine reads it and in words, or not, with why.
+#[derive(Serialize, Debug, PartialEq)]
+pub struct OrderCheck {
+    ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    order: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    words: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+impl OrderCheck {
+    fn refused(error: impl Into<String>) -> OrderCheck {
+        OrderCheck {
+            ok: false,
+            order: None,
+            words: None,
+            error: Some(error.into()),
+        }
+    }
+}
+
 /// The engine's verdict on one order as the player types it, without storing it: the
 /// same parser and board check that the order API applies on submission.
 pub async fn check_order(
@@ -509,24 +548,27 @@ pub async fn check_order(
     account: Account,
     Path(id): Path<i64>,
     Params(c): Params<Check>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<OrderCheck>> {
     let game = games::load(&app.db.read, id).await?;
     let role = role_of(&app.db.read, &game, Some(&account)).await?;
     let v = game.variant(&app).await?;
     let power = acting_power(&role, c.power.as_deref(), &v)?;
     let state = game.state(&v)?;
     let Some(p) = v.find_power(&power) else {
-        return Ok(Json(json!({"ok": false, "error": format!("unknown power `{power}`")})));
+        return Ok(Json(OrderCheck::refused(format!("unknown power `{power}`"))));
     };
     if c.text.chars().count() > crate::limits::MAX_ORDER_CHARS {
-        return Ok(Json(json!({"ok": false, "error": "the order is too long"})));
+        return Ok(Json(OrderCheck::refused("the order is too long")));
     }
     Ok(Json(
         match parse_order(&v, p, &c.text).and_then(|o| validate(&v, &state, &o)) {
-            Ok(order) => {
-                json!({"ok": true, "order": order.display(&v).to_string(), "words": order_words::words(&v, &state, &order)})
-            }
-            Err(e) => json!({"ok": false, "error": e.to_string()}),
+            Ok(order) => OrderCheck {
+                ok: true,
+                order: Some(order.display(&v).to_string()),
+                words: Some(order_words::words(&v, &state, &order)),
+                error: None,
+            },
+            Err(e) => OrderCheck::refused(e.to_string()),
         },
     ))
 }

@@ -37,6 +37,13 @@ struct Group {
     rows: Vec<Row>,
 }
 
+/// A phase on the slider, as `assets/history.js` reads `data-phases`.
+#[derive(serde::Serialize)]
+struct SliderPhase<'a> {
+    seq: i64,
+    phase: &'a str,
+}
+
 struct Shown {
     seq: i64,
     code: String,
@@ -170,9 +177,12 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)
         &format!("Position after {}", before.phase),
     )
     .await;
-    let slider: Vec<serde_json::Value> = phases
+    let slider: Vec<SliderPhase> = phases
         .iter()
-        .map(|p| serde_json::json!({"seq": p.seq, "phase": p.phase}))
+        .map(|p| SliderPhase {
+            seq: p.seq,
+            phase: &p.phase,
+        })
         .collect();
     // Who bid what is the GM's alone (DP rule 12): the report never reaches anyone else.
     let is_gm = viewer.as_ref().is_some_and(|a| a.id == game.gm_id);
@@ -184,7 +194,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)
         count: phases.len(),
         prev: index.checked_sub(1).map(|i| phases[i].seq),
         next: phases.get(index + 1).map(|p| p.seq),
-        phases_json: serde_json::Value::Array(slider).to_string(),
+        phases_json: serde_json::to_string(&slider).unwrap_or_default(),
         processed: utc_text(&crate::clock::iso_utc(processed_ms)),
         how,
         missing,

@@ -13,14 +13,14 @@ use crate::error::ApiError;
 
 #[derive(Template)]
 #[template(path = "json_block.html")]
-struct JsonBlock<'a> {
+struct JsonBlock<'a, T: serde::Serialize> {
     id: &'a str,
-    value: &'a serde_json::Value,
+    value: &'a T,
 }
 
-/// JSON for a `<script type="application/json">` block. askama's `json` filter writes
-/// no `<`, `>`, `&` or `'`, so no string inside can close the element.
-pub fn json_block(id: &str, value: &serde_json::Value) -> String {
+/// A typed value as JSON in a `<script type="application/json">` block. askama's `json`
+/// filter writes no `<`, `>`, `&` or `'`, so no string inside can close the element.
+pub fn json_block(id: &str, value: &impl serde::Serialize) -> String {
     // Rendering only fails when writing to the string fails, which it does not.
     JsonBlock { id, value }.render().unwrap_or_default()
 }
@@ -125,7 +125,15 @@ mod tests {
 
     #[test]
     fn json_blocks_cannot_close_their_script() {
-        let value = serde_json::json!({"s": "</script><script>alert(1)", "q": "it's & <b>"});
+        #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+        struct Data {
+            s: String,
+            q: String,
+        }
+        let value = Data {
+            s: "</script><script>alert(1)".into(),
+            q: "it's & <b>".into(),
+        };
         let block = json_block("d", &value);
         assert_eq!(block.matches("</script>").count(), 1, "{block}");
         // The script reads back the same value.
@@ -133,7 +141,7 @@ mod tests {
             .strip_prefix(r#"<script type="application/json" id="d">"#)
             .and_then(|b| b.strip_suffix("</script>"))
             .expect("one block");
-        assert_eq!(serde_json::from_str::<serde_json::Value>(inner).unwrap(), value);
+        assert_eq!(serde_json::from_str::<Data>(inner).unwrap(), value);
     }
 
     #[test]

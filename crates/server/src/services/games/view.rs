@@ -198,12 +198,6 @@ pub async fn game_view(app: &App, game: &Game, role: &Role) -> ApiResult<GameVie
     })
 }
 
-/// The game as `role` may see it, as JSON: for the pages not yet reading [`GameView`].
-pub async fn view_json(app: &App, game: &Game, role: &Role) -> ApiResult<serde_json::Value> {
-    let view = game_view(app, game, role).await?;
-    serde_json::to_value(view).map_err(|e| ApiError::unprocessable(e.to_string()))
-}
-
 /// Game `id` as the viewer may see it, with the deadline also in time zone `tz`.
 pub async fn view(app: &App, viewer: Option<&Account>, id: i64, tz: Option<&str>) -> ApiResult<GameView> {
     let zone = match tz {
