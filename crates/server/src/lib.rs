@@ -82,7 +82,8 @@ pub struct ServeOptions {
     /// The sender of the club's mails (`Name <address>`).
     pub mail_from: Option<String>,
     /// Accounts made the club's moderators at start (`--moderator NAME`): how a club
-    /// gets its first; moderators appoint the rest.
+    /// gets its first; moderators appoint the rest. A name with no account is created
+    /// with the password in `CHANCERY_MODERATOR_PASSWORD`, else the server stops.
     pub moderators: Vec<String>,
 }
 
@@ -218,7 +219,8 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
     if opts.demo {
         demo::create_if_empty(&app).await?;
     }
-    services::moderation::appoint_from_command_line(&app.db, &opts.moderators, app.clock.now_ms()).await?;
+    let password = std::env::var(services::moderation::MODERATOR_PASSWORD_ENV).ok();
+    services::moderation::appoint_from_command_line(&app, &opts.moderators, password.as_deref()).await?;
     tokio::spawn(scheduler::run(app.clone(), opts.tick_ms));
     tokio::spawn(mailer::run(app.clone(), opts.tick_ms));
     tokio::spawn(services::mail_jobs::run(app.clone(), opts.tick_ms));

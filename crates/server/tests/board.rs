@@ -160,6 +160,104 @@ async fn moderators_come_from_the_command_line_then_from_moderators() {
     }
 }
 
+/// Issue 15 §5: a new club's first moderator at first start. `--moderator NAME` for a
+/// name with no account creates it with the password from `CHANCERY_MODERATOR_PASSWORD`
+/// (the environment, not the command line), before the server listens, so no visitor
+/// can take the name first; without the password the server stops and says how. An
+/// existing account's password is never changed by it.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_new_club_gets_its_first_moderator_at_first_start() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let binary = env!("CARGO_BIN_EXE_chancery-server");
+        // No password: the server refuses to start, and says what to do.
+        let out = std::process::Command::new(binary)
+            .args([
+                "--listen",
+                "127.0.0.1:0",
+                "--database",
+                &target.url,
+                "--no-demo",
+                "--moderator",
+                "founder",
+            ])
+            .env_remove("CHANCERY_MODERATOR_PASSWORD")
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            said.contains("no such account") && said.contains("CHANCERY_MODERATOR_PASSWORD"),
+            "{said}"
+        );
+        // A password too short is refused as registration refuses it.
+        let out = std::process::Command::new(binary)
+            .args([
+                "--listen",
+                "127.0.0.1:0",
+                "--database",
+                &target.url,
+                "--no-demo",
+                "--moderator",
+                "founder",
+            ])
+            .env("CHANCERY_MODERATOR_PASSWORD", "abc")
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        assert!(String::from_utf8_lossy(&out.stderr).contains("cannot create the account"));
+
+        let args = ["--test-clock", "--no-demo", "--tick-ms", "50", "--moderator", "founder"];
+        let env = [("CHANCERY_MODERATOR_PASSWORD", "a long club secret")];
+        let server = Server::start_in_env(None, &target.url, &args, &env);
+        assert!(server
+            .log
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|l| l.contains("created the account founder")));
+        let visitor = server.visitor();
+        let (status, _) = visitor
+            .call(
+                "POST",
+                "/api/register",
+                Some(json!({"name": "founder", "password": "someone else's"})),
+            )
+            .await;
+        assert_eq!(status, 409, "the name is taken before anyone can register it");
+        let session = visitor
+            .post(
+                "/api/login",
+                json!({"name": "founder", "password": "a long club secret"}),
+            )
+            .await;
+        let founder = Api::new(&server.base, session["token"].as_str().map(str::to_string));
+        let overview = founder.get("/api/moderation").await;
+        assert_eq!(overview["moderators"][0]["name"], "founder");
+        let log = founder.get("/api/moderation/log").await;
+        assert_eq!(log["entries"][0]["moderator"], Value::Null, "the command line's doing");
+        server.kill();
+        // Started again with another password: the account keeps its own.
+        let env = [("CHANCERY_MODERATOR_PASSWORD", "a different secret")];
+        let server = Server::start_in_env(None, &target.url, &args, &env);
+        let visitor = server.visitor();
+        let (status, _) = visitor
+            .call(
+                "POST",
+                "/api/login",
+                Some(json!({"name": "founder", "password": "a different secret"})),
+            )
+            .await;
+        assert_eq!(status, 401);
+        visitor
+            .post(
+                "/api/login",
+                json!({"name": "founder", "password": "a long club secret"}),
+            )
+            .await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn topics_replies_plain_text_and_unread_marks() {
     for target in common::targets().await {

@@ -454,11 +454,45 @@ pub async fn log_page(app: &App, account: &Account, page: i64) -> ApiResult<Log>
     Ok(Log { entries, page, pages })
 }
 
+/// The environment variable that holds the password of a `--moderator` account to
+/// create at first start. From the environment, never the command line, where any user
+/// of the machine reads it in `ps`.
+pub const MODERATOR_PASSWORD_ENV: &str = "CHANCERY_MODERATOR_PASSWORD";
+
 /// Makes the named accounts moderators at start-up (`--moderator`), logging each new
-/// one as the command line's doing. An unknown name stops the server: a club's first
-/// moderator must not silently fail to be one.
-pub async fn appoint_from_command_line(db: &Db, names: &[String], now_ms: i64) -> Result<(), String> {
-    appoint_at_start(db, names, now_ms, "the command line").await
+/// one as the command line's doing. A name with no account yet is created when
+/// `password` (from [`MODERATOR_PASSWORD_ENV`]) is given, with the checks registration
+/// makes, before the server listens: so a new club has its first moderator at once,
+/// and no visitor can register the name first. Without it an unknown name stops the
+/// server: a club's first moderator must not silently fail to be one. An existing
+/// account's password is never changed.
+pub async fn appoint_from_command_line(app: &App, names: &[String], password: Option<&str>) -> Result<(), String> {
+    for name in names {
+        let exists = store::accounts::by_name(&app.db.read, name.trim())
+            .await
+            .map_err(|e| e.to_string())?
+            .is_some();
+        if exists {
+            if password.is_some() {
+                eprintln!(
+                    "chancery-server: {} exists; {MODERATOR_PASSWORD_ENV} is not used for it (its password stays)",
+                    name.trim()
+                );
+            }
+            continue;
+        }
+        let Some(password) = password else {
+            return Err(format!(
+                "--moderator {name}: no such account. To create it now, give its password in the environment \
+                 variable {MODERATOR_PASSWORD_ENV} (never on the command line); or register it and restart"
+            ));
+        };
+        crate::services::accounts::create_account(app, name.trim(), password)
+            .await
+            .map_err(|e| format!("--moderator {name}: cannot create the account: {}", e.message))?;
+        eprintln!("chancery-server: created the account {}", name.trim());
+    }
+    appoint_at_start(&app.db, names, app.clock.now_ms(), "the command line").await
 }
 
 /// Makes the named accounts moderators, by no moderator's hand (`how` says whose, in the

@@ -81,6 +81,11 @@ impl Server {
 
     /// Starts a server whose working folder is `dir` (for relative database paths).
     pub fn start_in(dir: Option<&std::path::Path>, db: &str, args: &[&str]) -> Server {
+        Server::start_in_env(dir, db, args, &[])
+    }
+
+    /// Starts a server with these environment variables set.
+    pub fn start_in_env(dir: Option<&std::path::Path>, db: &str, args: &[&str], env: &[(&str, &str)]) -> Server {
         // `CHANCERY_TEST_SERVER` names another build (a release binary, to measure page
         // loads as a club would see them); by default, the one this test was built with.
         let binary =
@@ -90,6 +95,7 @@ impl Server {
             command.current_dir(dir);
         }
         let mut child = command
+            .envs(env.iter().copied())
             .args(["--listen", "127.0.0.1:0", "--database", db])
             .args(args)
             .stdout(Stdio::null())
