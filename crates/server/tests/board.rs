@@ -961,9 +961,32 @@ async fn each_game_has_a_thread_and_a_moderator_may_replace_its_gm() {
             )
             .await;
         assert_eq!(status, 403);
+        // The moderators' page offers the games not finished by name, with their GMs,
+        // and takes the new GM by name; a name with no account is said plainly.
+        let overview = boss.get("/api/moderation").await;
+        assert_eq!(overview["games"][0]["name"], "Autumn league");
+        assert_eq!(overview["games"][0]["gm"], "the-gm");
+        let (_, html) = page(boss, "/moderation").await;
+        assert!(
+            html.contains(&format!(
+                "<option value=\"{id}\">Autumn league (forming; GM the-gm)</option>"
+            )),
+            "{html}"
+        );
+        let (status, out) = boss
+            .call(
+                "POST",
+                &format!("/api/games/{id}/gm/transfer"),
+                Some(json!({"account": "nobody"})),
+            )
+            .await;
+        assert_eq!(status, 404, "{out}");
+        assert!(out["error"].as_str().unwrap().contains("nobody"), "{out}");
         boss.post(&format!("/api/games/{id}/gm/transfer"), json!({"account": "newgm"}))
             .await;
         assert_eq!(server.visitor().get(&format!("/api/games/{id}")).await["gm"], "newgm");
+        let (_, html) = page(boss, "/moderation").await;
+        assert!(html.contains("Autumn league (forming; GM newgm)"), "{html}");
         let log = boss.get("/api/moderation/log").await;
         assert_eq!(log["entries"][0]["action"], "gm");
         assert!(log["entries"][0]["detail"].as_str().unwrap().contains("newgm"), "{log}");

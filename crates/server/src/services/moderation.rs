@@ -236,12 +236,29 @@ pub struct Suspension {
     pub until: Option<String>,
 }
 
-/// What the moderators' page shows: the settings, the moderators, the suspensions.
+/// A game that is not finished, for choosing whose GM to replace.
+#[derive(Serialize, ToSchema)]
+pub struct OpenGame {
+    pub id: i64,
+    pub name: String,
+    /// `forming`, `active` or `paused`.
+    pub status: String,
+    /// Its GM now.
+    pub gm: String,
+}
+
+/// Most games the overview lists for the GM form (the newest).
+pub const OPEN_GAMES: i64 = 500;
+
+/// What the moderators' page shows: the settings, the moderators, the suspensions, and
+/// the games not finished with their GMs.
 #[derive(Serialize, ToSchema)]
 pub struct Overview {
     pub settings: ClubSettings,
     pub moderators: Vec<Moderator>,
     pub suspensions: Vec<Suspension>,
+    /// The newest 500 games not finished, newest first.
+    pub games: Vec<OpenGame>,
 }
 
 pub async fn overview(app: &App, account: &Account) -> ApiResult<Overview> {
@@ -266,10 +283,21 @@ pub async fn overview(app: &App, account: &Account) -> ApiResult<Overview> {
             until: s.until_ms.map(iso_utc),
         })
         .collect();
+    let games = db::open_games(&app.db.read, OPEN_GAMES)
+        .await?
+        .into_iter()
+        .map(|g| OpenGame {
+            id: g.id,
+            name: g.name,
+            status: g.status,
+            gm: g.gm,
+        })
+        .collect();
     Ok(Overview {
         settings: settings(&app.db).await?,
         moderators,
         suspensions,
+        games,
     })
 }
 

@@ -245,3 +245,32 @@ pub async fn entry_count<'e, E: Executor<'e, Database = Any>>(e: E) -> sqlx::Res
         .await?
         .try_get("n")
 }
+
+/// A game a moderator may give a new GM: not finished.
+pub struct GameRow {
+    pub id: i64,
+    pub name: String,
+    pub status: String,
+    pub gm: String,
+}
+
+/// The newest `limit` games not finished, with their GMs, for the moderators' GM form.
+pub async fn open_games<'e, E: Executor<'e, Database = Any>>(e: E, limit: i64) -> sqlx::Result<Vec<GameRow>> {
+    sqlx::query(
+        "SELECT g.id, g.name, g.status, a.name AS gm FROM games g JOIN accounts a ON a.id = g.gm_id
+         WHERE g.status <> 'finished' ORDER BY g.created_ms DESC, g.id DESC LIMIT $1",
+    )
+    .bind(limit)
+    .fetch_all(e)
+    .await?
+    .iter()
+    .map(|r| {
+        Ok(GameRow {
+            id: r.try_get("id")?,
+            name: r.try_get("name")?,
+            status: r.try_get("status")?,
+            gm: r.try_get("gm")?,
+        })
+    })
+    .collect()
+}
