@@ -2276,6 +2276,29 @@ async fn orders_are_drawn_live_targets_lit_and_the_sandbox_judges() {
     b.find("g.units g.unit[data-unit='A ber']").await.click().await.unwrap();
     b.until("the lit moves", &format!("{lit} === 'kie mun pru sil'")).await;
     b.js("window.scrollTo(0, 0); return 1;").await;
+    // What the eye sees as lit (the orange edge or the brighter fill) is on the engine's
+    // targets and nothing else: the pointer, left over another space once the page
+    // scrolled, lights nothing (a hover over Sweden once looked like a target).
+    let looks_lit = "[...document.querySelectorAll('figure.map path.space')].filter(p => { const c = getComputedStyle(p); return c.stroke === 'rgb(224, 138, 0)' || c.filter !== 'none'; }).map(p => p.dataset.space).sort().join(' ')";
+    let (x, y) = b.space_point("swe").await;
+    b.client
+        .perform_actions(MouseActions::new("mouse".into()).then(PointerAction::MoveTo { duration: None, x, y }))
+        .await
+        .expect("the pointer over Sweden");
+    let hovered = b
+        .js("return [...document.querySelectorAll('figure.map path.space')].filter(p => p.matches(':hover')).map(p => p.dataset.space).join(' ');")
+        .await;
+    assert_eq!(hovered, json!("swe"), "the pointer rests on Sweden");
+    let seen = b.js(&format!("return {looks_lit};")).await;
+    assert_eq!(
+        seen,
+        json!("kie mun pru sil"),
+        "the spaces that look lit, Sweden under the pointer"
+    );
+    b.js("window.scrollTo(0, 0); return 1;").await;
+    b.until("the page scrolled", "window.scrollY === 0").await;
+    let seen = b.js(&format!("return {looks_lit};")).await;
+    assert_eq!(seen, json!("kie mun pru sil"), "the spaces that look lit");
     b.shot("game-targets").await;
     b.click_space("sil").await;
     b.until(
