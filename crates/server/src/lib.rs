@@ -23,6 +23,7 @@
 pub mod api;
 pub mod auth;
 pub mod clock;
+pub mod conditional;
 pub mod csrf;
 pub mod db;
 pub mod deadlines;

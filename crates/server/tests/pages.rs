@@ -313,6 +313,118 @@ async fn the_map_is_served_as_an_svg_image() {
     );
 }
 
+/// Pages, maps and scripts go compressed to a client that accepts it (gzip or Brotli,
+/// the same bytes once decoded) and as they are to one that does not; the map and the
+/// scripts carry a validator, so a browser that has them is told "not modified"
+/// without the body; a script named with its version is kept for a year, and a map
+/// that changed (a phase processed) is sent again.
+#[tokio::test]
+async fn answers_are_compressed_and_kept_until_they_change() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let gm = server.register("gm-squeeze").await;
+    let (id, _players) = full_game(&server, &gm, "standard", json!({}), "squeeze").await;
+    let client = reqwest::Client::new();
+    let get = |path: String, headers: Vec<(&'static str, String)>| {
+        let client = &client;
+        let base = &server.base;
+        async move {
+            let mut req = client.get(format!("{base}{path}"));
+            for (k, v) in headers {
+                req = req.header(k, v);
+            }
+            let resp = req.send().await.expect("request");
+            let status = resp.status().as_u16();
+            let h = resp.headers().clone();
+            (status, h, resp.bytes().await.unwrap().to_vec())
+        }
+    };
+    let header = |h: &reqwest::header::HeaderMap, k: &str| h.get(k).map(|v| v.to_str().unwrap().to_string());
+    for path in [
+        format!("/games/{id}"),
+        format!("/api/games/{id}/map.svg"),
+        format!("/api/games/{id}"),
+        "/assets/game.js".into(),
+        "/assets/chancery.css".into(),
+    ] {
+        let (status, h, plain) = get(path.clone(), vec![]).await;
+        assert_eq!(status, 200, "{path}");
+        assert_eq!(
+            header(&h, "content-encoding"),
+            None,
+            "{path}: compressed for a client that did not ask"
+        );
+        let (_, h, gz) = get(path.clone(), vec![("accept-encoding", "gzip".into())]).await;
+        assert_eq!(header(&h, "content-encoding").as_deref(), Some("gzip"), "{path}");
+        assert!(
+            header(&h, "vary")
+                .unwrap_or_default()
+                .to_lowercase()
+                .contains("accept-encoding"),
+            "{path}"
+        );
+        let mut unzipped = Vec::new();
+        flate2::read::GzDecoder::new(&gz[..])
+            .read_to_end(&mut unzipped)
+            .unwrap();
+        let (_, h, br) = get(path.clone(), vec![("accept-encoding", "br, gzip".into())]).await;
+        assert_eq!(header(&h, "content-encoding").as_deref(), Some("br"), "{path}");
+        let mut unbrotlied = Vec::new();
+        brotli_decompressor::Decompressor::new(&br[..], 4096)
+            .read_to_end(&mut unbrotlied)
+            .unwrap();
+        if !path.starts_with("/games/") {
+            // A page names its reader's session time and token; the rest is the same each time.
+            assert_eq!(unzipped, plain, "{path}: gzip decodes to the same bytes");
+            assert_eq!(unbrotlied, plain, "{path}: Brotli decodes to the same bytes");
+        } else {
+            assert!(String::from_utf8(unbrotlied).unwrap().starts_with("<!doctype html>"));
+        }
+        assert!(
+            br.len() * 3 < plain.len(),
+            "{path}: {} bytes as Brotli for {}",
+            br.len(),
+            plain.len()
+        );
+    }
+
+    // The map: asked again with its validator, not sent; sent again once it changed.
+    let map = format!("/api/games/{id}/map.svg");
+    let (_, h, _) = get(map.clone(), vec![]).await;
+    let tag = header(&h, "etag").expect("the map's ETag");
+    assert_eq!(header(&h, "cache-control").as_deref(), Some("no-cache"));
+    let (status, _, body) = get(map.clone(), vec![("if-none-match", tag.clone())]).await;
+    assert_eq!((status, body.len()), (304, 0), "the map the browser has");
+    gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+    let (status, h, _) = get(map.clone(), vec![("if-none-match", tag.clone())]).await;
+    assert_eq!(status, 200, "the map after a phase is sent again");
+    assert_ne!(header(&h, "etag"), Some(tag));
+
+    // Scripts: the page names each by its version, kept for a year; the bare name five
+    // minutes, then asked about.
+    let (_, _, html) = get(format!("/games/{id}"), vec![]).await;
+    let html = String::from_utf8(html).unwrap();
+    let at = html.find("/assets/game.js?v=").expect("game.js named with its version");
+    let versioned = html[at..].split('"').next().unwrap().to_string();
+    let (status, h, _) = get(versioned.clone(), vec![]).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        header(&h, "cache-control").as_deref(),
+        Some("public, max-age=31536000, immutable"),
+        "{versioned}"
+    );
+    let (_, h, _) = get("/assets/game.js?v=0000".into(), vec![]).await;
+    assert_eq!(
+        header(&h, "cache-control").as_deref(),
+        Some("public, max-age=300"),
+        "another build's version"
+    );
+    let tag = header(&h, "etag").expect("an asset's ETag");
+    let (status, _, body) = get("/assets/game.js".into(), vec![("if-none-match", tag)]).await;
+    assert_eq!((status, body.len()), (304, 0));
+}
+
 /// The lobby's "My games" says what each game asks of the viewer now, as webDiplomacy's
 /// home page does: orders due, given, ready, nothing to order, or the GM's.
 #[tokio::test]

@@ -3,7 +3,8 @@
 
 use axum::extract::State;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
-use axum::response::{IntoResponse, Response};
+use axum::http::HeaderMap;
+use axum::response::Response;
 use axum::Json;
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -39,10 +40,14 @@ pub async fn one(State(app): State<App>, Path((id, seq)): Path<(i64, i64)>) -> A
     Ok(Json(history::one(&app, id, seq).await?))
 }
 
-fn svg_response(svg: String) -> Response {
-    // A position changes with every phase, a rollback or a GM's correction: never cached
-    // without asking.
-    ([(CONTENT_TYPE, "image/svg+xml"), (CACHE_CONTROL, "no-cache")], svg).into_response()
+fn svg_response(request: &HeaderMap, svg: String) -> Response {
+    // A position changes with every phase, a rollback or a GM's correction: never kept
+    // without asking, but asked about by its ETag (a 304 and no map when unchanged).
+    crate::conditional::answer(
+        request,
+        &[(CONTENT_TYPE, "image/svg+xml"), (CACHE_CONTROL, "no-cache")],
+        svg,
+    )
 }
 
 /// The current position as an SVG image.
@@ -52,12 +57,13 @@ fn svg_response(svg: String) -> Response {
     params(("id" = i64, Path, description = "The game's id")),
     responses(
         (status = 200, description = "The map", content_type = "image/svg+xml", body = String),
+        (status = 304, description = "Not modified: the map the request's If-None-Match names"),
         (status = 404, description = "No such game", body = ErrorBody),
         (status = 503, description = "The map is still being made; try again", body = ErrorBody),
     ),
 )]
-pub async fn current_map(State(app): State<App>, Path(id): Path<i64>) -> ApiResult<Response> {
-    Ok(svg_response(history::current_map(&app, id).await?))
+pub async fn current_map(State(app): State<App>, Path(id): Path<i64>, request: HeaderMap) -> ApiResult<Response> {
+    Ok(svg_response(&request, history::current_map(&app, id).await?))
 }
 
 /// Which drawing of a phase.
@@ -78,6 +84,7 @@ pub struct Which {
     params(("id" = i64, Path, description = "The game's id"), ("seq" = i64, Path, description = "The phase's number, from 0"), Which),
     responses(
         (status = 200, description = "The map", content_type = "image/svg+xml", body = String),
+        (status = 304, description = "Not modified: the map the request's If-None-Match names"),
         (status = 404, description = "No such game or phase", body = ErrorBody),
         (status = 503, description = "The map is still being made; try again", body = ErrorBody),
     ),
@@ -86,6 +93,10 @@ pub async fn phase_map(
     State(app): State<App>,
     Path((id, seq)): Path<(i64, i64)>,
     Params(which): Params<Which>,
+    request: HeaderMap,
 ) -> ApiResult<Response> {
-    Ok(svg_response(history::phase_map(&app, id, seq, which.after).await?))
+    Ok(svg_response(
+        &request,
+        history::phase_map(&app, id, seq, which.after).await?,
+    ))
 }

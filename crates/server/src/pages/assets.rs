@@ -1,10 +1,19 @@
 //! The stylesheet and scripts, compiled into the binary so that a page needs nothing
-//! from any other site.
+//! from any other site. Pages name each with its content's hash (`/assets/game.js?v=…`,
+//! [`url`]): such an address never changes its content, so a browser keeps it for a
+//! year without asking; a new build's pages name new addresses. Without the hash (an
+//! old page, a hand-typed address) an asset is kept five minutes, then asked about
+//! again by its `ETag` (a 304 when unchanged).
 
+use std::sync::OnceLock;
+
+use axum::extract::RawQuery;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 
 use super::layout::PageError;
+use crate::conditional;
 use crate::error::{ApiError, Path};
 
 const ASSETS: &[(&str, &str, &str)] = &[
@@ -40,12 +49,38 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ),
 ];
 
-pub async fn serve(Path(name): Path<String>) -> Response {
-    match ASSETS.iter().find(|(n, _, _)| *n == name) {
-        // Short caching: the names carry no version, and a new build must show at once.
-        Some((_, kind, text)) => {
-            ([(CONTENT_TYPE, *kind), (CACHE_CONTROL, "public, max-age=300")], *text).into_response()
-        }
-        None => PageError(ApiError::not_found(format!("no asset `{name}`"))).into_response(),
+/// Each asset's version: the first 16 hex digits of its SHA-256, worked out once.
+fn versions() -> &'static [String] {
+    static VERSIONS: OnceLock<Vec<String>> = OnceLock::new();
+    VERSIONS.get_or_init(|| {
+        ASSETS
+            .iter()
+            .map(|(_, _, text)| {
+                use sha2::Digest;
+                hex::encode(&sha2::Sha256::digest(text.as_bytes())[..8])
+            })
+            .collect()
+    })
+}
+
+/// The address a page names an asset by: with its version, so that it can be kept.
+pub fn url(name: &str) -> String {
+    match ASSETS.iter().position(|(n, _, _)| *n == name) {
+        Some(i) => format!("/assets/{name}?v={}", versions()[i]),
+        None => format!("/assets/{name}"),
     }
+}
+
+pub async fn serve(Path(name): Path<String>, RawQuery(query): RawQuery, request: HeaderMap) -> Response {
+    let Some(i) = ASSETS.iter().position(|(n, _, _)| *n == name) else {
+        return PageError(ApiError::not_found(format!("no asset `{name}`"))).into_response();
+    };
+    let (_, kind, text) = ASSETS[i];
+    let versioned = query.as_deref() == Some(format!("v={}", versions()[i]).as_str());
+    let keep = if versioned {
+        "public, max-age=31536000, immutable"
+    } else {
+        "public, max-age=300"
+    };
+    conditional::answer(&request, &[(CONTENT_TYPE, kind), (CACHE_CONTROL, keep)], text)
 }

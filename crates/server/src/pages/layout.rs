@@ -42,6 +42,11 @@ impl Layout {
             scripts: scripts.iter().map(|s| s.to_string()).collect(),
         }
     }
+
+    /// An asset's address with its version (`pages::assets::url`).
+    pub fn asset(&self, name: &str) -> String {
+        super::assets::url(name)
+    }
 }
 
 /// A page from its template.
