@@ -36,7 +36,8 @@ pub fn answer(
     let mut response = if fresh(request, &etag) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        axum::body::Body::from(body.into()).into_response()
+        let body: axum::body::Body = body.into();
+        body.into_response()
     };
     let h = response.headers_mut();
     for (name, value) in headers {
