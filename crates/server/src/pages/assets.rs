@@ -7,14 +7,13 @@
 
 use std::sync::OnceLock;
 
-use axum::extract::RawQuery;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 
 use super::layout::PageError;
 use crate::conditional;
-use crate::error::{ApiError, Path};
+use crate::error::{ApiError, Params, Path};
 
 const ASSETS: &[(&str, &str, &str)] = &[
     (
@@ -71,12 +70,19 @@ pub fn url(name: &str) -> String {
     }
 }
 
-pub async fn serve(Path(name): Path<String>, RawQuery(query): RawQuery, request: HeaderMap) -> Response {
+/// `?v=`: the version the page named; other parameters (a tracker's) are ignored.
+#[derive(serde::Deserialize)]
+pub struct Version {
+    #[serde(default)]
+    v: Option<String>,
+}
+
+pub async fn serve(Path(name): Path<String>, Params(version): Params<Version>, request: HeaderMap) -> Response {
     let Some(i) = ASSETS.iter().position(|(n, _, _)| *n == name) else {
         return PageError(ApiError::not_found(format!("no asset `{name}`"))).into_response();
     };
     let (_, kind, text) = ASSETS[i];
-    let versioned = query.as_deref() == Some(format!("v={}", versions()[i]).as_str());
+    let versioned = version.v.as_deref() == Some(versions()[i].as_str());
     let keep = if versioned {
         "public, max-age=31536000, immutable"
     } else {
