@@ -57,6 +57,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "board_posting",
         include_str!("../migrations/0025_board_posting.sql"),
     ),
+    (
+        26,
+        "topic_follows",
+        include_str!("../migrations/0026_topic_follows.sql"),
+    ),
 ];
 
 /// Migrations written once per backend, where the two databases have no common SQL

@@ -1686,3 +1686,193 @@ async fn replies_are_mailed_to_the_topic_starter_only_once_chosen() {
         assert_eq!(mails.len(), 2, "nobody else was mailed");
     }
 }
+
+/// Issue 15 §5: topic subscription. Any member follows any topic and unfollows it; a
+/// reply by someone else mails each follower who has board mails on (off by default),
+/// one mail until they read the topic again; the starter follows their own topic until
+/// they unfollow it. Over real SMTP (aiosmtpd).
+#[tokio::test(flavor = "multi_thread")]
+async fn members_follow_topics_and_get_one_mail_until_they_read_again() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let sink = Sink::start();
+        let smtp = sink.url();
+        let server = Server::start_with(
+            &target.url,
+            &[
+                "--test-clock",
+                "--no-demo",
+                "--tick-ms",
+                "50",
+                "--rate",
+                "100000",
+                "--smtp",
+                &smtp,
+            ],
+        );
+        let anna = server.register("anna").await;
+        let ben = server.register("ben").await;
+        let carl = server.register("carl").await;
+        let dora = server.register("dora").await;
+        for (who, addr) in [
+            (&anna, "anna@x.example"),
+            (&ben, "ben@x.example"),
+            (&dora, "dora@x.example"),
+        ] {
+            confirm(&sink, &server, who, addr).await;
+        }
+        // Anna and Ben turn board mails on; Dora leaves them off.
+        for who in [&anna, &ben] {
+            who.call(
+                "PUT",
+                "/api/me/mail/prefs",
+                Some(json!({"kind": "board", "enabled": true})),
+            )
+            .await;
+        }
+        let topic = anna
+            .post(
+                "/api/board/topics",
+                json!({"title": "Summer league", "body": "Who plays?"}),
+            )
+            .await["topic"]
+            .as_i64()
+            .unwrap();
+        let view = ben.get(&format!("/api/board/topics/{topic}")).await;
+        assert_eq!(view["following"]["following"], false, "{view}");
+        let f = ben
+            .call(
+                "PUT",
+                &format!("/api/board/topics/{topic}/follow"),
+                Some(json!({"following": true})),
+            )
+            .await
+            .1;
+        assert_eq!(
+            (f["following"].as_bool(), f["mailed"].as_bool()),
+            (Some(true), Some(true)),
+            "{f}"
+        );
+        let f = dora
+            .call(
+                "PUT",
+                &format!("/api/board/topics/{topic}/follow"),
+                Some(json!({"following": true})),
+            )
+            .await
+            .1;
+        assert_eq!(f["mailed"], false, "board mails off: following mails nothing: {f}");
+        let (_, html) = page(&dora, &format!("/board/topics/{topic}")).await;
+        assert!(html.contains("replies are not mailed"), "the page says why");
+        assert_eq!(
+            anna.get(&format!("/api/board/topics/{topic}")).await["following"]["following"],
+            true
+        );
+        assert_eq!(
+            server
+                .visitor()
+                .call(
+                    "PUT",
+                    &format!("/api/board/topics/{topic}/follow"),
+                    Some(json!({"following": true}))
+                )
+                .await
+                .0,
+            401
+        );
+        assert_eq!(
+            ben.call(
+                "PUT",
+                "/api/board/topics/12345/follow",
+                Some(json!({"following": true}))
+            )
+            .await
+            .0,
+            404
+        );
+
+        let board_mails = |addr: &str| {
+            to(&sink.mails(), addr)
+                .into_iter()
+                .filter(|m| m["headers"]["subject"] != "Confirm your address")
+                .map(|m| m["text"].as_str().unwrap().to_string())
+                .collect::<Vec<_>>()
+        };
+        let settle = || tokio::time::sleep(std::time::Duration::from_millis(800));
+        // Carl replies twice: Anna (starter) and Ben get one mail each, not two.
+        server.advance(31_000).await;
+        carl.post(
+            &format!("/api/board/topics/{topic}/posts"),
+            json!({"body": "Me, as Turkey"}),
+        )
+        .await;
+        server.advance(31_000).await;
+        carl.post(
+            &format!("/api/board/topics/{topic}/posts"),
+            json!({"body": "Or Russia"}),
+        )
+        .await;
+        sink.wait_for(5, 30).await;
+        settle().await;
+        let (a, b) = (board_mails("anna@x.example"), board_mails("ben@x.example"));
+        assert_eq!((a.len(), b.len()), (1, 1), "{a:?} {b:?}");
+        assert!(
+            a[0].contains("carl replied to your topic") && a[0].contains("Me, as Turkey"),
+            "{}",
+            a[0]
+        );
+        assert!(
+            b[0].contains("a topic you follow") && b[0].contains("Me, as Turkey"),
+            "{}",
+            b[0]
+        );
+        assert!(board_mails("dora@x.example").is_empty());
+        // Ben reads the topic: the next reply mails him again; Anna has not read it.
+        ben.get(&format!("/api/board/topics/{topic}")).await;
+        server.advance(31_000).await;
+        carl.post(
+            &format!("/api/board/topics/{topic}/posts"),
+            json!({"body": "Third word"}),
+        )
+        .await;
+        sink.wait_for(6, 30).await;
+        settle().await;
+        assert_eq!(board_mails("ben@x.example").len(), 2);
+        assert!(board_mails("ben@x.example")[1].contains("Third word"));
+        assert_eq!(board_mails("anna@x.example").len(), 1, "Anna has not read it since");
+        // Both unfollow (Anna her own topic); they read it, and a reply mails nobody.
+        for who in [&anna, &ben] {
+            who.call(
+                "PUT",
+                &format!("/api/board/topics/{topic}/follow"),
+                Some(json!({"following": false})),
+            )
+            .await;
+            who.get(&format!("/api/board/topics/{topic}")).await;
+        }
+        assert_eq!(
+            anna.get(&format!("/api/board/topics/{topic}")).await["following"]["following"],
+            false
+        );
+        server.advance(31_000).await;
+        carl.post(&format!("/api/board/topics/{topic}/posts"), json!({"body": "Anyone?"}))
+            .await;
+        settle().await;
+        settle().await;
+        assert_eq!(board_mails("ben@x.example").len(), 2);
+        assert_eq!(board_mails("anna@x.example").len(), 1);
+        // Nobody's own reply mails themselves.
+        anna.call(
+            "PUT",
+            &format!("/api/board/topics/{topic}/follow"),
+            Some(json!({"following": true})),
+        )
+        .await;
+        server.advance(31_000).await;
+        anna.post(&format!("/api/board/topics/{topic}/posts"), json!({"body": "Me again"}))
+            .await;
+        settle().await;
+        assert_eq!(board_mails("anna@x.example").len(), 1);
+        assert_eq!(sink.mails().len(), 3 + 3, "three confirmations, three reply mails");
+    }
+}

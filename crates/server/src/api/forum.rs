@@ -9,8 +9,8 @@ use utoipa::ToSchema;
 use crate::auth::{Account, Viewer};
 use crate::error::{ApiResult, Body, ErrorBody, Params, Path};
 use crate::services::forum::{
-    self, Deleted, Edit, Hide, NewTopicRequest, PageQuery, PostView, Reply, SearchQuery, SearchResults, TopicChange,
-    TopicFlags, TopicList, TopicView, Written,
+    self, Deleted, Edit, Follow, Following, Hide, NewTopicRequest, PageQuery, PostView, Reply, SearchQuery,
+    SearchResults, TopicChange, TopicFlags, TopicList, TopicView, Written,
 };
 use crate::App;
 
@@ -170,6 +170,30 @@ pub async fn edit(
 )]
 pub async fn delete(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Deleted>> {
     Ok(Json(forum::delete(&app, &account, id).await?))
+}
+
+/// Follow a topic, or stop following it.
+///
+/// A follower is mailed a reply by someone else (one mail until they read the topic
+/// again), when their mail preferences have the kind `board` (off by default) and a
+/// confirmed address. A topic's starter follows it until they unfollow it.
+#[utoipa::path(put, path = "/api/board/topics/{id}/follow", operation_id = "board_follow", tag = "board",
+    params(("id" = i64, Path, description = "The topic's id")),
+    request_body = Follow,
+    responses(
+        (status = 200, description = "Following or not, and whether replies are mailed", body = Following),
+        (status = 401, description = "Not logged in", body = ErrorBody),
+        (status = 404, description = "No such topic", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = [])),
+)]
+pub async fn follow(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    Body(f): Body<Follow>,
+) -> ApiResult<Json<Following>> {
+    Ok(Json(forum::follow(&app, &account, id, f).await?))
 }
 
 /// Moderators: hide a post (with a reason) or show it again (logged).

@@ -97,6 +97,7 @@ pub fn router() -> OpenApiRouter<App> {
         .routes(routes!(forum::reply))
         .routes(routes!(forum::hide))
         .routes(routes!(forum::edit, forum::delete))
+        .routes(routes!(forum::follow))
         .routes(routes!(forum::search))
         .routes(routes!(forum::game_thread))
         .routes(routes!(moderation::overview))

@@ -214,6 +214,8 @@ pub struct TopicView {
     /// Why not, when a member may not.
     pub why_not: Option<String>,
     pub moderator: bool,
+    /// For a member: whether they follow the topic and its replies reach their mail.
+    pub following: Option<Following>,
 }
 
 /// A topic and one page of its posts (by default the page of the reader's first
@@ -290,6 +292,10 @@ pub async fn topic(app: &App, viewer: Option<&Account>, id: i64, page: Option<i6
         can_reply: why_not.is_none(),
         why_not,
         moderator,
+        following: match viewer {
+            Some(a) => Some(following(app, a, id).await?),
+            None => None,
+        },
     })
 }
 
@@ -446,9 +452,7 @@ pub async fn reply(app: &App, account: &Account, topic: i64, r: Reply) -> ApiRes
     .await?;
     db::mark_read(&mut *tx, account.id, topic, now).await?;
     let before = db::posts_before(&mut *tx, topic, now).await?;
-    if author != account.id {
-        mail_reply(&mut tx, app, account, topic, author, game, post, body).await?;
-    }
+    mail_reply(&mut tx, app, account, topic, author, game, post, body).await?;
     tx.commit().await?;
     Ok(Written {
         topic,
@@ -457,9 +461,10 @@ pub async fn reply(app: &App, account: &Account, topic: i64, r: Reply) -> ApiRes
     })
 }
 
-/// Mails the topic's starter a reply, in the reply's transaction, when they have chosen
-/// the kind (off by default) and have a working address: the mail carries the reply as
-/// written, which the starter may read on the board.
+/// Mails a reply to the topic's followers (its starter unless they unfollowed it, and
+/// whoever follows it), in the reply's transaction, each only when they have chosen the
+/// kind (off by default) and have a working address, and only once until they read the
+/// topic again. The mail carries the reply as written, which they may read on the board.
 #[allow(clippy::too_many_arguments)]
 async fn mail_reply(
     tx: &mut crate::db::Tx,
@@ -471,32 +476,90 @@ async fn mail_reply(
     post: i64,
     body: &str,
 ) -> ApiResult<()> {
+    let followers = db::to_notify(&mut **tx, topic, account.id).await?;
+    if followers.is_empty() {
+        return Ok(());
+    }
     let title = db::topic(&mut **tx, 0, topic)
         .await?
         .map(|t| t.title)
         .unwrap_or_default();
-    let blocks = [
-        MailBlock::Para(format!(
-            "{} replied to your topic \u{201c}{title}\u{201d} on the club's board:",
-            account.name
-        )),
-        MailBlock::Lines(body.lines().map(str::to_string).collect()),
-        MailBlock::Link {
-            label: "Read it on the board and reply".into(),
-            url: format!("{}/board/posts/{post}", app.mailer.base_url),
-        },
-    ];
-    mail::to_account(
-        tx,
-        app,
-        starter,
-        game,
-        Kind::Board,
-        format!("{} replied to \u{201c}{title}\u{201d}", account.name),
-        &blocks,
-    )
-    .await?;
+    let now = app.clock.now_ms();
+    for follower in followers {
+        let whose = if follower == starter {
+            format!("your topic \u{201c}{title}\u{201d}")
+        } else {
+            format!("\u{201c}{title}\u{201d}, a topic you follow,")
+        };
+        let blocks = [
+            MailBlock::Para(format!("{} replied to {whose} on the club's board:", account.name)),
+            MailBlock::Lines(body.lines().map(str::to_string).collect()),
+            MailBlock::Link {
+                label: "Read it on the board and reply".into(),
+                url: format!("{}/board/posts/{post}", app.mailer.base_url),
+            },
+            MailBlock::Para(
+                "Until you read the topic again, further replies are not mailed. To stop these mails for this topic, \
+                 unfollow it on its page."
+                    .into(),
+            ),
+        ];
+        let sent = mail::to_account(
+            tx,
+            app,
+            follower,
+            game,
+            Kind::Board,
+            format!("{} replied to \u{201c}{title}\u{201d}", account.name),
+            &blocks,
+        )
+        .await?;
+        if sent {
+            db::notified(&mut **tx, follower, topic, now).await?;
+        }
+    }
     Ok(())
+}
+
+/// Following a topic or not.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"following": true}))]
+pub struct Follow {
+    pub following: bool,
+}
+
+/// Whether the member follows a topic now, and whether its replies will be mailed.
+#[derive(Serialize, ToSchema)]
+pub struct Following {
+    pub topic: i64,
+    pub following: bool,
+    /// Replies reach the member's mail: following, with a confirmed address and the
+    /// kind `board` chosen in the mail preferences.
+    pub mailed: bool,
+}
+
+/// A member follows a topic (its replies are then mailed to them, as the mail
+/// preferences allow) or stops following it (a starter too: their own topic is followed
+/// until they unfollow it).
+pub async fn follow(app: &App, account: &Account, topic: i64, f: Follow) -> ApiResult<Following> {
+    moderation::may_read_board(&app.db, Some(account)).await?;
+    db::topic(&app.db.read, 0, topic)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no topic {topic}")))?;
+    db::set_following(&app.db.write, account.id, topic, f.following, app.clock.now_ms()).await?;
+    following(app, account, topic).await
+}
+
+/// Whether the member follows the topic, and whether its replies are mailed to them.
+pub async fn following(app: &App, account: &Account, topic: i64) -> ApiResult<Following> {
+    let following = db::follows(&app.db.read, account.id, topic).await?;
+    let mailed = following && mail::reader(app, account.id, None, Kind::Board).await?.is_some();
+    Ok(Following {
+        topic,
+        following,
+        mailed,
+    })
 }
 
 /// A post's new text.

@@ -83,7 +83,7 @@ impl Kind {
             Kind::Press => "private press and GM announcements",
             Kind::Game => "game start, end, replacements and civil disorder",
             Kind::Gm => "as GM: phases processed, missing orders, players leaving",
-            Kind::Board => "replies to your topics on the message board",
+            Kind::Board => "replies in the board's topics you follow (your own topics, unless you unfollow them)",
         }
     }
 

@@ -490,3 +490,87 @@ pub async fn versions<'e, E: Executor<'e, Database = Any>>(e: E, post: i64) -> s
         .map(|r| Ok((r.try_get("edited_ms")?, r.try_get("body")?)))
         .collect()
 }
+
+/// Follows (`true`) or unfollows a topic.
+pub async fn set_following<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    account: i64,
+    topic: i64,
+    following: bool,
+    now_ms: i64,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO topic_follows (account_id, topic_id, following, since_ms) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (account_id, topic_id) DO UPDATE SET following = excluded.following, since_ms = excluded.since_ms",
+    )
+    .bind(account)
+    .bind(topic)
+    .bind(following as i64)
+    .bind(now_ms)
+    .execute(e)
+    .await?;
+    Ok(())
+}
+
+/// Whether `account` follows the topic (its starter does, until they unfollow it).
+pub async fn follows<'e, E: Executor<'e, Database = Any>>(e: E, account: i64, topic: i64) -> sqlx::Result<bool> {
+    let r = sqlx::query(
+        "SELECT t.author_account, f.following FROM topics t
+         LEFT JOIN topic_follows f ON f.topic_id = t.id AND f.account_id = $1 WHERE t.id = $2",
+    )
+    .bind(account)
+    .bind(topic)
+    .fetch_optional(e)
+    .await?;
+    Ok(match r {
+        None => false,
+        Some(r) => match r.try_get::<Option<i64>, _>("following")? {
+            Some(f) => f != 0,
+            None => r.try_get::<i64, _>("author_account")? == account,
+        },
+    })
+}
+
+/// The followers a reply by `writer` should mail now: following the topic (its starter
+/// unless unfollowed), not the writer, and not mailed since they last read it.
+pub async fn to_notify<'e, E: Executor<'e, Database = Any>>(e: E, topic: i64, writer: i64) -> sqlx::Result<Vec<i64>> {
+    sqlx::query(
+        "SELECT x.account_id FROM (
+             SELECT account_id FROM topic_follows WHERE topic_id = $1 AND following = 1
+             UNION
+             SELECT t.author_account AS account_id FROM topics t WHERE t.id = $1
+                 AND NOT EXISTS (SELECT 1 FROM topic_follows f WHERE f.topic_id = t.id AND f.account_id = t.author_account)
+         ) x
+         LEFT JOIN topic_follows f ON f.topic_id = $1 AND f.account_id = x.account_id
+         LEFT JOIN topic_reads r ON r.topic_id = $1 AND r.account_id = x.account_id
+         WHERE x.account_id <> $2 AND (f.notified_ms IS NULL OR r.read_ms >= f.notified_ms)
+         ORDER BY x.account_id",
+    )
+    .bind(topic)
+    .bind(writer)
+    .fetch_all(e)
+    .await?
+    .iter()
+    .map(|r| r.try_get("account_id"))
+    .collect()
+}
+
+/// Records that `account` was mailed a reply in the topic at `now_ms` (a starter without
+/// a row gets one, following).
+pub async fn notified<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    account: i64,
+    topic: i64,
+    now_ms: i64,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO topic_follows (account_id, topic_id, following, since_ms, notified_ms) VALUES ($1, $2, 1, $3, $3)
+         ON CONFLICT (account_id, topic_id) DO UPDATE SET notified_ms = excluded.notified_ms",
+    )
+    .bind(account)
+    .bind(topic)
+    .bind(now_ms)
+    .execute(e)
+    .await?;
+    Ok(())
+}
