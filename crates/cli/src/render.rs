@@ -112,31 +112,12 @@ fn write_output(path: &str, svg: &str, scale: f32) -> Result<(), Failure> {
         return Ok(());
     }
     let bytes = if path.to_ascii_lowercase().ends_with(".png") {
-        png(svg, scale)?
+        if !(0.1..=8.0).contains(&scale) {
+            return Err(Failure::Message(format!("--scale {scale} is outside 0.1 to 8")));
+        }
+        chancery_render::png::png(svg, scale)?
     } else {
         svg.as_bytes().to_vec()
     };
     std::fs::write(path, bytes).map_err(|e| Failure::Message(format!("{path}: {e}")))
-}
-
-/// Rasterises with resvg, using the system's fonts for the labels.
-pub fn png(svg: &str, scale: f32) -> Result<Vec<u8>, String> {
-    if !(0.1..=8.0).contains(&scale) {
-        return Err(format!("--scale {scale} is outside 0.1 to 8"));
-    }
-    let mut options = resvg::usvg::Options::default();
-    options.fontdb_mut().load_system_fonts();
-    let tree = resvg::usvg::Tree::from_str(svg, &options).map_err(|e| format!("reading the SVG: {e}"))?;
-    let size = tree.size();
-    let (w, h) = (
-        (size.width() * scale).ceil() as u32,
-        (size.height() * scale).ceil() as u32,
-    );
-    let mut pixmap = resvg::tiny_skia::Pixmap::new(w, h).ok_or("the picture has no size")?;
-    resvg::render(
-        &tree,
-        resvg::tiny_skia::Transform::from_scale(scale, scale),
-        &mut pixmap.as_mut(),
-    );
-    pixmap.encode_png().map_err(|e| format!("encoding the PNG: {e}"))
 }

@@ -17,6 +17,8 @@ mod geometry;
 mod labels;
 mod legend;
 mod orders;
+#[cfg(feature = "png")]
+pub mod png;
 mod projection;
 mod render;
 mod scene;

@@ -51,6 +51,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../migrations/0016_mail_reminders.sql"),
     ),
     (17, "mail_press", include_str!("../migrations/0017_mail_press.sql")),
+    (18, "mail_maps", include_str!("../migrations/0018_mail_maps.sql")),
     (20, "board", include_str!("../migrations/0020_board.sql")),
     (
         25,

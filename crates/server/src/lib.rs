@@ -132,6 +132,8 @@ pub struct AppState {
     pub mailer: mailer::Mailer,
     /// Wakes the mail sender early (mail was just written to the outbox).
     pub mail_wake: tokio::sync::Notify,
+    /// The maps lately drawn for results mails.
+    pub mail_maps: services::mail_map::Pictures,
 }
 
 pub type App = Arc<AppState>;
@@ -212,6 +214,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
         public_origin,
         mailer,
         mail_wake: tokio::sync::Notify::new(),
+        mail_maps: services::mail_map::Pictures::default(),
     });
     let converted = services::history::convert_stored_results(&app).await?;
     if converted > 0 {

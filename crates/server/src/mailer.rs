@@ -16,15 +16,18 @@
 //! row, so a second write replaces the first.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
 use askama::Template;
+use lettre::message::header::ContentType;
 use lettre::message::header::{HeaderName, HeaderValue};
-use lettre::message::{Mailbox, MultiPart};
+use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
 use crate::db::Backend;
 use crate::error::ApiResult;
+use crate::services::mail_map::{self, Trouble};
 use crate::store::{self, mail::OutboxRow};
 use crate::App;
 
@@ -260,7 +263,11 @@ async fn attempt(app: &App, row: &OutboxRow, now: i64) -> Attempt {
         Some(a) => a.unsubscribe_key,
         None => return Attempt::Refused("the account has no address any more".into()),
     };
-    let message = match build(&app.mailer, row, &key) {
+    let pictures = match pictures(app, row).await {
+        Ok(p) => p,
+        Err(later) => return later,
+    };
+    let message = match build(&app.mailer, row, &key, &pictures) {
         Ok(m) => m,
         Err(e) => return Attempt::Refused(e),
     };
@@ -273,6 +280,36 @@ async fn attempt(app: &App, row: &OutboxRow, now: i64) -> Attempt {
             Err(e) => Attempt::Later(e.to_string()),
         },
     }
+}
+
+/// How many attempts a mail waits for a map that cannot be drawn yet (an uploaded
+/// variant's map being shaped, a busy pool) before it goes without it.
+const MAP_ATTEMPTS: i64 = 5;
+
+/// The maps a mail shows, as `(Content-ID, PNG)`; a map that can never be drawn is left
+/// out (the mail still links to the history page), one that cannot be drawn yet makes
+/// the mail wait, a few times at most.
+async fn pictures(app: &App, row: &OutboxRow) -> Result<Vec<(String, Arc<Vec<u8>>)>, Attempt> {
+    let mut out = Vec::new();
+    for (game, seq) in crate::services::mail::parse_maps(row.maps.as_deref()) {
+        match mail_map::png(app, game, seq).await {
+            Ok(png) => out.push((crate::services::mail::map_cid(&app.mailer.domain, game, seq), png)),
+            Err(Trouble::Later(why)) if row.attempts < MAP_ATTEMPTS => return Err(Attempt::Later(why)),
+            Err(Trouble::Later(why) | Trouble::Never(why)) => {
+                eprintln!("chancery-server: mail {} goes without its map: {why}", row.id);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The HTML part without the picture of `cid` (a map that could not be drawn).
+fn without_picture(html: &str, cid: &str) -> String {
+    let Some(start) = html.find(&format!("<img src=\"cid:{cid}\"")) else {
+        return html.to_string();
+    };
+    let end = html[start..].find('>').map_or(html.len(), |e| start + e + 1);
+    format!("{}{}", &html[..start], &html[end..])
 }
 
 /// `DIR/<created>-<row id>.eml`, written to a temporary name and renamed, so the folder
@@ -316,16 +353,29 @@ struct Footer<'a> {
 }
 
 /// The message as sent: the stored subject and bodies, with the unsubscribe footer and
-/// headers of its reader, threaded under its game.
-pub fn build(mailer: &Mailer, row: &OutboxRow, key: &str) -> Result<Message, String> {
+/// headers of its reader, threaded under its game, and the pictures its HTML part shows
+/// (`(Content-ID, PNG)`) beside that part (`multipart/related`, RFC 2387).
+pub fn build(
+    mailer: &Mailer,
+    row: &OutboxRow,
+    key: &str,
+    pictures: &[(String, Arc<Vec<u8>>)],
+) -> Result<Message, String> {
     let to: Mailbox = row
         .address
         .parse()
         .map_err(|e| format!("the address `{}`: {e}", row.address))?;
     let unsubscribe = unsubscribe_url(mailer, key, &row.kind, row.game_id);
     let confirmation = row.kind == "confirm";
+    let mut stored_html = row.html_body.clone();
+    for (game, seq) in crate::services::mail::parse_maps(row.maps.as_deref()) {
+        let cid = crate::services::mail::map_cid(&mailer.domain, game, seq);
+        if !pictures.iter().any(|(c, _)| *c == cid) {
+            stored_html = without_picture(&stored_html, &cid);
+        }
+    }
     let (text, html) = if confirmation {
-        (row.text_body.clone(), row.html_body.clone())
+        (row.text_body.clone(), stored_html)
     } else {
         let prefs = format!("{}/account", mailer.base_url);
         (
@@ -335,7 +385,7 @@ pub fn build(mailer: &Mailer, row: &OutboxRow, key: &str) -> Result<Message, Str
             ),
             format!(
                 "{}{}",
-                row.html_body,
+                stored_html,
                 Footer {
                     unsubscribe: &unsubscribe,
                     settings: &prefs,
@@ -367,8 +417,23 @@ pub fn build(mailer: &Mailer, row: &OutboxRow, key: &str) -> Result<Message, Str
                 "List-Unsubscribe=One-Click".into(),
             ));
     }
+    let body = if pictures.is_empty() {
+        MultiPart::alternative_plain_html(text, html)
+    } else {
+        let mut related = MultiPart::related().singlepart(SinglePart::html(html));
+        for (cid, png) in pictures {
+            let name = format!("{}.png", cid.split('@').next().unwrap_or("map"));
+            related = related.singlepart(Attachment::new_inline_with_name(cid.clone(), name).body(
+                png.to_vec(),
+                ContentType::parse("image/png").map_err(|e| e.to_string())?,
+            ));
+        }
+        MultiPart::alternative()
+            .singlepart(SinglePart::plain(text))
+            .multipart(related)
+    };
     builder
-        .multipart(MultiPart::alternative_plain_html(text, html))
+        .multipart(body)
         .map_err(|e| format!("composing mail {}: {e}", row.id))
 }
 

@@ -43,6 +43,25 @@ async fn confirm(sink: &Sink, server: &Server, who: &Api, addr: &str) {
     assert_eq!(settings["address"]["confirmed"], true, "{settings}");
 }
 
+/// The `width` and `height` of an SVG's root element.
+fn svg_size(svg: &str) -> (f64, f64) {
+    let doc = roxmltree::Document::parse(svg).expect("the map is XML");
+    let root = doc.root_element();
+    let number = |a: &str| root.attribute(a).and_then(|v| v.parse::<f64>().ok()).expect("a size");
+    (number("width"), number("height"))
+}
+
+/// A PNG's size, decoded, and how many colours its pixels use.
+fn png_facts(bytes: &[u8]) -> ((u32, u32), usize) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut pixels = vec![0; reader.output_buffer_size().expect("a size")];
+    let frame = reader.next_frame(&mut pixels).expect("its pixels");
+    let channels = frame.color_type.samples();
+    let colours: HashSet<&[u8]> = pixels[..frame.buffer_size()].chunks(channels).collect();
+    ((frame.width, frame.height), colours.len())
+}
+
 fn header<'a>(mail: &'a Value, name: &str) -> &'a str {
     mail["headers"][name]
         .as_str()
@@ -174,6 +193,51 @@ async fn a_processed_phase_mails_each_player_their_results_and_nothing_else() {
                 "{power}: {text}"
             );
         }
+        // The map of the phase in every results mail (the GM's too): a PNG 1200 pixels
+        // wide, in proportion to the history page's picture, shown by the HTML part.
+        let svg = reqwest::get(format!("{}/api/games/{id}/phases/0/map.svg", server.base))
+            .await
+            .expect("the phase's map")
+            .text()
+            .await
+            .unwrap();
+        let (svg_w, svg_h) = svg_size(&svg);
+        let expected = (1200, (svg_h * 1200.0 / svg_w).round() as u32);
+        let mut pictures = HashSet::new();
+        for m in fresh {
+            assert_eq!(
+                m["structure"],
+                json!([
+                    "multipart/alternative",
+                    "text/plain",
+                    "multipart/related",
+                    "text/html",
+                    "image/png"
+                ]),
+                "{}",
+                m["headers"]["subject"]
+            );
+            let images = m["images"].as_array().unwrap();
+            assert_eq!(images.len(), 1);
+            let cid = format!("map-{id}-0@127.0.0.1");
+            assert_eq!(images[0]["content_id"], format!("<{cid}>"));
+            assert!(
+                images[0]["disposition"].as_str().unwrap().starts_with("inline"),
+                "{}",
+                images[0]["disposition"]
+            );
+            assert!(
+                m["html"].as_str().unwrap().contains(&format!("<img src=\"cid:{cid}\"")),
+                "the HTML part shows it"
+            );
+            let bytes = common::smtp::picture(&images[0]);
+            let (size, colours) = png_facts(&bytes);
+            assert_eq!(size, expected, "the picture's size");
+            assert!(colours > 50, "a drawn map, not a blank: {colours} colours");
+            pictures.insert(bytes);
+        }
+        assert_eq!(pictures.len(), 1, "one phase, one picture for all");
+
         // The players' own orders, with their outcome and reason.
         let g = to(fresh, &address("Germany"))[0]["text"].as_str().unwrap().to_string();
         assert!(g.contains("A ber - sax: moved"), "{g}");
@@ -182,7 +246,7 @@ async fn a_processed_phase_mails_each_player_their_results_and_nothing_else() {
         // The GM hears that the phase was processed, and who gave no orders.
         let gm_mails = to(fresh, "gm@club.example");
         assert_eq!(gm_mails.len(), 1);
-        let gm_text = gm_mails[0]["text"].as_str().unwrap();
+        let gm_text = gm_mails[0]["text"].as_str().unwrap().replace("\r\n", "\n");
         assert!(header(gm_mails[0], "subject").contains("processed"), "{gm_text}");
         assert!(
             gm_text.contains("Gave no orders by the deadline:") && gm_text.contains("Italy"),
@@ -711,6 +775,134 @@ async fn reminders_before_the_deadline_go_once_to_powers_without_orders() {
         for m in &fresh {
             assert!(header(m, "subject").ends_with(" due in 29 minutes"), "{m:#?}");
         }
+    }
+}
+
+/// Reminders count Diplomacy Points bids too (issue 15 §1, "orders or bids to give"): in
+/// a 1936 Spring movement phase every great power has DPs (France 5, the others 3: 1936
+/// v3.6 "DP budget") and unused DPs are lost, so a power that has given orders but no
+/// bid is reminded of its bids, one that has bid but given no orders of its orders, one
+/// that has done neither of both, one that has done both not at all. When the deadline
+/// then passes, the GM gets a mail of its own naming the powers that gave no orders,
+/// apart from the "processed" mail; a GM's own processing (the first test) sends none.
+#[tokio::test(flavor = "multi_thread")]
+async fn reminders_count_bids_and_the_gm_hears_of_missing_orders_at_the_deadline() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let sink = Sink::start();
+        let smtp = sink.url();
+        let server = smtp_server(&target.url, &smtp);
+        let gm = server.register("bids-gm").await;
+        let (id, players) = full_game(
+            &server,
+            &gm,
+            "1936",
+            json!({"deadlines": {"movement_minutes": 4320, "retreat_minutes": 1440, "adjustment_minutes": 1440}}),
+            "bidremind",
+        )
+        .await;
+        confirm(&sink, &server, &gm, "bids-gm@club.example").await;
+        let powers = ["Germany", "France", "Britain", "Italy"];
+        for power in powers {
+            confirm(&sink, &server, player(&players, power), &address(power)).await;
+        }
+        let orders = |p: &str, o: &str| {
+            let api = player(&players, p);
+            let body = json!({"orders": [o], "seq": 0});
+            async move { api.post(&format!("/api/games/{id}/orders"), body).await }
+        };
+        let bid = |p: &str, unit: &str, order: &str| {
+            let api = player(&players, p);
+            let body = json!({"bids": [{"unit": unit, "dp": 1, "order": order}], "seq": 0});
+            async move { api.post(&format!("/api/games/{id}/bids"), body).await }
+        };
+        // Germany both, France orders only, Britain a bid only, Italy nothing.
+        orders("Germany", "A ber - sax").await;
+        bid("Germany", "Netherlands", "F net H").await;
+        orders("France", "A par - bur").await;
+        bid("Britain", "Belgium", "A bel H").await;
+
+        let deadline = deadline_ms(&gm, id).await;
+        let before = sink.mails().len();
+        clock_to(&server, deadline - 24 * 3_600_000 + 60_000).await;
+        sink.wait_for(before + 3, 30).await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        let fresh: Vec<Value> = sink.mails()[before..].to_vec();
+        assert_eq!(fresh.len(), 3, "France, Britain and Italy: {fresh:#?}");
+        assert!(to(&fresh, &address("Germany")).is_empty(), "Germany gave both");
+        for (power, what) in [("France", "bids"), ("Britain", "orders"), ("Italy", "orders or bids")] {
+            let m = to(&fresh, &address(power));
+            assert_eq!(m.len(), 1, "{power}: {fresh:#?}");
+            let subject = header(m[0], "subject");
+            assert_eq!(
+                subject,
+                format!("bidremind game: {what} for Spring 1936 movement due in 24 hours"),
+                "{power}"
+            );
+            let text = m[0]["text"].as_str().unwrap();
+            assert!(
+                text.contains(&format!("{power} has given no {what} yet for Spring 1936 movement")),
+                "{text}"
+            );
+            assert_eq!(
+                text.contains("Diplomacy Points this turn are lost"),
+                what.contains("bids"),
+                "{text}"
+            );
+            // Nobody's bid is told, not even the reader's own.
+            for secret in ["F net H", "A bel H", "Netherlands", "Belgium"] {
+                assert!(!text.contains(secret), "{power}: {secret} in {text}");
+            }
+        }
+
+        // The deadline passes: the scheduler processes the phase. The GM gets the
+        // missing orders on their own, and the processed mail.
+        let before = sink.mails().len();
+        clock_to(&server, deadline + 1_000).await;
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let gm_mails = loop {
+            let mails = sink.mails();
+            let gm_mails: Vec<Value> = to(&mails[before..], "bids-gm@club.example")
+                .into_iter()
+                .cloned()
+                .collect();
+            if gm_mails.len() >= 2 {
+                break gm_mails;
+            }
+            assert!(std::time::Instant::now() < until, "the GM's mails: {gm_mails:#?}");
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        };
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        assert_eq!(
+            to(&sink.mails()[before..], "bids-gm@club.example").len(),
+            2,
+            "{gm_mails:#?}"
+        );
+        let missing = gm_mails
+            .iter()
+            .find(|m| header(m, "subject").contains("no orders from"))
+            .unwrap_or_else(|| panic!("a missing-orders mail: {gm_mails:#?}"));
+        // Every great power but Germany and France gave none; factions are their
+        // patrons' to order and are not named.
+        assert_eq!(
+            header(missing, "subject"),
+            "bidremind game: no orders from Britain, Italy, Poland, Soviet Union, Turkey at the Spring 1936 movement deadline"
+        );
+        // Lines as the mail has them (CRLF on the wire) read with plain line ends.
+        let text = missing["text"].as_str().unwrap().replace("\r\n", "\n");
+        assert!(text.contains("passed without orders from:"), "{text}");
+        for power in ["Britain", "Italy", "Poland", "Soviet Union", "Turkey"] {
+            assert!(text.contains(&format!("  {power}\n")), "{power} in {text}");
+        }
+        assert!(!text.contains("  Germany\n") && !text.contains("  France\n"), "{text}");
+        assert!(text.contains("their units held"), "{text}");
+        assert!(text.contains(&format!("{}/games/{id}/gm", server.base)), "{text}");
+        assert_eq!(header(missing, "in-reply-to"), format!("<game-{id}@127.0.0.1>"));
+        assert!(header(missing, "list-unsubscribe").contains("kind=gm"));
+        assert!(
+            gm_mails.iter().any(|m| header(m, "subject").contains("processed")),
+            "{gm_mails:#?}"
+        );
     }
 }
 

@@ -3,7 +3,8 @@
 //! Every mail is composed when its event happens, inside the event's transaction, from
 //! what its reader may see on the pages at that moment: a player's results mail holds
 //! that player's own orders and results (the others' are on the history page for all to
-//! read once processed, but a mail stays with what concerns its reader), never a bid,
+//! read once processed, but a mail's words stay with what concerns its reader; its map
+//! is the history page's picture, every order drawn), never a bid,
 //! never an account's name (an anonymous game hides them, and no mail needs one). The
 //! sender ([`crate::mailer`]) adds the reader's unsubscribe link and headers when it
 //! sends.
@@ -26,6 +27,7 @@ use crate::store::games::Game;
 use crate::store::{self, mail::NewMail};
 use crate::App;
 use chancery_engine::json::AdjudicationJson;
+use chancery_engine::PhaseKind;
 
 /// The kinds of mail, each turned on or off per account (and per game).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,6 +97,7 @@ impl Kind {
 }
 
 /// A piece of a mail's body.
+#[derive(Clone)]
 pub enum Block {
     Para(String),
     /// Lines kept as they are (orders, centre counts).
@@ -103,6 +106,43 @@ pub enum Block {
         label: String,
         url: String,
     },
+    /// The map of processed phase `seq` of `game`: a PNG drawn when the mail is sent
+    /// ([`crate::mailer`]), shown in the HTML part by its `Content-ID`.
+    Map {
+        game: i64,
+        seq: i64,
+        cid: String,
+        alt: String,
+    },
+}
+
+/// The `Content-ID` of a phase's map in a mail (RFC 2392), the same in every mail.
+pub fn map_cid(domain: &str, game: i64, seq: i64) -> String {
+    format!("map-{game}-{seq}@{domain}")
+}
+
+/// The phases whose maps `blocks` show, as the outbox stores them (`GAME:SEQ …`).
+fn maps_of(blocks: &[Block]) -> Option<String> {
+    let maps: Vec<String> = blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Map { game, seq, .. } => Some(format!("{game}:{seq}")),
+            _ => None,
+        })
+        .collect();
+    (!maps.is_empty()).then(|| maps.join(" "))
+}
+
+/// Reads the outbox's `maps` back: `(game, seq)` pairs; nonsense is skipped.
+pub fn parse_maps(stored: Option<&str>) -> Vec<(i64, i64)> {
+    stored
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter_map(|m| {
+            let (g, s) = m.split_once(':')?;
+            Some((g.parse().ok()?, s.parse().ok()?))
+        })
+        .collect()
 }
 
 /// The HTML part of a body; askama escapes every text it is given.
@@ -130,6 +170,7 @@ pub fn render(blocks: &[Block]) -> ApiResult<(String, String)> {
                 text.push('\n');
             }
             Block::Link { label, url } => text.push_str(&format!("{label}: {url}\n\n")),
+            Block::Map { alt, .. } => text.push_str(&format!("[{alt}: the picture is in this mail's HTML part]\n\n")),
         }
     }
     let html = HtmlBody { blocks }.render().map_err(|e| {
@@ -273,6 +314,7 @@ pub async fn enqueue(
         message_id: format!("<{id}.{}@{}>", kind.as_str(), app.mailer.domain),
         created_ms: now,
         due_ms: now,
+        maps: maps_of(blocks),
     };
     store::mail::enqueue(&mut **tx, &mail).await?;
     Ok(())
@@ -323,6 +365,14 @@ pub async fn phase_processed(
     let phase = game.state(&v)?.phase.to_string();
     let history = format!("{}/games/{}/history/{}", app.mailer.base_url, game.id, game.seq);
     let counts = centre_counts(result);
+    // The history page's picture of the phase: every order with its result, as every
+    // reader may see it there once the phase is processed.
+    let map = Block::Map {
+        game: game.id,
+        seq: game.seq,
+        cid: map_cid(&app.mailer.domain, game.id, game.seq),
+        alt: format!("The map of {phase}: every order and its result"),
+    };
     let next = match &result.winner {
         Some(w) => format!("The game is over: {w} has won."),
         None => "The next phase is open for orders.".to_string(),
@@ -357,6 +407,7 @@ pub async fn phase_processed(
         }
         blocks.push(Block::Para("Supply centres:".into()));
         blocks.push(Block::Lines(counts.clone()));
+        blocks.push(map.clone());
         blocks.push(Block::Para(next.clone()));
         blocks.push(Block::Link {
             label: "Every order and the map".into(),
@@ -379,6 +430,7 @@ pub async fn phase_processed(
         }
         blocks.push(Block::Para("Supply centres:".into()));
         blocks.push(Block::Lines(counts));
+        blocks.push(map);
         blocks.push(Block::Para(next));
         blocks.push(Block::Link {
             label: "The results".into(),
@@ -398,6 +450,48 @@ pub async fn phase_processed(
         game_ended(tx, app, game, &format!("victory: {w}")).await?;
     }
     Ok(())
+}
+
+/// The deadline of the game's current phase passed without orders from `missing`: to
+/// the GM, on its own (the "processed" mail follows), so that a quiet player is seen
+/// and can be replaced before the next deadline. Called in the processing transaction,
+/// with the game as it was before the phase was processed.
+pub async fn missing_at_deadline(tx: &mut Tx, app: &App, game: &Game, missing: &[String]) -> ApiResult<()> {
+    let Some(reader) = gm(app, game, Kind::Gm).await? else {
+        return Ok(());
+    };
+    let v = game.variant(app).await?;
+    let state = game.state(&v)?;
+    let phase = state.phase.to_string();
+    // What the engine did in their place (the rules' defaults for missing orders).
+    let defaults = match state.phase.kind {
+        PhaseKind::Movement => "their units held",
+        PhaseKind::Retreat => "their dislodged units were disbanded",
+        PhaseKind::Adjustment => "their builds were waived and their removals made by the rules",
+    };
+    let deadline = game
+        .deadline_ms
+        .map_or_else(String::new, |d| format!(" ({})", when(d, reader.zone)));
+    let blocks = [
+        Block::Para(format!(
+            "The deadline of {phase} in {}{deadline} passed without orders from:",
+            game.name
+        )),
+        Block::Lines(missing.to_vec()),
+        Block::Para(format!(
+            "The phase was processed without them: {defaults}. If a player has gone quiet, the GM console can give the power to a new player or declare it in civil disorder."
+        )),
+        Block::Link {
+            label: "The GM console".into(),
+            url: format!("{}/gm", game_url(&app.mailer, game)),
+        },
+    ];
+    let subject = format!(
+        "{}: no orders from {} at the {phase} deadline",
+        game.name,
+        missing.join(", ")
+    );
+    enqueue(tx, app, &reader, Some(game.id), Kind::Gm, subject, &blocks).await
 }
 
 /// The game has started: to each player, the power and the first deadline.

@@ -24,7 +24,8 @@
 //!   transaction; [`mail_settings`]: addresses, their confirmation, preferences and
 //!   unsubscribing; [`mail_log`]: a game's mails as its GM reads them; [`reminders`]
 //!   before deadlines and [`press_mail`] (press in batches), run by the clock through
-//!   [`mail_jobs`].
+//!   [`mail_jobs`]; [`mail_map`]: the map in a results mail, drawn as a PNG when it is
+//!   sent.
 //! - [`processing`]: judging a phase exactly once; the GM's rollback and roll forward.
 //! - [`board`]: the viewer's own orders drawn, a unit's legal [`targets`]; the
 //!   [`sandbox`], orders judged on the current position and never stored.
@@ -41,6 +42,7 @@ pub mod history;
 pub mod mail;
 pub mod mail_jobs;
 pub mod mail_log;
+pub mod mail_map;
 pub mod mail_settings;
 pub mod maps;
 pub mod moderation;

@@ -1,6 +1,14 @@
 //! Deadline reminders: before each deadline, at the times the game's GM has set (24 and
 //! 2 hours without a choice), each player whose power still has orders to give and has
-//! given none is mailed.
+//! given none, or bids to give and has given none, is mailed.
+//!
+//! Bids (1936, 1648): a great power has bids to give in a Spring or Fall movement phase
+//! when its budget this turn is at least one DP and some minor still has a unit on the
+//! map (1936 v3.6, "DP budget" and "DP allocation": "Unused DPs are lost"; DPs go only
+//! to minors "that still have units on the map"). It has given them once it has
+//! submitted any bid this phase: how many of its DPs a power spends is its own choice
+//! (a power may keep some back on purpose), so one bid is taken as its answer, as one
+//! order is for orders.
 //!
 //! A reminder is sent once per phase, deadline and reminder time: the claim is a row of
 //! `mail_reminders_sent` written in the transaction that writes the mails, so that a
@@ -11,6 +19,7 @@
 //! reminder time that fell before the phase opened (a 24-hour reminder in a 12-hour
 //! phase) is never sent.
 
+use chancery_engine::{dp, GameState, PhaseKind, PowerId, Variant};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -136,37 +145,46 @@ async fn remind(app: &App, game_id: i64, seq: i64, deadline_ms: i64, minutes: i6
     let state = game.state(&v)?;
     let disorder = store::disorder::powers(&mut *tx, game_id).await?;
     let given = store::orders::for_phase(&mut *tx, game_id, seq).await?;
+    let bids = store::bids::for_phase(&mut *tx, game_id, seq, None).await?;
     let phase = state.phase.to_string();
     let left = words_left(deadline_ms - now);
     let mut written = 0;
     for reader in mail::players(app, &game, Kind::Reminders).await? {
         let Some(power) = reader.power.as_deref() else { continue };
         let Some(pid) = v.find_power(power) else { continue };
-        if disorder.iter().any(|d| d == power) || !has_choice(&v, &state, power) {
+        if disorder.iter().any(|d| d == power) {
             continue;
         }
         // Orders for the power's own units and for the factions it plays.
-        let ordered = given
-            .iter()
-            .any(|o| v.find_power(&o.power).is_some_and(|p| p == pid || v.controls(pid, p)));
-        if ordered {
+        let orders_due = has_choice(&v, &state, power)
+            && !given
+                .iter()
+                .any(|o| v.find_power(&o.power).is_some_and(|p| p == pid || v.controls(pid, p)));
+        let bids_due = bids_to_give(&v, &state, pid) && !bids.iter().any(|b| b.power == power);
+        let Some(what) = still_to_give(orders_due, bids_due) else {
             continue;
+        };
+        let mut blocks = vec![Block::Para(format!(
+            "{power} has given no {what} yet for {phase} in {}.",
+            game.name
+        ))];
+        let mut defaults = Vec::new();
+        if orders_due {
+            defaults.push("units hold and the phase's other defaults apply");
         }
-        let blocks = [
-            Block::Para(format!(
-                "{power} has given no orders yet for {phase} in {}.",
-                game.name
-            )),
-            Block::Para(format!(
-                "The deadline is {} ({left} from now). Without orders, units hold and the phase's other defaults apply.",
-                mail::when(deadline_ms, reader.zone)
-            )),
-            Block::Link {
-                label: "Give your orders".into(),
-                url: format!("{}/games/{}", app.mailer.base_url, game.id),
-            },
-        ];
-        let subject = format!("{}: orders for {phase} due in {left}", game.name);
+        if bids_due {
+            defaults.push("its Diplomacy Points this turn are lost");
+        }
+        blocks.push(Block::Para(format!(
+            "The deadline is {} ({left} from now). Without {what}, {}.",
+            mail::when(deadline_ms, reader.zone),
+            defaults.join(", and ")
+        )));
+        blocks.push(Block::Link {
+            label: format!("Give your {what}"),
+            url: format!("{}/games/{}", app.mailer.base_url, game.id),
+        });
+        let subject = format!("{}: {what} for {phase} due in {left}", game.name);
         mail::enqueue(&mut tx, app, &reader, Some(game.id), Kind::Reminders, subject, &blocks).await?;
         written += 1;
     }
@@ -175,6 +193,26 @@ async fn remind(app: &App, game_id: i64, seq: i64, deadline_ms: i64, minutes: i6
         app.mail_wake.notify_one();
     }
     Ok(written)
+}
+
+/// Whether `power` has Diplomacy Points to give this phase (see the module's note): a
+/// Spring or Fall movement phase of a variant with minors, a budget of at least one DP,
+/// and some minor unit on the map.
+pub fn bids_to_give(v: &Variant, state: &GameState, power: PowerId) -> bool {
+    v.has_minors()
+        && state.phase.kind == PhaseKind::Movement
+        && dp::minor_units(v, state).next().is_some()
+        && dp::budget(v, state, power).total > 0
+}
+
+/// What a reminder asks for, in words; None when nothing is due.
+fn still_to_give(orders: bool, bids: bool) -> Option<&'static str> {
+    match (orders, bids) {
+        (true, true) => Some("orders or bids"),
+        (true, false) => Some("orders"),
+        (false, true) => Some("bids"),
+        (false, false) => None,
+    }
 }
 
 /// `2 hours`, `1 day`, `45 minutes`: rounded to the nearest, as a reminder says it.

@@ -206,12 +206,14 @@ pub struct NewMail {
     pub message_id: String,
     pub created_ms: i64,
     pub due_ms: i64,
+    /// The phases whose map the mail shows (`GAME:SEQ …`).
+    pub maps: Option<String>,
 }
 
 pub async fn enqueue<'e, E: Executor<'e, Database = Any>>(e: E, m: &NewMail) -> sqlx::Result<()> {
     sqlx::query(
-        "INSERT INTO outbox (id, account_id, address, game_id, kind, subject, text_body, html_body, message_id, created_ms, due_ms, attempts) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 0)",
+        "INSERT INTO outbox (id, account_id, address, game_id, kind, subject, text_body, html_body, message_id, created_ms, due_ms, attempts, maps) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 0, $12)",
     )
     .bind(m.id)
     .bind(m.account_id)
@@ -224,6 +226,7 @@ pub async fn enqueue<'e, E: Executor<'e, Database = Any>>(e: E, m: &NewMail) -> 
     .bind(&m.message_id)
     .bind(m.created_ms)
     .bind(m.due_ms)
+    .bind(m.maps.as_deref())
     .execute(e)
     .await?;
     Ok(())
@@ -246,9 +249,11 @@ pub struct OutboxRow {
     pub sent_ms: Option<i64>,
     pub failed: Option<String>,
     pub last_error: Option<String>,
+    /// The phases whose map the mail shows (`GAME:SEQ …`).
+    pub maps: Option<String>,
 }
 
-const OUTBOX_COLUMNS: &str = "id, account_id, address, game_id, kind, subject, text_body, html_body, message_id, created_ms, attempts, sent_ms, failed, last_error";
+const OUTBOX_COLUMNS: &str = "id, account_id, address, game_id, kind, subject, text_body, html_body, message_id, created_ms, attempts, sent_ms, failed, last_error, maps";
 
 fn outbox_from_row(r: &AnyRow) -> Result<OutboxRow, sqlx::Error> {
     Ok(OutboxRow {
@@ -266,6 +271,7 @@ fn outbox_from_row(r: &AnyRow) -> Result<OutboxRow, sqlx::Error> {
         sent_ms: r.try_get("sent_ms")?,
         failed: r.try_get("failed")?,
         last_error: r.try_get("last_error")?,
+        maps: r.try_get("maps")?,
     })
 }
 

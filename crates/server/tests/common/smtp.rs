@@ -125,6 +125,14 @@ pub fn to<'a>(mails: &'a [Value], address: &str) -> Vec<&'a Value> {
         .collect()
 }
 
+/// A picture's bytes, as the sink recorded them (base64).
+pub fn picture(image: &Value) -> Vec<u8> {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD
+        .decode(image["base64"].as_str().expect("a picture's bytes"))
+        .expect("base64")
+}
+
 /// The first link in a mail's text starting with `prefix`.
 pub fn link(mail: &Value, prefix: &str) -> String {
     let text = mail["text"].as_str().unwrap_or_default();

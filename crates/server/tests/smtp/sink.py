@@ -1,7 +1,9 @@
 """A real SMTP server for the mail tests (Debian's python3-aiosmtpd).
 
 Usage: sink.py PORT DIR. Every mail accepted is appended to DIR/mails.jsonl as one JSON
-object: the envelope, the headers as decoded, and the plain-text and HTML parts.
+object: the envelope, the headers as decoded, the plain-text and HTML parts, each
+picture (its type, Content-ID, disposition and bytes in base64) and the MIME types of
+every part in order.
 
 While DIR/slow exists, each recipient is answered after the milliseconds it holds (50
 when it is empty). While DIR/refuse exists, every recipient is refused with a temporary 451; a recipient
@@ -10,6 +12,7 @@ DIR/ready once it is listening.
 """
 
 import asyncio
+import base64
 import email
 import email.policy
 import json
@@ -53,10 +56,18 @@ class Sink:
     def record(self, content, mail_from, rcpt_tos):
         message = email.message_from_bytes(content, policy=email.policy.default)
         parts = {}
+        images = []
         for part in message.walk():
             kind = part.get_content_type()
             if kind in ("text/plain", "text/html") and kind not in parts:
                 parts[kind] = part.get_content()
+            elif part.get_content_maintype() == "image":
+                images.append({
+                    "content_type": kind,
+                    "content_id": str(part.get("content-id", "")),
+                    "disposition": str(part.get("content-disposition", "")),
+                    "base64": base64.b64encode(part.get_payload(decode=True)).decode("ascii"),
+                })
         headers = {}
         for name, value in message.items():
             headers.setdefault(name.lower(), str(value))
@@ -67,6 +78,8 @@ class Sink:
             "content_type": message.get_content_type(),
             "text": parts.get("text/plain", ""),
             "html": parts.get("text/html", ""),
+            "images": images,
+            "structure": [p.get_content_type() for p in message.walk()],
         }
         self.out.write(json.dumps(record) + "\n")
         # Flushed, not synced: the sink is never killed, and a sync here would widen the
