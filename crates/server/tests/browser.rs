@@ -1731,6 +1731,36 @@ async fn the_board_and_its_moderators(width: u32, height: u32, tag: &str) {
     assert!(b.text(&format!("#{reply} blockquote")).await.contains("anna-op wrote:"));
     b.axe(&format!("topic at {width} px")).await;
     b.shot(&format!("board-topic-{tag}")).await;
+    // He mends his reply within the hour (the edit form, axe with it open): it then
+    // says "Edited". And he follows the topic.
+    b.js(&format!(
+        "document.querySelector('#{reply} details.edit-post').open = true; return 1;"
+    ))
+    .await;
+    b.axe(&format!("topic with the edit form open at {width} px")).await;
+    b.type_into(
+        &format!("#{reply} details.edit-post textarea"),
+        "Gunboat is for cowards, I say.",
+    )
+    .await;
+    b.tap(&format!("#{reply} details.edit-post button[type=submit]")).await;
+    b.until(
+        "the post edited",
+        &format!("document.querySelector('#{reply} .edited-note')"),
+    )
+    .await;
+    assert!(b.text(&format!("#{reply} .post-body")).await.contains("I say."));
+    b.tap("#toggle-follow").await;
+    b.until(
+        "the topic followed",
+        "document.getElementById('follow-state').textContent.includes('You follow this topic')",
+    )
+    .await;
+    // The search page finds the topic's words in their other forms; axe on it.
+    b.goto(&format!("{base}/board/search?q=coward")).await;
+    b.find("ol.found a").await;
+    assert!(b.text("ol.found").await.contains("Gunboat is for cowards, I say."));
+    b.axe(&format!("search at {width} px")).await;
     b.logout().await;
 
     // The moderator hides the reply, giving the reason, and locks the topic.
