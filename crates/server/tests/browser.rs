@@ -1030,6 +1030,107 @@ async fn a_retreat_a_removal_and_a_build_are_clicked() {
     b.shot("history-dislodged").await;
 }
 
+/// A results mail as a player reads it (issue 15): a 1901 phase is processed, the mail
+/// arrives over real SMTP (aiosmtpd), and its HTML part is shown in Chromium as a mail
+/// client shows it, the picture its `cid:` names put in its place, under the mail's
+/// From, To, Subject and Date.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_results_mail_reads_in_a_browser() {
+    let Some(b) = browser(1280, 1500).await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let sink = common::smtp::Sink::start();
+    let smtp = sink.url();
+    let server = Server::start_with(
+        &dir.path().join("club.db").to_string_lossy(),
+        &[
+            "--test-clock",
+            "--no-demo",
+            "--tick-ms",
+            "50",
+            "--rate",
+            "100000",
+            "--smtp",
+            &smtp,
+        ],
+    );
+    let gm = server.register("mail-shot-gm").await;
+    let (id, players) = common::full_game(&server, &gm, "standard", json!({}), "teaparty").await;
+    let england = &players.iter().find(|(p, _)| p == "England").unwrap().1;
+    england
+        .call(
+            "PUT",
+            "/api/me/mail/address",
+            Some(json!({"address": "england@players.example"})),
+        )
+        .await;
+    let confirm = sink.wait_for(1, 30).await;
+    let link = common::smtp::link(&confirm[0], &format!("{}/mail/confirm/", server.base));
+    assert_eq!(reqwest::get(&link).await.unwrap().status(), 200);
+    england
+        .post(
+            &format!("/api/games/{id}/orders"),
+            json!({"orders": ["F lon - nth", "F edi - nwg", "A lvp - yor"], "seq": 0}),
+        )
+        .await;
+    let france = &players.iter().find(|(p, _)| p == "France").unwrap().1;
+    france
+        .post(
+            &format!("/api/games/{id}/orders"),
+            json!({"orders": ["F bre - eng", "A par - pic"], "seq": 0}),
+        )
+        .await;
+    gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+    let mails = sink.wait_for(2, 120).await;
+    let mail = &mails[1];
+    assert!(mail["headers"]["subject"]
+        .as_str()
+        .unwrap()
+        .contains("results for England"));
+    let mut html = mail["html"].as_str().unwrap().to_string();
+    let images = mail["images"].as_array().unwrap();
+    assert_eq!(images.len(), 1, "the map");
+    let cid = images[0]["content_id"].as_str().unwrap().trim_matches(['<', '>']);
+    html = html.replace(
+        &format!("cid:{cid}"),
+        &format!("data:image/png;base64,{}", images[0]["base64"].as_str().unwrap()),
+    );
+    let head: String = [("from", "From"), ("to", "To"), ("subject", "Subject"), ("date", "Date")]
+        .iter()
+        .map(|(h, label)| {
+            let value = mail["headers"][h].as_str().unwrap_or_default();
+            let value = value.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+            format!(
+                "<tr><th style=\"text-align:left;padding-right:1em\">{}</th><td>{value}</td></tr>",
+                label
+            )
+        })
+        .collect();
+    let page = format!(
+        "<!doctype html><meta charset=utf-8><title>A results mail</title><body style=\"margin:1em 2em;font-family:sans-serif\"><table style=\"border-bottom:1px solid #999;margin-bottom:1em\">{head}</table>{html}</body>"
+    );
+    let file = dir.path().join("mail.html");
+    std::fs::write(&file, page).unwrap();
+    // Not `goto`: a mail is no page of ours and has no errors.js to ask.
+    b.client
+        .goto(&format!("file://{}", file.display()))
+        .await
+        .expect("open the mail");
+    b.until(
+        "the map shown",
+        "document.images.length === 1 && document.images[0].complete && document.images[0].naturalWidth === 1200",
+    )
+    .await;
+    let text = b.text("body").await;
+    assert!(text.contains("England's orders and their results"), "{text}");
+    assert!(text.contains("F lon - nth: moved\n"), "{text}");
+    assert!(
+        !text.contains("F bre - eng"),
+        "France's orders stay on the history page"
+    );
+    let png = b.client.screenshot().await.expect("screenshot");
+    std::fs::write(screenshot_dir().join("results-mail.png"), png).expect("save screenshot");
+}
+
 /// The lobby creates a game (its creator is the GM, who starts it from the console); a
 /// visitor sees the game without logging in; an account follows it as an observer; the
 /// map's units are reachable by keyboard.
@@ -1037,7 +1138,21 @@ async fn a_retreat_a_removal_and_a_build_are_clicked() {
 async fn a_game_is_created_in_the_lobby_and_followed() {
     let Some(b) = browser(1280, 900).await else { return };
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    // A club that mails (to a folder), so that the account page shows its mail settings.
+    let mail = dir.path().join("mail").to_string_lossy().into_owned();
+    let server = Server::start_with(
+        &dir.path().join("club.db").to_string_lossy(),
+        &[
+            "--test-clock",
+            "--no-demo",
+            "--tick-ms",
+            "50",
+            "--rate",
+            "100000",
+            "--mail-dir",
+            &mail,
+        ],
+    );
     let base = server.base.clone();
 
     b.goto(&format!("{base}/register")).await;
@@ -1173,6 +1288,11 @@ async fn a_game_is_created_in_the_lobby_and_followed() {
     // The player changes the password from the account page, reached from the header.
     b.find("a[href='/account']").await.click().await.unwrap();
     b.find("#old-password").await;
+    // The club mails (to a folder): the page has the address, the kinds and the zone.
+    b.find("#mail-address-field").await;
+    b.js("document.getElementById('mail-h').scrollIntoView(); return true;")
+        .await;
+    b.shot("account-mail").await;
     b.type_into("#old-password", PASSWORD).await;
     b.type_into("#new-password", "a fresh long secret").await;
     b.find("#change-password").await.click().await.unwrap();

@@ -649,7 +649,8 @@ fn result_line(r: &chancery_engine::json::ResultJson) -> String {
         (None, true) => "(waived build)".into(),
     };
     let outcome = r.outcome.replace('_', " ");
-    if r.reason.is_empty() {
+    // A reason that only says the outcome again ("moved") is left out.
+    if r.reason.is_empty() || r.reason.trim_end_matches('.').eq_ignore_ascii_case(&outcome) {
         format!("{what}: {outcome}")
     } else {
         format!("{what}: {outcome}. {}", r.reason)
