@@ -1665,7 +1665,22 @@ async fn the_lobby_shows_open_seats(width: u32, height: u32, tag: &str) {
         let code = g["phase"].as_str().unwrap();
         let view = server.visitor().get(&format!("/api/games/{id}")).await;
         assert_eq!(title, view["phase_name"], "the code {code} in words");
+        // A phone has no pointer to hover a title with: the words are written under
+        // the code there; a desktop says them to screen readers only.
+        let words = b
+            .js(&format!("const w = document.querySelector(\"{row} .phase-words\"); return [w.textContent, w.getBoundingClientRect().width];"))
+            .await;
+        assert_eq!(words[0], json!(format!("({})", view["phase_name"].as_str().unwrap())));
+        let shown = words[1].as_f64().unwrap() > 20.0;
+        assert_eq!(shown, width < 500, "the phase in words shown at {width} px: {words}");
     }
+    let sideways = b
+        .js("return document.documentElement.scrollWidth - window.innerWidth;")
+        .await;
+    assert!(
+        sideways.as_f64().unwrap() <= 0.0,
+        "the lobby scrolls sideways by {sideways} px"
+    );
     b.shot(&format!("lobby-open-{tag}")).await;
 
     // The powers table of the 1936 game (the most powers and factions) fits the column.
@@ -1681,6 +1696,43 @@ async fn the_lobby_shows_open_seats(width: u32, height: u32, tag: &str) {
     b.js("document.getElementById('powers-h').scrollIntoView(); return 1;")
         .await;
     b.shot(&format!("game-powers-{tag}")).await;
+
+    // The GM console shows the board beside the orders (under them on a phone), the
+    // whole map in the column's width.
+    let gm = server.register(&format!("gm-lobby-{tag}")).await;
+    let game = gm
+        .post("/api/games", json!({"name": "Console map", "variant": "1936"}))
+        .await;
+    let id = game["id"].as_i64().unwrap();
+    server
+        .register(&format!("de-lobby-{tag}"))
+        .await
+        .post(&format!("/api/games/{id}/join"), json!({"power": "Germany"}))
+        .await;
+    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    b.login(&base, &format!("gm-lobby-{tag}")).await;
+    b.goto(&format!("{base}/games/{id}/gm")).await;
+    b.find(".console-map figure.map svg g.units").await;
+    let fit = b
+        .js("const f = document.querySelector('.console-map figure.map').getBoundingClientRect(); const s = document.querySelector('.console-map figure.map svg').getBoundingClientRect(); return [f.width, s.width, s.height, document.documentElement.scrollWidth - window.innerWidth, document.querySelectorAll('.console-map figure.map g.unit').length, document.querySelectorAll('.console-map .map-legend li.legend-power').length];")
+        .await;
+    let fit: Vec<f64> = serde_json::from_value(fit).unwrap();
+    assert!(
+        fit[1] > 0.6 * fit[0] && fit[2] > 150.0,
+        "the console's map is drawn at a readable size: {fit:?}"
+    );
+    assert!(fit[3] <= 0.0, "the console scrolls sideways at {width} px: {fit:?}");
+    let v = chancery_engine::builtin::builtin("1936").unwrap().unwrap();
+    let start = GameState::initial(&v);
+    assert_eq!(
+        fit[4] as usize,
+        start.units.len() + start.carried.len(),
+        "every unit on the console's map"
+    );
+    assert!(fit[5] > 0.0, "the console's map has its legend");
+    b.js("document.querySelector('.console-map').scrollIntoView(); return 1;")
+        .await;
+    b.shot(&format!("console-map-{tag}")).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
