@@ -6,6 +6,8 @@ use std::str::FromStr;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{Any, AnyPool, ConnectOptions, Executor, Row, Transaction};
 
+use crate::reads::{OwnPool, Reads};
+
 use crate::error::{ApiError, ApiResult};
 
 /// The migrations, in order. Each is applied once, in one transaction, and recorded in
@@ -75,6 +77,9 @@ const BACKEND_MIGRATIONS: &[(i64, &str, &str, &str)] = &[(
     include_str!("../migrations/0024_board_search.postgres.sql"),
 )];
 
+/// SQLite connections for reads (each a thread of sqlx's), beside the one writer.
+const READ_CONNECTIONS: usize = 8;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
     Sqlite,
@@ -83,8 +88,8 @@ pub enum Backend {
 
 #[derive(Clone)]
 pub struct Db {
-    /// For reads.
-    pub read: AnyPool,
+    /// For reads: an executor like a pool (on SQLite one of our own, see [`crate::reads`]).
+    pub read: Reads,
     /// For write transactions. On SQLite a single connection, so that writers in this
     /// process queue here instead of failing with SQLITE_BUSY.
     pub write: AnyPool,
@@ -194,7 +199,7 @@ impl Db {
                 drop(warm);
                 // Row locks let PostgreSQL writers run side by side: no lane.
                 Db {
-                    read: pool.clone(),
+                    read: Reads::Pool(pool.clone()),
                     write: pool,
                     backend,
                     lane: None,
@@ -204,23 +209,18 @@ impl Db {
                 let connect = |max: u32| {
                     AnyPoolOptions::new()
                         .max_connections(max)
-                        .after_connect(|conn, _| {
-                            Box::pin(async move {
-                                // WAL lets readers run beside the writer; FULL makes each
-                                // acknowledged commit survive a power cut, not only a crash.
-                                conn.execute("PRAGMA journal_mode = WAL").await?;
-                                conn.execute("PRAGMA synchronous = FULL").await?;
-                                conn.execute("PRAGMA busy_timeout = 10000").await?;
-                                conn.execute("PRAGMA foreign_keys = ON").await?;
-                                Ok(())
-                            })
-                        })
+                        .after_connect(|conn, _| sqlite_setup(conn))
                         .connect_with(options.clone())
                 };
-                let write = connect(1).await.map_err(|e| format!("opening {url}: {e}"))?;
-                let read = connect(8).await.map_err(|e| format!("opening {url}: {e}"))?;
+                let open = |e: sqlx::Error| format!("opening {url}: {e}");
+                let write = connect(1).await.map_err(open)?;
+                // The write connection first: it creates the file and sets WAL.
+                let transactions = connect(2).await.map_err(open)?;
+                let read = OwnPool::open(options.clone(), READ_CONNECTIONS, Box::new(sqlite_setup), transactions)
+                    .await
+                    .map_err(open)?;
                 Db {
-                    read,
+                    read: Reads::Own(read),
                     write,
                     backend,
                     lane: Some(WriteLane::start()?),
@@ -310,6 +310,18 @@ impl Db {
         }
         tx.commit().await.map_err(err)
     }
+}
+
+/// Every SQLite connection's settings. WAL lets readers run beside the writer; FULL makes
+/// each acknowledged commit survive a power cut, not only a crash.
+fn sqlite_setup(conn: &mut sqlx::AnyConnection) -> futures_core::future::BoxFuture<'_, Result<(), sqlx::Error>> {
+    Box::pin(async move {
+        conn.execute("PRAGMA journal_mode = WAL").await?;
+        conn.execute("PRAGMA synchronous = FULL").await?;
+        conn.execute("PRAGMA busy_timeout = 10000").await?;
+        conn.execute("PRAGMA foreign_keys = ON").await?;
+        Ok(())
+    })
 }
 
 /// Splits a migration file into statements: `;` at a line's end closes one (in a

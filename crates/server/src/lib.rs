@@ -37,6 +37,7 @@ pub mod mailer;
 pub mod model;
 pub mod openapi;
 mod pages;
+pub mod reads;
 pub mod routes;
 pub mod scheduler;
 pub mod services;

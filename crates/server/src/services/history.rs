@@ -16,7 +16,6 @@ use chancery_engine::parse::parse_order;
 use chancery_engine::phase::{judge_phase, PhaseResult};
 use chancery_engine::{Adjudication, GameState, Order, Variant};
 use serde::Serialize;
-use sqlx::AnyPool;
 use utoipa::ToSchema;
 
 use crate::clock::iso_utc;
@@ -189,7 +188,7 @@ fn internal(what: &str, e: impl std::fmt::Display) -> ApiError {
 }
 
 /// Phase `seq` of game `id` as stored. Reads only: nothing is judged again.
-pub async fn processed_phase(db: &AnyPool, v: &Variant, id: i64, seq: i64) -> ApiResult<ProcessedPhase> {
+pub async fn processed_phase(db: &crate::reads::Reads, v: &Variant, id: i64, seq: i64) -> ApiResult<ProcessedPhase> {
     let row = store::phases::get(db, Table::Phases, id, seq)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("game {id} has no processed phase {seq}")))?;
