@@ -10,9 +10,18 @@
 # of request per process, so each kind runs in processes of at most 150 requests/s, each
 # as a player of its own (below the server's 200 requests/s per client).
 #
+# oha sends the same URL every time, so a poll cannot carry the time of the last message
+# seen, as a page's (and bench/load.sh's clients') does. The polls name the moment the
+# run starts and the press is sent in games no poller plays in: each poll finds nothing
+# new, the common case for a page polling every few seconds. (Polling the game the press
+# goes to with a fixed `since_ms` would instead fetch the newest 1,000 messages, the
+# page's limit, on nearly every poll: a measure of that one request, not of the mix.)
+#
 # Usage: bench/load-oha.sh [RATE] [SECONDS] [CONNECTIONS]   (default 1500 60 200)
 # CAPACITY=1 adds a closed-loop run of the same mix over every seat with wrk (Debian's;
-# bench/load-mix.lua); SKIP_OHA=1 leaves the paced run out. Needs oha on PATH (or OHA=/path/to/oha) and python3.
+# bench/load-mix.lua); SKIP_OHA=1 leaves the paced run out; SERVER_BIN=path runs that
+# server binary (to compare two builds) instead of building this tree's. Needs oha on
+# PATH (or OHA=/path/to/oha) and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RATE=${1:-1500}
@@ -21,10 +30,11 @@ CONNECTIONS=${3:-200}
 OHA=${OHA:-oha}
 PORT=${PORT:-18789}
 TARGET=${CARGO_TARGET_DIR:-target}
-[ -n "${NO_BUILD:-}" ] || cargo build -q --release -p chancery-server --bin chancery-server
+BIN=${SERVER_BIN:-$TARGET/release/chancery-server}
+[ -n "${NO_BUILD:-}" ] || [ -n "${SERVER_BIN:-}" ] || cargo build -q --release -p chancery-server --bin chancery-server
 DIR=$(mktemp -d)
 trap 'kill "$SERVER" 2>/dev/null || true; rm -rf "$DIR"' EXIT
-"$TARGET"/release/chancery-server --listen "127.0.0.1:$PORT" --database "$DIR/load.db" --no-demo 2>"$DIR/server.log" &
+"$BIN" --listen "127.0.0.1:$PORT" --database "$DIR/load.db" --no-demo 2>"$DIR/server.log" &
 SERVER=$!
 for _ in $(seq 1 100); do grep -q "listening on" "$DIR/server.log" && break; sleep 0.1; done
 
@@ -83,7 +93,9 @@ with open(f"{out}/seats.lua", "w") as f:
 with open(f"{out}/since", "w") as f:
     f.write(str(since))
 with open(f"{out}/processes", "w") as f:
-    for (kind, share, i, n), s in zip(processes, seats):
+    for j, (kind, share, i, n) in enumerate(processes):
+        # The press is sent from the last seats, in games of their own (see above).
+        s = seats[-1 - i] if kind == "press-send" else seats[j]
         gid = s["game"]
         method, path, body = {
             "orders-read": ("GET", f"/api/games/{gid}/orders", None),
