@@ -18,11 +18,23 @@ use crate::{api, auth, openapi, App};
 
 use crate::limits::BODY_LIMIT;
 
+/// Where the OpenAPI document is served.
+const DOCS_PATH: &str = "/api/docs";
+
+/// The paths of every route the OpenAPI document does not describe (the pages, and the
+/// document itself), as the router has them: the abuse suite attacks these beside the
+/// documented operations. The test-only routes (`--test-clock`) are not among them.
+pub fn undocumented_paths() -> Vec<&'static str> {
+    let mut paths = crate::pages::paths();
+    paths.push(DOCS_PATH);
+    paths
+}
+
 pub fn router(app: App, test_clock: bool) -> Router {
     let mut r = Router::new()
         .merge(Router::from(api::router()))
         .merge(crate::pages::router())
-        .route("/api/docs", get(openapi::docs));
+        .route(DOCS_PATH, get(openapi::docs));
     if test_clock {
         r = r
             .route("/api/test/clock", get(clock_now).post(clock_advance))

@@ -9,7 +9,12 @@
 //!   of the wrong type; every string in it with NUL, other control characters, a
 //!   right-to-left override, and very long;
 //! - every path parameter: traversal (`..%2f`), NUL and control characters, numbers too
-//!   large for 64 bits, negative numbers; every documented query string the same.
+//!   large for 64 bits, negative numbers, 5,000 characters; every documented query
+//!   string the same;
+//! - every route the document does not describe (the pages, the feeds, the assets, the
+//!   mail links), taken from the list the server's router is built from
+//!   (`routes::undocumented_paths`): each of its path parameters, whatever its name, the
+//!   same way, and hostile query strings and bodies.
 //!
 //! Each case is sent by an anonymous visitor, a seated player and the game's GM, on a
 //! fresh game started for the operation. Never a 5xx, never a dropped connection or a
@@ -32,6 +37,8 @@ use serde_json::{json, Value};
 const OVERSIZED: usize = 3 * 1024 * 1024;
 /// Longer than any text field the API takes, yet well inside the 64 KiB body limit.
 const LONG: usize = 20_000;
+/// A path or query value longer than any one-line string may be (1,000 characters).
+const LONG_PARAM: usize = 5_000;
 
 /// Answers that refuse a request before its content is judged: no session, not this
 /// actor's to do, or a rate limit.
@@ -258,22 +265,26 @@ fn hostile_strings(original: &str) -> Vec<(&'static str, String, Expect)> {
 }
 
 /// Path and query values that must never reach a resource.
-fn hostile_params(integer: bool) -> Vec<(&'static str, &'static str, Expect)> {
+fn hostile_params(integer: bool) -> Vec<(&'static str, String, Expect)> {
     let control = if integer {
         Expect::Refused(&[400, 404, 422])
     } else {
         Expect::Names422
     };
+    let long = if integer { "7" } else { "a" }.repeat(LONG_PARAM);
     vec![
-        ("traversal", "..%2f..%2fapi%2fhealth", Expect::ClientError),
-        ("NUL", "a%00b", control),
-        ("NUL alone", "%00", control),
-        ("U+0001", "1%01", control),
-        ("RTL override", "%E2%80%AE1", control),
-        ("i64::MAX", "9223372036854775807", Expect::ClientError),
-        ("past 64 bits", "99999999999999999999999999", Expect::ClientError),
-        ("negative", "-1", Expect::ClientError),
-        ("i64::MIN", "-9223372036854775808", Expect::ClientError),
+        ("traversal", "..%2f..%2fapi%2fhealth".into(), Expect::ClientError),
+        ("NUL", "a%00b".into(), control),
+        ("NUL alone", "%00".into(), control),
+        ("U+0001", "1%01".into(), control),
+        ("RTL override", "%E2%80%AE1".into(), control),
+        ("i64::MAX", "9223372036854775807".into(), Expect::ClientError),
+        ("past 64 bits", "99999999999999999999999999".into(), Expect::ClientError),
+        ("negative", "-1".into(), Expect::ClientError),
+        ("i64::MIN", "-9223372036854775808".into(), Expect::ClientError),
+        // Over the boundary's 1,000 characters for one line (and, as a number, far past
+        // 64 bits): refused before any handler sees it.
+        ("very long", long, control),
     ]
 }
 
@@ -438,7 +449,7 @@ fn cases(op: &Operation, ctx: &Context) -> Vec<Case> {
             };
             out.push(Case {
                 label: format!("{} {} {label}", if p.in_query { "query" } else { "path" }, p.name),
-                target: ctx.fill(op, Some((&p.name, value))),
+                target: ctx.fill(op, Some((&p.name, &value))),
                 payload: body(),
                 expect,
             });
@@ -729,39 +740,48 @@ async fn every_documented_operation_survives_hostile_input() {
     assert!(report.is_empty(), "{}", report.join("\n\n"));
 }
 
-/// The page routes (HTML, the feed, the assets): every route `src/pages/mod.rs` serves,
-/// read from the source so that a page added there is attacked without being listed.
+/// Every route the OpenAPI document does not describe (the pages, the Atom feeds, the
+/// assets, the mail links, the document itself), as the server's router has them: it is
+/// built from the same list, so a page added there is attacked without being listed here.
 fn page_routes() -> Vec<String> {
-    let source = include_str!("../src/pages/mod.rs");
-    let routes: Vec<String> = source
-        .split(".route(\"")
-        .skip(1)
-        .filter_map(|rest| rest.split('"').next())
+    let routes: Vec<String> = chancery_server::routes::undocumented_paths()
+        .into_iter()
         .map(str::to_string)
         .collect();
-    assert!(
-        routes.len() >= 10,
-        "the page routes were not found in src/pages/mod.rs: {routes:?}"
-    );
+    assert!(routes.len() >= 20, "too few undocumented routes: {routes:?}");
     routes
 }
 
-/// A page's path with its parameters filled in, one of them (`hostile`) replaced.
+/// The names of a route's path parameters (`{id}` gives `id`).
+fn path_params(template: &str) -> Vec<String> {
+    template
+        .split('{')
+        .skip(1)
+        .filter_map(|rest| rest.split_once('}').map(|(name, _)| name.to_string()))
+        .collect()
+}
+
+/// Whether a path parameter is a number (a game's, a phase's, a topic's or a post's).
+fn integer_param(name: &str) -> bool {
+    matches!(name, "id" | "seq")
+}
+
+/// A page's path with its parameters filled in, one of them (`hostile`) replaced. Every
+/// parameter needs an ordinary value here: a route with a new one fails the suite until
+/// it has one, so that no parameter goes unattacked.
 fn page_path(template: &str, ctx: &Context, hostile: Option<(&str, &str)>) -> String {
     let mut path = template.to_string();
-    for (name, ordinary) in [
-        ("id", ctx.game.to_string()),
-        ("seq", "0".to_string()),
-        // A player's record, or an asset: the stylesheet.
-        (
-            "name",
-            if template.starts_with("/assets/") {
-                "chancery.css".to_string()
-            } else {
-                ctx.player_name.clone()
-            },
-        ),
-    ] {
+    for name in path_params(template) {
+        let ordinary = match name.as_str() {
+            "id" => ctx.game.to_string(),
+            "seq" => "0".to_string(),
+            // An asset: the stylesheet; else a player's record.
+            "name" if template.starts_with("/assets/") => "chancery.css".to_string(),
+            "name" => ctx.player_name.clone(),
+            // A mail link's secret: well formed, no mail's.
+            "token" | "key" => "0123456789abcdef".repeat(4),
+            other => panic!("{template}: the abuse suite has no ordinary value for `{{{other}}}`; add one"),
+        };
         let value = match hostile {
             Some((n, v)) if n == name => v.to_string(),
             _ => ordinary,
@@ -771,12 +791,14 @@ fn page_path(template: &str, ctx: &Context, hostile: Option<(&str, &str)>) -> St
     path
 }
 
-/// Every page route under hostile input, as a visitor, a seated player and the GM: its
-/// path parameters as in the API's suite, hostile query strings (the pages' own `next`,
-/// `text`, `power` and `after`, and one they do not know), and every method that may
-/// carry a body, with a body over every limit and one that is not UTF-8. Never a 5xx, a
-/// dropped connection or a panic; a control character in a path is refused (4xx); a body
-/// sent to a page is never taken (4xx: no page takes a body).
+/// Every page route under hostile input, as a visitor, a seated player and the GM: each
+/// of its path parameters as in the API's suite, hostile query strings (the pages' own
+/// `next`, `text`, `power`, `after`, `q`, `page`, `kind` and `game`, and one they do not
+/// know), and every method that may carry a body, with a body over every limit and one
+/// that is not UTF-8. Never a 5xx, a dropped connection or a panic; every route served
+/// (not the fallback's "no such endpoint"); a hostile path parameter is refused (4xx); a
+/// body sent to a page is never taken (4xx: the one page that takes a POST, a mail's
+/// unsubscribe link, reads nothing from its body and refuses a key that is no mail's).
 async fn attack_pages(server: &Server) -> (usize, usize, Vec<String>) {
     let client = reqwest::Client::builder()
         .timeout(Duration::from_secs(60))
@@ -796,20 +818,17 @@ async fn attack_pages(server: &Server) -> (usize, usize, Vec<String>) {
             payload: Payload::None,
             expect: Expect::NoServerError,
         }];
-        for param in ["id", "seq", "name"] {
-            if !template.contains(&format!("{{{param}}}")) {
-                continue;
-            }
-            for (what, value, _) in hostile_params(param != "name") {
+        for param in path_params(&template) {
+            for (what, value, _) in hostile_params(integer_param(&param)) {
                 cases.push(Case {
                     label: format!("path {param} {what}"),
-                    target: page_path(&template, &ctx, Some((param, value))),
+                    target: page_path(&template, &ctx, Some((&param, &value))),
                     payload: Payload::None,
                     expect: Expect::ClientError,
                 });
             }
         }
-        for query in ["next", "text", "power", "after", "unknown"] {
+        for query in ["next", "text", "power", "after", "q", "page", "kind", "game", "unknown"] {
             for (what, value, _) in hostile_params(false) {
                 cases.push(Case {
                     label: format!("query {query} {what}"),
@@ -855,6 +874,10 @@ async fn attack_pages(server: &Server) -> (usize, usize, Vec<String>) {
                         "{name}: {status} {}",
                         text.chars().take(200).collect::<String>()
                     )),
+                    // A route of the router's list that the router does not serve.
+                    Ok((status, text)) if method == "get" && (text.contains("no such endpoint") || status == 405) => {
+                        failures.push(format!("{name}: not served ({status} {text})"))
+                    }
                     Ok((status, text)) => {
                         // A page that needs a session sends a visitor to the login
                         // page first (303), as the API answers 401.

@@ -28,36 +28,51 @@ mod moderation;
 mod players;
 mod press;
 
-use axum::routing::get;
+use axum::routing::{get, MethodRouter};
 use axum::Router;
 
 use crate::App;
 
 /// The page routes; the server merges them into its router, which adds the state.
 pub fn router() -> Router<App> {
-    Router::new()
-        .route("/", get(lobby::page))
-        .route("/login", get(account::login_page))
-        .route("/register", get(account::register_page))
-        .route("/account", get(account::account_page))
-        .route("/players/{name}", get(players::page))
-        .route("/games/{id}", get(game::page))
-        .route("/games/{id}/check-order", get(game::check_order))
-        .route("/games/{id}/feed.atom", get(feed::feed))
-        .route("/games/{id}/history", get(history::latest))
-        .route("/games/{id}/history/{seq}", get(history::page))
-        .route("/games/{id}/gm", get(console::page))
-        .route("/games/{id}/thread", get(forum::game_thread))
-        .route("/board", get(forum::board))
-        .route("/board/feed.atom", get(forum::feed))
-        .route("/board/topics/{id}", get(forum::topic))
-        .route("/board/posts/{id}", get(forum::post))
-        .route("/board/search", get(forum::search))
-        .route("/moderation", get(moderation::page))
-        .route("/assets/{name}", get(assets::serve))
-        .route("/mail/confirm/{token}", get(mail::confirm))
-        .route(
+    routes()
+        .into_iter()
+        .fold(Router::new(), |r, (path, handlers)| r.route(path, handlers))
+}
+
+/// The paths of the page routes, as the router has them (`{name}` for a parameter): the
+/// router is built from the same list, so the abuse suite (`tests/abuse.rs`) attacks
+/// every page without one being listed there.
+pub fn paths() -> Vec<&'static str> {
+    routes().into_iter().map(|(path, _)| path).collect()
+}
+
+/// Every page route: its path and its handlers.
+fn routes() -> Vec<(&'static str, MethodRouter<App>)> {
+    vec![
+        ("/", get(lobby::page)),
+        ("/login", get(account::login_page)),
+        ("/register", get(account::register_page)),
+        ("/account", get(account::account_page)),
+        ("/players/{name}", get(players::page)),
+        ("/games/{id}", get(game::page)),
+        ("/games/{id}/check-order", get(game::check_order)),
+        ("/games/{id}/feed.atom", get(feed::feed)),
+        ("/games/{id}/history", get(history::latest)),
+        ("/games/{id}/history/{seq}", get(history::page)),
+        ("/games/{id}/gm", get(console::page)),
+        ("/games/{id}/thread", get(forum::game_thread)),
+        ("/board", get(forum::board)),
+        ("/board/feed.atom", get(forum::feed)),
+        ("/board/topics/{id}", get(forum::topic)),
+        ("/board/posts/{id}", get(forum::post)),
+        ("/board/search", get(forum::search)),
+        ("/moderation", get(moderation::page)),
+        ("/assets/{name}", get(assets::serve)),
+        ("/mail/confirm/{token}", get(mail::confirm)),
+        (
             "/mail/unsubscribe/{key}",
             get(mail::unsubscribe_page).post(mail::unsubscribe),
-        )
+        ),
+    ]
 }
