@@ -36,8 +36,9 @@ async fn map_svg(api: &Api, game: i64) -> String {
     }
 }
 
+/// Finding 1's limits on an upload: its file's size, its spaces, the request's body.
 #[tokio::test(flavor = "multi_thread")]
-async fn uploads_are_bounded_and_never_change_a_built_in_map() {
+async fn uploads_are_bounded() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("club.db").to_string_lossy().into_owned();
     let server = Server::start(&db);
@@ -60,6 +61,17 @@ async fn uploads_are_bounded_and_never_change_a_built_in_map() {
         .await
         .unwrap();
     assert_eq!(raw.status(), 413);
+}
+
+/// Finding 4 (map cache poisoning): an upload may not take a built-in variant's name,
+/// and every cache made from a variant is keyed by its text, so an upload drawn first
+/// after a restart cannot change Standard's map.
+#[tokio::test(flavor = "multi_thread")]
+async fn no_upload_takes_a_built_in_name_or_changes_its_map() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("club.db").to_string_lossy().into_owned();
+    let server = Server::start(&db);
+    let gm = server.register("the-gm").await;
 
     // The attack of finding 4: standard.var with every anchor moved, still calling
     // itself `standard`. Refused, by its `variant` line and by its file's name.
