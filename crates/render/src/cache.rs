@@ -5,27 +5,63 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Write;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use chancery_engine::Variant;
 use sha2::{Digest, Sha256};
-
-use crate::geometry::MapGeometry;
-use crate::RenderError;
 
 /// How many drawings are kept: the built-in variants and the uploads of the games
 /// being played. The oldest goes first.
 const KEEP: usize = 32;
 
-#[derive(Default)]
-struct Cache {
-    drawings: HashMap<[u8; 32], Arc<MapGeometry>>,
+/// The kept drawings by fingerprint, oldest first in `order`. Generic over what is
+/// kept, so that this module needs nothing from the drawing it keeps (`geometry.rs`
+/// holds the one store of `MapGeometry`s).
+pub struct Kept<T> {
+    drawings: HashMap<[u8; 32], Arc<T>>,
     order: VecDeque<[u8; 32]>,
 }
 
-fn cache() -> &'static Mutex<Cache> {
-    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
-    CACHE.get_or_init(Mutex::default)
+impl<T> Default for Kept<T> {
+    fn default() -> Kept<T> {
+        Kept::new()
+    }
+}
+
+impl<T> Kept<T> {
+    pub fn new() -> Kept<T> {
+        Kept {
+            drawings: HashMap::new(),
+            order: VecDeque::new(),
+        }
+    }
+
+    /// What `make` gives for `key`, made on first use (outside the lock: shaping an
+    /// upload takes a while, and other variants' pictures must not wait for it) and
+    /// shared after; the first one made is kept if two threads make it at once.
+    pub fn get_or_make<E>(
+        store: &Mutex<Kept<T>>,
+        key: [u8; 32],
+        make: impl FnOnce() -> Result<T, E>,
+    ) -> Result<Arc<T>, E> {
+        let lock = || store.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(g) = lock().drawings.get(&key) {
+            return Ok(g.clone());
+        }
+        let made = Arc::new(make()?);
+        let mut c = lock();
+        if let Some(g) = c.drawings.get(&key) {
+            return Ok(g.clone());
+        }
+        c.drawings.insert(key, made.clone());
+        c.order.push_back(key);
+        while c.order.len() > KEEP {
+            if let Some(old) = c.order.pop_front() {
+                c.drawings.remove(&old);
+            }
+        }
+        Ok(made)
+    }
 }
 
 /// A digest of everything in `v` that its drawing depends on: the spaces (anchors,
@@ -49,34 +85,6 @@ pub fn fingerprint(v: &Variant) -> [u8; 32] {
         v.outside_points
     );
     Sha256::digest(text.as_bytes()).into()
-}
-
-impl MapGeometry {
-    /// The prepared drawing of `v`, made on first use and shared after.
-    pub fn cached(v: &Variant) -> Result<Arc<MapGeometry>, RenderError> {
-        let key = fingerprint(v);
-        let lock = || cache().lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(g) = lock().drawings.get(&key) {
-            return Ok(g.clone());
-        }
-        // Made outside the lock: shaping an upload takes a while, and other variants'
-        // pictures must not wait for it.
-        let made = Arc::new(MapGeometry::new(v)?);
-        let mut c = lock();
-        // Another thread may have made it meanwhile: the first one made is kept, so
-        // that every caller shares one drawing.
-        if let Some(g) = c.drawings.get(&key) {
-            return Ok(g.clone());
-        }
-        c.drawings.insert(key, made.clone());
-        c.order.push_back(key);
-        while c.order.len() > KEEP {
-            if let Some(old) = c.order.pop_front() {
-                c.drawings.remove(&old);
-            }
-        }
-        Ok(made)
-    }
 }
 
 #[cfg(test)]

@@ -11,11 +11,13 @@
 //! from its edge, where a unit fits best.
 
 use std::fmt::Write;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use chancery_engine::variant::Terrain;
 use chancery_engine::{Location, Variant};
 use geo::{Area, BoundingRect, Contains, Coord, MapCoordsInPlace, MultiPolygon, Point, Polygon, Rect, Simplify};
 
+use crate::cache::{fingerprint, Kept};
 use crate::geom::{edge_distance, Pt};
 use crate::labels;
 use crate::projection::{Lens, Projection};
@@ -61,6 +63,20 @@ pub struct MapGeometry {
 }
 
 impl MapGeometry {
+    /// Shapes `v` and prepares its drawing. Slow for a variant without committed shapes
+    /// (it is shaped here): keep the result, or use [`MapGeometry::cached`].
+    pub fn new(v: &Variant) -> Result<MapGeometry, RenderError> {
+        MapGeometry::from_shapes(v, &crate::shapes::shapes_of(v)?)
+    }
+
+    /// The prepared drawing of `v`, made on first use and shared after (the key is
+    /// the variant's content, `cache::fingerprint`, never its name).
+    pub fn cached(v: &Variant) -> Result<Arc<MapGeometry>, RenderError> {
+        static DRAWINGS: OnceLock<Mutex<Kept<MapGeometry>>> = OnceLock::new();
+        let store = DRAWINGS.get_or_init(Mutex::default);
+        Kept::get_or_make(store, fingerprint(v), || MapGeometry::new(v))
+    }
+
     /// Projects and prepares the shapes of `v`.
     pub fn from_shapes(v: &Variant, g: &Shapes) -> Result<MapGeometry, RenderError> {
         let n = v.provinces.len();

@@ -12,6 +12,7 @@
 
 mod board;
 mod cache;
+mod error;
 mod geom;
 mod geometry;
 mod labels;
@@ -27,9 +28,10 @@ mod style;
 mod units;
 
 pub use cache::fingerprint;
+pub use error::RenderError;
 pub use geom::Pt;
 pub use geometry::{MapGeometry, WIDTH};
 pub use legend::{legend, KeyEntry, Legend, LegendGroup, LegendPower};
-pub use render::{render_orders, render_with, RenderError};
+pub use render::{render_orders, render_with};
 pub use scene::{Labels, RenderOptions};
 pub use shapes::shapes_of;

@@ -1,38 +1,15 @@
 //! The entry points: check the position against the variant, then draw the layers
 //! from the bottom up (board, orders, units, marks, and the legend panel if asked).
 
-use std::fmt::{self, Write};
+use std::fmt::Write;
 
 use chancery_engine::{Adjudication, GameState, Location, Order, OrderKind, Unit, Variant};
 
+use crate::error::RenderError;
 use crate::geometry::MapGeometry;
 use crate::scene::{RenderOptions, Scene};
 use crate::style::{self, escape, PowerStyle};
 use crate::{board, legend, orders, units};
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RenderError {
-    /// The variant's shapes cannot be drawn (missing, or not one per space).
-    Shapes(String),
-    /// The geometry was built for another variant.
-    WrongVariant { geometry: String, variant: String },
-    /// The position or the results name something the variant does not have.
-    BadPosition(String),
-}
-
-impl fmt::Display for RenderError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RenderError::Shapes(why) => write!(f, "the map's shapes cannot be drawn: {why}"),
-            RenderError::WrongVariant { geometry, variant } => {
-                write!(f, "the map geometry is for variant `{geometry}`, not `{variant}`")
-            }
-            RenderError::BadPosition(why) => write!(f, "the position does not fit the variant: {why}"),
-        }
-    }
-}
-
-impl std::error::Error for RenderError {}
 
 /// Draws `state` on a prepared board. With an adjudication of the phase `state` is in,
 /// its orders are drawn as arrows on that position with their results: failed orders

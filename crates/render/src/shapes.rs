@@ -9,16 +9,7 @@ use chancery_engine::Variant;
 use chancery_geo::{builtin_shapes, shape, Options, Shapes};
 
 use crate::cache::fingerprint;
-use crate::geometry::MapGeometry;
 use crate::RenderError;
-
-impl MapGeometry {
-    /// Shapes `v` and prepares its drawing. Slow for a variant without committed shapes
-    /// (it is shaped here): keep the result, or use [`MapGeometry::cached`].
-    pub fn new(v: &Variant) -> Result<MapGeometry, RenderError> {
-        MapGeometry::from_shapes(v, &shapes_of(v)?)
-    }
-}
 
 /// The shapes of `v`.
 pub fn shapes_of(v: &Variant) -> Result<Shapes, RenderError> {
