@@ -8,12 +8,11 @@
 use std::sync::OnceLock;
 
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
-use axum::http::HeaderMap;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use super::layout::PageError;
 use crate::conditional;
-use crate::error::{ApiError, Params, Path};
+use crate::error::{Params, Path};
 
 const ASSETS: &[(&str, &str, &str)] = &[
     (
@@ -79,7 +78,14 @@ pub struct Version {
 
 pub async fn serve(Path(name): Path<String>, Params(version): Params<Version>, request: HeaderMap) -> Response {
     let Some(i) = ASSETS.iter().position(|(n, _, _)| *n == name) else {
-        return PageError(ApiError::not_found(format!("no asset `{name}`"))).into_response();
+        // In words, not the error page: that page names its assets through this module
+        // (`layout` uses `url`), which would make the two modules use each other.
+        return (
+            StatusCode::NOT_FOUND,
+            [(CONTENT_TYPE, "text/plain; charset=utf-8")],
+            format!("no asset `{name}`"),
+        )
+            .into_response();
     };
     let (_, kind, text) = ASSETS[i];
     let versioned = version.v.as_deref() == Some(versions()[i].as_str());
