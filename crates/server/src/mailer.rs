@@ -291,9 +291,9 @@ const MAP_ATTEMPTS: i64 = 5;
 /// the mail wait, a few times at most.
 async fn pictures(app: &App, row: &OutboxRow) -> Result<Vec<(String, Arc<Vec<u8>>)>, Attempt> {
     let mut out = Vec::new();
-    for (game, seq) in crate::services::mail::parse_maps(row.maps.as_deref()) {
+    for (game, seq) in mail_map::parse_maps(row.maps.as_deref()) {
         match mail_map::png(app, game, seq).await {
-            Ok(png) => out.push((crate::services::mail::map_cid(&app.mailer.domain, game, seq), png)),
+            Ok(png) => out.push((mail_map::map_cid(&app.mailer.domain, game, seq), png)),
             Err(Trouble::Later(why)) if row.attempts < MAP_ATTEMPTS => return Err(Attempt::Later(why)),
             Err(Trouble::Later(why) | Trouble::Never(why)) => {
                 eprintln!("chancery-server: mail {} goes without its map: {why}", row.id);
@@ -368,8 +368,8 @@ pub fn build(
     let unsubscribe = unsubscribe_url(mailer, key, &row.kind, row.game_id);
     let confirmation = row.kind == "confirm";
     let mut stored_html = row.html_body.clone();
-    for (game, seq) in crate::services::mail::parse_maps(row.maps.as_deref()) {
-        let cid = crate::services::mail::map_cid(&mailer.domain, game, seq);
+    for (game, seq) in mail_map::parse_maps(row.maps.as_deref()) {
+        let cid = mail_map::map_cid(&mailer.domain, game, seq);
         if !pictures.iter().any(|(c, _)| *c == cid) {
             stored_html = without_picture(&stored_html, &cid);
         }

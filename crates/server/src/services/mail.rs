@@ -116,11 +116,6 @@ pub enum Block {
     },
 }
 
-/// The `Content-ID` of a phase's map in a mail (RFC 2392), the same in every mail.
-pub fn map_cid(domain: &str, game: i64, seq: i64) -> String {
-    format!("map-{game}-{seq}@{domain}")
-}
-
 /// The phases whose maps `blocks` show, as the outbox stores them (`GAME:SEQ …`).
 fn maps_of(blocks: &[Block]) -> Option<String> {
     let maps: Vec<String> = blocks
@@ -131,18 +126,6 @@ fn maps_of(blocks: &[Block]) -> Option<String> {
         })
         .collect();
     (!maps.is_empty()).then(|| maps.join(" "))
-}
-
-/// Reads the outbox's `maps` back: `(game, seq)` pairs; nonsense is skipped.
-pub fn parse_maps(stored: Option<&str>) -> Vec<(i64, i64)> {
-    stored
-        .unwrap_or_default()
-        .split_whitespace()
-        .filter_map(|m| {
-            let (g, s) = m.split_once(':')?;
-            Some((g.parse().ok()?, s.parse().ok()?))
-        })
-        .collect()
 }
 
 /// The HTML part of a body; askama escapes every text it is given.
@@ -370,7 +353,7 @@ pub async fn phase_processed(
     let map = Block::Map {
         game: game.id,
         seq: game.seq,
-        cid: map_cid(&app.mailer.domain, game.id, game.seq),
+        cid: super::mail_map::map_cid(&app.mailer.domain, game.id, game.seq),
         alt: format!("The map of {phase}: every order and its result"),
     };
     let next = match &result.winner {
