@@ -453,8 +453,9 @@ mod tests {
         assert_eq!(redact("smtp://mail.example"), "smtp://mail.example");
     }
 
-    #[test]
-    fn smtp_urls_are_read() {
+    // lettre's pool starts its cleanup task with the transport: a runtime is needed.
+    #[tokio::test]
+    async fn smtp_urls_are_read() {
         assert!(smtp_transport("smtp://u:p@127.0.0.1:2525").is_ok());
         assert!(smtp_transport("smtps://u:p@mail.example").is_ok());
         assert!(smtp_transport("smtp://mail.example:587").is_ok());
