@@ -398,8 +398,15 @@ async fn a_mail_folder_gets_one_file_per_mail() {
         .await;
     let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
     let files = loop {
+        // A mail is written to a hidden `.tmp` file and renamed when whole: a reader of the
+        // folder (like a mail client) skips the hidden ones.
         let files: Vec<std::path::PathBuf> = std::fs::read_dir(&folder)
-            .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
+            .map(|d| {
+                d.filter_map(Result::ok)
+                    .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+                    .map(|e| e.path())
+                    .collect()
+            })
             .unwrap_or_default();
         if !files.is_empty() {
             break files;
