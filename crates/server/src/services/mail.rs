@@ -670,7 +670,7 @@ mod tests {
         .unwrap();
         assert!(text.contains("Fish & <chips>\n\n"), "{text}");
         assert!(
-            html.contains("<p>Fish &#38; &#60;chips&#62;</p>") || html.contains("<p>Fish &amp; &lt;chips&gt;</p>"),
+            html.contains(">Fish &#38; &#60;chips&#62;</p>") || html.contains(">Fish &amp; &lt;chips&gt;</p>"),
             "{html}"
         );
         assert!(!html.contains("<x>") && !html.contains("<chips>"), "{html}");
