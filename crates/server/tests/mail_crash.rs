@@ -35,7 +35,8 @@ async fn each_mail_is_delivered_once_across_kills_of_either_server() {
     if base.is_empty() {
         return;
     }
-    let url = common::fresh_postgres(&base).await;
+    let database = common::fresh_postgres(&base).await;
+    let url = database.url.clone();
     let sink = Sink::start();
     let smtp = sink.url();
     let args = [

@@ -21,6 +21,8 @@ pub struct Target {
     pub url: String,
     /// Keeps the SQLite file's folder alive.
     _dir: Option<tempfile::TempDir>,
+    /// Drops the PostgreSQL database when the test ends.
+    _pg: Option<PgDatabase>,
 }
 
 /// SQLite always; PostgreSQL when the environment names a server.
@@ -31,20 +33,61 @@ pub async fn targets() -> Vec<Target> {
         label: "sqlite",
         url: path.to_string_lossy().into_owned(),
         _dir: Some(dir),
+        _pg: None,
     }];
     match std::env::var("CHANCERY_TEST_POSTGRES") {
-        Ok(url) if !url.is_empty() => out.push(Target {
-            label: "postgres",
-            url: fresh_postgres(&url).await,
-            _dir: None,
-        }),
+        Ok(url) if !url.is_empty() => {
+            let pg = fresh_postgres(&url).await;
+            out.push(Target {
+                label: "postgres",
+                url: pg.url.clone(),
+                _dir: None,
+                _pg: Some(pg),
+            })
+        }
         _ => eprintln!("note: CHANCERY_TEST_POSTGRES is not set; skipping the PostgreSQL run of this test"),
     }
     out
 }
 
-/// A new, empty database on the server `base` points at; its URL.
-pub async fn fresh_postgres(base: &str) -> String {
+/// A new, empty database on a PostgreSQL server, dropped again when this value is: a
+/// test run creates hundreds, and left behind they fill the disk and make the next start
+/// of PostgreSQL take many minutes.
+pub struct PgDatabase {
+    pub url: String,
+    base: String,
+    name: String,
+}
+
+impl Drop for PgDatabase {
+    fn drop(&mut self) {
+        // Drop runs outside any runtime (or inside one that must not block), so the
+        // statement gets a thread and a small runtime of its own. FORCE ends the
+        // connections of servers the test has not stopped yet.
+        let (base, name) = (self.base.clone(), self.name.clone());
+        let dropped = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .ok()?;
+            runtime.block_on(async {
+                use sqlx::Connection;
+                let mut conn = sqlx::postgres::PgConnection::connect(&base).await.ok()?;
+                sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                    .execute(&mut conn)
+                    .await
+                    .ok()
+            })
+        })
+        .join();
+        if !matches!(dropped, Ok(Some(_))) {
+            eprintln!("note: could not drop the test database {name}");
+        }
+    }
+}
+
+/// A new, empty database on the server `base` points at.
+pub async fn fresh_postgres(base: &str) -> PgDatabase {
     use rand::Rng;
     use sqlx::Connection;
     let name = format!("chancery_t_{}", rand::thread_rng().gen_range(0..u64::MAX));
@@ -56,7 +99,11 @@ pub async fn fresh_postgres(base: &str) -> String {
         .await
         .expect("create a test database");
     let (prefix, _) = base.rsplit_once('/').expect("a URL with a database name");
-    format!("{prefix}/{name}")
+    PgDatabase {
+        url: format!("{prefix}/{name}"),
+        base: base.to_string(),
+        name,
+    }
 }
 
 pub struct Server {
