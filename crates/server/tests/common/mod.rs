@@ -81,7 +81,7 @@ impl Drop for PgDatabase {
         })
         .join();
         if !matches!(dropped, Ok(Some(_))) {
-            eprintln!("note: could not drop the test database {name}");
+            eprintln!("note: could not drop the test database {}", self.name);
         }
     }
 }
