@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::smtp::{link, to, Sink};
+use common::smtp::{confirm, link, to, Sink};
 use common::{full_game, player, Api, Server};
 use serde_json::{json, Value};
 
@@ -20,19 +20,7 @@ async fn club(url: &str, names: &[&str]) -> (Server, Vec<Api>) {
         apis.push(server.register(n).await);
     }
     server.kill();
-    let server = Server::start_with(
-        url,
-        &[
-            "--test-clock",
-            "--no-demo",
-            "--tick-ms",
-            "50",
-            "--rate",
-            "100000",
-            "--moderator",
-            names[0],
-        ],
-    );
+    let server = Server::start_adding(url, &["--moderator", names[0]]);
     let apis = apis
         .into_iter()
         .map(|a| Api::new(&server.base, a.token.clone()))
@@ -1575,25 +1563,6 @@ async fn authors_edit_within_an_hour_and_delete_until_replied_to() {
     }
 }
 
-/// Sets `who`'s address and follows the link the confirmation mail carries.
-async fn confirm(sink: &Sink, server: &Server, who: &Api, addr: &str) {
-    who.call("PUT", "/api/me/mail/address", Some(json!({"address": addr})))
-        .await;
-    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    let mail = loop {
-        if let Some(m) = to(&sink.mails(), addr)
-            .into_iter()
-            .find(|m| m["headers"]["subject"] == "Confirm your address")
-        {
-            break m.clone();
-        }
-        assert!(std::time::Instant::now() < until, "no confirmation mail for {addr}");
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    };
-    let url = link(&mail, &format!("{}/mail/confirm/", server.base));
-    assert_eq!(reqwest::get(&url).await.expect("follow the link").status(), 200);
-}
-
 /// Issue 15 §5: mail for replies to one's topics follows the mail preferences, off by
 /// default. Over real SMTP (aiosmtpd): nothing until the starter turns the kind on, then
 /// one mail per reply by someone else, with the reply and a link to it.
@@ -1602,20 +1571,7 @@ async fn replies_are_mailed_to_the_topic_starter_only_once_chosen() {
     for target in common::targets().await {
         eprintln!("backend: {}", target.label);
         let sink = Sink::start();
-        let smtp = sink.url();
-        let server = Server::start_with(
-            &target.url,
-            &[
-                "--test-clock",
-                "--no-demo",
-                "--tick-ms",
-                "50",
-                "--rate",
-                "100000",
-                "--smtp",
-                &smtp,
-            ],
-        );
+        let server = Server::mailing_to(&target.url, &sink);
         let anna = server.register("anna").await;
         let ben = server.register("ben").await;
         confirm(&sink, &server, &anna, "anna@players.example").await;
@@ -1696,20 +1652,7 @@ async fn members_follow_topics_and_get_one_mail_until_they_read_again() {
     for target in common::targets().await {
         eprintln!("backend: {}", target.label);
         let sink = Sink::start();
-        let smtp = sink.url();
-        let server = Server::start_with(
-            &target.url,
-            &[
-                "--test-clock",
-                "--no-demo",
-                "--tick-ms",
-                "50",
-                "--rate",
-                "100000",
-                "--smtp",
-                &smtp,
-            ],
-        );
+        let server = Server::mailing_to(&target.url, &sink);
         let anna = server.register("anna").await;
         let ben = server.register("ben").await;
         let carl = server.register("carl").await;

@@ -841,15 +841,7 @@ async fn the_game_page_fits_a_phone() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(&dir.path().join("club.db").to_string_lossy());
     let gm = server.register("gm-phone").await;
-    let game = gm
-        .post("/api/games", json!({"name": "Pocket game", "variant": "standard"}))
-        .await;
-    let id = game["id"].as_i64().unwrap();
-    let player: Api = server.register("pocket").await;
-    player
-        .post(&format!("/api/games/{id}/join"), json!({"power": "England"}))
-        .await;
-    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    let (id, _) = common::started_game(&server, &gm, "Pocket game", "standard", [("pocket", "England")]).await;
     let base = server.base.clone();
     b.login(&base, "pocket").await;
     b.goto(&format!("{base}/games/{id}")).await;
@@ -894,19 +886,14 @@ async fn a_retreat_a_removal_and_a_build_are_clicked() {
     let server = Server::start(&dir.path().join("club.db").to_string_lossy());
     let base = server.base.clone();
     let gm = server.register("gm-rita").await;
-    let game = gm
-        .post("/api/games", json!({"name": "Venice falls", "variant": "standard"}))
-        .await;
-    let id = game["id"].as_i64().unwrap();
-    let austria = server.register("austria-otto").await;
-    austria
-        .post(&format!("/api/games/{id}/join"), json!({"power": "Austria"}))
-        .await;
-    let italy = server.register("italy-ugo").await;
-    italy
-        .post(&format!("/api/games/{id}/join"), json!({"power": "Italy"}))
-        .await;
-    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    let (id, [austria, _]) = common::started_game(
+        &server,
+        &gm,
+        "Venice falls",
+        "standard",
+        [("austria-otto", "Austria"), ("italy-ugo", "Italy")],
+    )
+    .await;
     let orders = |seq: i64, list: &[&str]| json!({"orders": list, "seq": seq});
     austria
         .post(
@@ -1039,40 +1026,18 @@ async fn a_results_mail_reads_in_a_browser() {
     let Some(b) = browser(1280, 1500).await else { return };
     let dir = tempfile::tempdir().unwrap();
     let sink = common::smtp::Sink::start();
-    let smtp = sink.url();
-    let server = Server::start_with(
-        &dir.path().join("club.db").to_string_lossy(),
-        &[
-            "--test-clock",
-            "--no-demo",
-            "--tick-ms",
-            "50",
-            "--rate",
-            "100000",
-            "--smtp",
-            &smtp,
-        ],
-    );
+    let server = Server::mailing_to(&dir.path().join("club.db").to_string_lossy(), &sink);
     let gm = server.register("mail-shot-gm").await;
     let (id, players) = common::full_game(&server, &gm, "standard", json!({}), "teaparty").await;
-    let england = &players.iter().find(|(p, _)| p == "England").unwrap().1;
-    england
-        .call(
-            "PUT",
-            "/api/me/mail/address",
-            Some(json!({"address": "england@players.example"})),
-        )
-        .await;
-    let confirm = sink.wait_for(1, 30).await;
-    let link = common::smtp::link(&confirm[0], &format!("{}/mail/confirm/", server.base));
-    assert_eq!(reqwest::get(&link).await.unwrap().status(), 200);
+    let england = common::player(&players, "England");
+    common::smtp::confirm(&sink, &server, england, "england@players.example").await;
     england
         .post(
             &format!("/api/games/{id}/orders"),
             json!({"orders": ["F lon - nth", "F edi - nwg", "A lvp - yor"], "seq": 0}),
         )
         .await;
-    let france = &players.iter().find(|(p, _)| p == "France").unwrap().1;
+    let france = common::player(&players, "France");
     france
         .post(
             &format!("/api/games/{id}/orders"),
@@ -1140,19 +1105,7 @@ async fn a_game_is_created_in_the_lobby_and_followed() {
     let dir = tempfile::tempdir().unwrap();
     // A club that mails (to a folder), so that the account page shows its mail settings.
     let mail = dir.path().join("mail").to_string_lossy().into_owned();
-    let server = Server::start_with(
-        &dir.path().join("club.db").to_string_lossy(),
-        &[
-            "--test-clock",
-            "--no-demo",
-            "--tick-ms",
-            "50",
-            "--rate",
-            "100000",
-            "--mail-dir",
-            &mail,
-        ],
-    );
+    let server = Server::start_adding(&dir.path().join("club.db").to_string_lossy(), &["--mail-dir", &mail]);
     let base = server.base.clone();
 
     b.goto(&format!("{base}/register")).await;
@@ -1328,15 +1281,7 @@ async fn server_messages_stay_on_screen(width: u32, height: u32, tag: &str) {
     let server = Server::start(&dir.path().join("club.db").to_string_lossy());
     let base = server.base.clone();
     let gm = server.register("gm-ines").await;
-    let game = gm
-        .post("/api/games", json!({"name": "Quick fingers", "variant": "standard"}))
-        .await;
-    let id = game["id"].as_i64().unwrap();
-    let france = server.register("france-jo").await;
-    france
-        .post(&format!("/api/games/{id}/join"), json!({"power": "France"}))
-        .await;
-    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    let (id, _) = common::started_game(&server, &gm, "Quick fingers", "standard", [("france-jo", "France")]).await;
 
     b.goto(&format!("{base}/login")).await;
     b.type_into("#name", "france-jo").await;
@@ -1398,15 +1343,14 @@ async fn orders_read_in_words(width: u32, height: u32, tag: &str) {
     let server = Server::start(&dir.path().join("club.db").to_string_lossy());
     let base = server.base.clone();
     let gm = server.register("gm-olga").await;
-    let game = gm
-        .post("/api/games", json!({"name": "Words 1936", "variant": "1936"}))
-        .await;
-    let id = game["id"].as_i64().unwrap();
-    for (name, power) in [("germany-uwe", "Germany"), ("france-eve", "France")] {
-        let p = server.register(name).await;
-        p.post(&format!("/api/games/{id}/join"), json!({"power": power})).await;
-    }
-    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    let (id, _) = common::started_game(
+        &server,
+        &gm,
+        "Words 1936",
+        "1936",
+        [("germany-uwe", "Germany"), ("france-eve", "France")],
+    )
+    .await;
     let v = chancery_engine::builtin::builtin("1936").unwrap().unwrap();
     let state = GameState::initial(&v);
     let germany = v.find_power("Germany").unwrap();
@@ -1700,16 +1644,14 @@ async fn the_lobby_shows_open_seats(width: u32, height: u32, tag: &str) {
     // The GM console shows the board beside the orders (under them on a phone), the
     // whole map in the column's width.
     let gm = server.register(&format!("gm-lobby-{tag}")).await;
-    let game = gm
-        .post("/api/games", json!({"name": "Console map", "variant": "1936"}))
-        .await;
-    let id = game["id"].as_i64().unwrap();
-    server
-        .register(&format!("de-lobby-{tag}"))
-        .await
-        .post(&format!("/api/games/{id}/join"), json!({"power": "Germany"}))
-        .await;
-    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    let (id, _) = common::started_game(
+        &server,
+        &gm,
+        "Console map",
+        "1936",
+        [(format!("de-lobby-{tag}").as_str(), "Germany")],
+    )
+    .await;
     b.login(&base, &format!("gm-lobby-{tag}")).await;
     b.goto(&format!("{base}/games/{id}/gm")).await;
     b.find(".console-map figure.map svg g.units").await;
@@ -1754,15 +1696,7 @@ async fn axe_finds_nothing_serious(width: u32, height: u32) {
     let server = Server::start(&dir.path().join("club.db").to_string_lossy());
     let base = server.base.clone();
     let gm = server.register("gm-axel").await;
-    let game = gm
-        .post("/api/games", json!({"name": "Checked 1936", "variant": "1936"}))
-        .await;
-    let id = game["id"].as_i64().unwrap();
-    let germany = server.register("germany-ada").await;
-    germany
-        .post(&format!("/api/games/{id}/join"), json!({"power": "Germany"}))
-        .await;
-    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    let (id, _) = common::started_game(&server, &gm, "Checked 1936", "1936", [("germany-ada", "Germany")]).await;
     gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
 
     b.login(&base, "germany-ada").await;
@@ -1807,19 +1741,7 @@ async fn the_board_and_its_moderators(width: u32, height: u32, tag: &str) {
         first.register(name).await;
     }
     first.kill();
-    let server = Server::start_with(
-        &db,
-        &[
-            "--test-clock",
-            "--no-demo",
-            "--tick-ms",
-            "50",
-            "--rate",
-            "100000",
-            "--moderator",
-            "boss-mod",
-        ],
-    );
+    let server = Server::start_adding(&db, &["--moderator", "boss-mod"]);
     let base = server.base.clone();
     let login_api = |name: &str| {
         let base = base.clone();
@@ -2032,18 +1954,14 @@ async fn orders_are_given_by_keyboard_alone() {
     let server = Server::start(&dir.path().join("club.db").to_string_lossy());
     let base = server.base.clone();
     let gm = server.register("gm-keys").await;
-    let game = gm
-        .post("/api/games", json!({"name": "Keys", "variant": "standard"}))
-        .await;
-    let id = game["id"].as_i64().unwrap();
-    for (name, power) in [("kaiser-keys", "Germany"), ("tsar-keys", "Russia")] {
-        server
-            .register(name)
-            .await
-            .post(&format!("/api/games/{id}/join"), json!({"power": power}))
-            .await;
-    }
-    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    let (id, _) = common::started_game(
+        &server,
+        &gm,
+        "Keys",
+        "standard",
+        [("kaiser-keys", "Germany"), ("tsar-keys", "Russia")],
+    )
+    .await;
     b.login(&base, "kaiser-keys").await;
     b.goto(&format!("{base}/games/{id}")).await;
     b.find("figure.map svg.clickable").await;
@@ -2148,17 +2066,14 @@ async fn orders_and_results_read_without_colour() {
     let server = Server::start(&dir.path().join("club.db").to_string_lossy());
     let base = server.base.clone();
     let gm = server.register("gm-grey").await;
-    let game = gm
-        .post("/api/games", json!({"name": "Greys", "variant": "standard"}))
-        .await;
-    let id = game["id"].as_i64().unwrap();
-    let mut players = Vec::new();
-    for (name, power) in [("kaiser-grey", "Germany"), ("tsar-grey", "Russia")] {
-        let p = server.register(name).await;
-        p.post(&format!("/api/games/{id}/join"), json!({"power": power})).await;
-        players.push(p);
-    }
-    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    let (id, players) = common::started_game(
+        &server,
+        &gm,
+        "Greys",
+        "standard",
+        [("kaiser-grey", "Germany"), ("tsar-grey", "Russia")],
+    )
+    .await;
     // Berlin and Warsaw both go to Silesia: a bounce (rulebook: equal strength, neither
     // moves); Munich to Ruhr succeeds.
     players[0]
@@ -2233,19 +2148,14 @@ async fn unread_press_is_counted(width: u32, height: u32, tag: &str) {
     let server = Server::start(&dir.path().join("club.db").to_string_lossy());
     let base = server.base.clone();
     let gm = server.register("gm-pia").await;
-    let game = gm
-        .post("/api/games", json!({"name": "Letters", "variant": "standard"}))
-        .await;
-    let id = game["id"].as_i64().unwrap();
-    let germany = server.register("germany-max").await;
-    germany
-        .post(&format!("/api/games/{id}/join"), json!({"power": "Germany"}))
-        .await;
-    let france = server.register("france-lou").await;
-    france
-        .post(&format!("/api/games/{id}/join"), json!({"power": "France"}))
-        .await;
-    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    let (id, [germany, france]) = common::started_game(
+        &server,
+        &gm,
+        "Letters",
+        "standard",
+        [("germany-max", "Germany"), ("france-lou", "France")],
+    )
+    .await;
 
     b.login(&base, "germany-max").await;
     b.goto(&format!("{base}/games/{id}")).await;
@@ -2355,17 +2265,14 @@ async fn history_reads_at(width: u32, height: u32, label: &str) {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(&dir.path().join("club.db").to_string_lossy());
     let gm = server.register(&format!("gm-hist-{label}")).await;
-    let game = gm
-        .post(
-            "/api/games",
-            json!({"name": "Channel crossing", "variant": "original-1958"}),
-        )
-        .await;
-    let id = game["id"].as_i64().unwrap();
-    let uk: Api = server.register(&format!("uk-{label}")).await;
-    uk.post(&format!("/api/games/{id}/join"), json!({"power": "United Kingdom"}))
-        .await;
-    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    let (id, [uk]) = common::started_game(
+        &server,
+        &gm,
+        "Channel crossing",
+        "original-1958",
+        [(format!("uk-{label}").as_str(), "United Kingdom")],
+    )
+    .await;
     for (seq, orders) in [
         (0, json!(["F lon - eng", "F lon H", "A lon - wsx"])),
         (1, json!(["F eng - wsx B", "A wsx B", "F lon H"])),
@@ -2454,18 +2361,14 @@ async fn orders_are_drawn_live_targets_lit_and_the_sandbox_judges() {
     let server = Server::start(&dir.path().join("club.db").to_string_lossy());
     let base = server.base.clone();
     let gm = server.register("gm-lit").await;
-    let game = gm
-        .post("/api/games", json!({"name": "Lit map", "variant": "standard"}))
-        .await;
-    let id = game["id"].as_i64().unwrap();
-    for (name, power) in [("kaiser-lit", "Germany"), ("tsar-lit", "Russia")] {
-        server
-            .register(name)
-            .await
-            .post(&format!("/api/games/{id}/join"), json!({"power": power}))
-            .await;
-    }
-    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    let (id, _) = common::started_game(
+        &server,
+        &gm,
+        "Lit map",
+        "standard",
+        [("kaiser-lit", "Germany"), ("tsar-lit", "Russia")],
+    )
+    .await;
     b.login(&base, "kaiser-lit").await;
     b.goto(&format!("{base}/games/{id}")).await;
     // The map has the page's width at 1400 px: the side column goes under it.
@@ -2628,16 +2531,14 @@ async fn a_boarding_is_tapped_in_original_1958(width: u32, height: u32, shot: &s
     let server = Server::start(&dir.path().join("club.db").to_string_lossy());
     let base = server.base.clone();
     let gm = server.register("gm-1958").await;
-    let game = gm
-        .post("/api/games", json!({"name": "Boarding", "variant": "original-1958"}))
-        .await;
-    let id = game["id"].as_i64().unwrap();
-    server
-        .register("windsor")
-        .await
-        .post(&format!("/api/games/{id}/join"), json!({"power": "United Kingdom"}))
-        .await;
-    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    let (id, _) = common::started_game(
+        &server,
+        &gm,
+        "Boarding",
+        "original-1958",
+        [("windsor", "United Kingdom")],
+    )
+    .await;
     b.login(&base, "windsor").await;
     b.goto(&format!("{base}/games/{id}")).await;
     let hint = b.text("section[aria-labelledby='orders-h'] p.hint").await;
@@ -2700,16 +2601,7 @@ async fn the_sandbox_on_a_phone() {
     let server = Server::start(&dir.path().join("club.db").to_string_lossy());
     let base = server.base.clone();
     let gm = server.register("gm-sandbox-phone").await;
-    let game = gm
-        .post("/api/games", json!({"name": "Pocket sandbox", "variant": "standard"}))
-        .await;
-    let id = game["id"].as_i64().unwrap();
-    server
-        .register("tsar-phone")
-        .await
-        .post(&format!("/api/games/{id}/join"), json!({"power": "Russia"}))
-        .await;
-    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    let (id, _) = common::started_game(&server, &gm, "Pocket sandbox", "standard", [("tsar-phone", "Russia")]).await;
     b.login(&base, "tsar-phone").await;
     b.goto(&format!("{base}/games/{id}")).await;
     let lit =

@@ -9,38 +9,12 @@ mod common;
 
 use std::collections::HashSet;
 
-use common::smtp::{link, to, Sink};
+use common::smtp::{confirm, to, Sink};
 use common::{full_game, player, Api, Server};
 use serde_json::{json, Value};
 
 fn address(power: &str) -> String {
     format!("{}@players.example", power.to_lowercase().replace(' ', "-"))
-}
-
-/// Sets `who`'s address and follows the link the confirmation mail carries.
-async fn confirm(sink: &Sink, server: &Server, who: &Api, addr: &str) {
-    who.call("PUT", "/api/me/mail/address", Some(json!({"address": addr})))
-        .await;
-    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    let mail = loop {
-        if let Some(m) = to(&sink.mails(), addr)
-            .into_iter()
-            .find(|m| m["headers"]["subject"] == "Confirm your address")
-        {
-            break m.clone();
-        }
-        assert!(std::time::Instant::now() < until, "no confirmation mail for {addr}");
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    };
-    assert!(
-        mail["headers"].get("list-unsubscribe").is_none(),
-        "a confirmation is no list mail"
-    );
-    let url = link(&mail, &format!("{}/mail/confirm/", server.base));
-    let resp = reqwest::get(&url).await.expect("follow the link");
-    assert_eq!(resp.status(), 200, "{url}");
-    let settings = who.get("/api/me/mail").await;
-    assert_eq!(settings["address"]["confirmed"], true, "{settings}");
 }
 
 /// The `width` and `height` of an SVG's root element.
@@ -73,20 +47,7 @@ async fn a_processed_phase_mails_each_player_their_results_and_nothing_else() {
     for target in common::targets().await {
         eprintln!("backend: {}", target.label);
         let sink = Sink::start();
-        let smtp = sink.url();
-        let server = Server::start_with(
-            &target.url,
-            &[
-                "--test-clock",
-                "--no-demo",
-                "--tick-ms",
-                "50",
-                "--rate",
-                "100000",
-                "--smtp",
-                &smtp,
-            ],
-        );
+        let server = Server::mailing_to(&target.url, &sink);
         let gm = server.register("mail-gm").await;
         let (id, players) = full_game(&server, &gm, "1936", json!({}), "mail").await;
         confirm(&sink, &server, &gm, "gm@club.example").await;
@@ -297,20 +258,7 @@ async fn refusals_delay_mail_and_bounces_stop_it() {
     for target in common::targets().await {
         eprintln!("backend: {}", target.label);
         let sink = Sink::start();
-        let smtp = sink.url();
-        let server = Server::start_with(
-            &target.url,
-            &[
-                "--test-clock",
-                "--no-demo",
-                "--tick-ms",
-                "50",
-                "--rate",
-                "100000",
-                "--smtp",
-                &smtp,
-            ],
-        );
+        let server = Server::mailing_to(&target.url, &sink);
         let alice = server.register("alice-bounce").await;
         alice
             .call(
@@ -437,20 +385,7 @@ async fn the_start_of_a_game_is_mailed_to_its_players() {
     for target in common::targets().await {
         eprintln!("backend: {}", target.label);
         let sink = Sink::start();
-        let smtp = sink.url();
-        let server = Server::start_with(
-            &target.url,
-            &[
-                "--test-clock",
-                "--no-demo",
-                "--tick-ms",
-                "50",
-                "--rate",
-                "100000",
-                "--smtp",
-                &smtp,
-            ],
-        );
+        let server = Server::mailing_to(&target.url, &sink);
         let gm = server.register("start-gm").await;
         let game = gm
             .post("/api/games", json!({"name": "start game", "variant": "standard"}))
@@ -494,20 +429,7 @@ async fn replacement_disorder_end_and_leaving_are_mailed() {
     for target in common::targets().await {
         eprintln!("backend: {}", target.label);
         let sink = Sink::start();
-        let smtp = sink.url();
-        let server = Server::start_with(
-            &target.url,
-            &[
-                "--test-clock",
-                "--no-demo",
-                "--tick-ms",
-                "50",
-                "--rate",
-                "100000",
-                "--smtp",
-                &smtp,
-            ],
-        );
+        let server = Server::mailing_to(&target.url, &sink);
         let gm = server.register("events-gm").await;
         let (id, players) = full_game(&server, &gm, "standard", json!({"anonymous": true}), "events").await;
         confirm(&sink, &server, &gm, "gm@club.example").await;
@@ -607,22 +529,6 @@ async fn replacement_disorder_end_and_leaving_are_mailed() {
     }
 }
 
-fn smtp_server(db: &str, smtp: &str) -> Server {
-    Server::start_with(
-        db,
-        &[
-            "--test-clock",
-            "--no-demo",
-            "--tick-ms",
-            "50",
-            "--rate",
-            "100000",
-            "--smtp",
-            smtp,
-        ],
-    )
-}
-
 /// The game's deadline, ms since 1970.
 async fn deadline_ms(who: &Api, id: i64) -> i64 {
     let view = who.get(&format!("/api/games/{id}")).await;
@@ -646,8 +552,7 @@ async fn reminders_before_the_deadline_go_once_to_powers_without_orders() {
     for target in common::targets().await {
         eprintln!("backend: {}", target.label);
         let sink = Sink::start();
-        let smtp = sink.url();
-        let server = smtp_server(&target.url, &smtp);
+        let server = Server::mailing_to(&target.url, &sink);
         let gm = server.register("remind-gm").await;
         let (id, players) = full_game(
             &server,
@@ -743,7 +648,7 @@ async fn reminders_before_the_deadline_go_once_to_powers_without_orders() {
 
         // A restart at the same moment sends nothing again.
         server.kill();
-        let server = smtp_server(&target.url, &smtp);
+        let server = Server::mailing_to(&target.url, &sink);
         let before = sink.mails().len();
         clock_to(&server, two_hours + 60_000).await;
         tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
@@ -797,8 +702,7 @@ async fn reminders_count_bids_and_the_gm_hears_of_missing_orders_at_the_deadline
     for target in common::targets().await {
         eprintln!("backend: {}", target.label);
         let sink = Sink::start();
-        let smtp = sink.url();
-        let server = smtp_server(&target.url, &smtp);
+        let server = Server::mailing_to(&target.url, &sink);
         let gm = server.register("bids-gm").await;
         let (id, players) = full_game(
             &server,
@@ -921,8 +825,7 @@ async fn press_is_mailed_in_batches_and_only_to_its_readers() {
     for target in common::targets().await {
         eprintln!("backend: {}", target.label);
         let sink = Sink::start();
-        let smtp = sink.url();
-        let server = smtp_server(&target.url, &smtp);
+        let server = Server::mailing_to(&target.url, &sink);
         let gm = server.register("press-gm").await;
         let (id, players) = full_game(&server, &gm, "standard", json!({"grey_press": true}), "press").await;
         confirm(&sink, &server, &gm, "gm@club.example").await;
@@ -1074,7 +977,7 @@ async fn press_is_mailed_in_batches_and_only_to_its_readers() {
 async fn the_gm_console_lists_the_games_mails() {
     let target = common::targets().await.remove(0);
     let sink = Sink::start();
-    let server = smtp_server(&target.url, &sink.url());
+    let server = Server::mailing_to(&target.url, &sink);
     let gm = server.register("console-gm").await;
     let (id, players) = full_game(&server, &gm, "standard", json!({}), "console").await;
     confirm(&sink, &server, player(&players, "Italy"), &address("Italy")).await;

@@ -106,6 +106,24 @@ pub async fn fresh_postgres(base: &str) -> PgDatabase {
     }
 }
 
+impl Target {
+    /// A connection straight to the test's database, for a test to put data in place
+    /// that no request could make (rows from an older version, messages sharing one
+    /// millisecond).
+    pub async fn database(&self) -> sqlx::AnyPool {
+        sqlx::any::install_default_drivers();
+        let url = match self.label {
+            "sqlite" => format!("sqlite://{}", self.url),
+            _ => self.url.clone(),
+        };
+        sqlx::any::AnyPoolOptions::new()
+            .max_connections(1)
+            .connect(&url)
+            .await
+            .expect("connect to the test database")
+    }
+}
+
 pub struct Server {
     pub child: Child,
     pub base: String,
@@ -113,13 +131,21 @@ pub struct Server {
     pub log: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
 
+/// What every test server is started with: an adjustable clock, no demo club, a fast
+/// scheduler tick, and a rate limit no test reaches by accident.
+pub const TEST_ARGS: [&str; 6] = ["--test-clock", "--no-demo", "--tick-ms", "50", "--rate", "100000"];
+
 impl Server {
-    /// Starts a test server (adjustable clock, no demo club, a fast scheduler tick).
+    /// Starts a test server ([`TEST_ARGS`]).
     pub fn start(db: &str) -> Server {
-        Server::start_with(
-            db,
-            &["--test-clock", "--no-demo", "--tick-ms", "50", "--rate", "100000"],
-        )
+        Server::start_with(db, &TEST_ARGS)
+    }
+
+    /// Starts a test server with `extra` arguments after [`TEST_ARGS`] (`--smtp URL`,
+    /// `--moderator NAME`, …).
+    pub fn start_adding(db: &str, extra: &[&str]) -> Server {
+        let args: Vec<&str> = TEST_ARGS.iter().chain(extra).copied().collect();
+        Server::start_with(db, &args)
     }
 
     pub fn start_with(db: &str, args: &[&str]) -> Server {
@@ -328,6 +354,46 @@ pub async fn full_game(
         assert_eq!(joined["power"], power.as_str());
         players.push((power.clone(), api));
     }
+    (id, players)
+}
+
+/// Creates a game called `name` of `variant` as `gm`, registers each account of `seats`
+/// and joins it to its power; returns the game's id and the players, in `seats`' order.
+/// The game is still forming (a game starts by itself only once every power is taken).
+pub async fn seated_game<const N: usize>(
+    server: &Server,
+    gm: &Api,
+    name: &str,
+    variant: &str,
+    seats: [(&str, &str); N],
+) -> (i64, [Api; N]) {
+    let game = gm.post("/api/games", json!({"name": name, "variant": variant})).await;
+    let id = game["id"].as_i64().expect("game id");
+    let mut players = Vec::new();
+    for (account, power) in seats {
+        let api = server.register(account).await;
+        let joined = api
+            .post(&format!("/api/games/{id}/join"), json!({"power": power}))
+            .await;
+        assert_eq!(joined["power"], power, "{account} joins as {power}");
+        players.push(api);
+    }
+    match players.try_into() {
+        Ok(players) => (id, players),
+        Err(_) => unreachable!("one player per seat"),
+    }
+}
+
+/// [`seated_game`], then the GM starts it with the powers left vacant.
+pub async fn started_game<const N: usize>(
+    server: &Server,
+    gm: &Api,
+    name: &str,
+    variant: &str,
+    seats: [(&str, &str); N],
+) -> (i64, [Api; N]) {
+    let (id, players) = seated_game(server, gm, name, variant, seats).await;
+    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
     (id, players)
 }
 

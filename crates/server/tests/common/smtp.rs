@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde_json::{json, Value};
+
+use super::{Api, Server};
 
 pub struct Sink {
     child: Child,
@@ -140,4 +142,39 @@ pub fn link(mail: &Value, prefix: &str) -> String {
         .find(prefix)
         .unwrap_or_else(|| panic!("no link {prefix} in {text}"));
     text[start..].split_whitespace().next().unwrap_or_default().to_string()
+}
+
+impl Server {
+    /// Starts a test server that mails through `sink`.
+    pub fn mailing_to(db: &str, sink: &Sink) -> Server {
+        Server::start_adding(db, &["--smtp", &sink.url()])
+    }
+}
+
+/// Sets `who`'s address and follows the link the confirmation mail carries; the account
+/// then says the address is confirmed. A confirmation is no list mail: it has no
+/// unsubscribe header.
+pub async fn confirm(sink: &Sink, server: &Server, who: &Api, addr: &str) {
+    who.call("PUT", "/api/me/mail/address", Some(json!({"address": addr})))
+        .await;
+    let until = Instant::now() + Duration::from_secs(30);
+    let mail = loop {
+        if let Some(m) = to(&sink.mails(), addr)
+            .into_iter()
+            .find(|m| m["headers"]["subject"] == "Confirm your address")
+        {
+            break m.clone();
+        }
+        assert!(Instant::now() < until, "no confirmation mail for {addr}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(
+        mail["headers"].get("list-unsubscribe").is_none(),
+        "a confirmation is no list mail"
+    );
+    let url = link(&mail, &format!("{}/mail/confirm/", server.base));
+    let resp = reqwest::get(&url).await.expect("follow the link");
+    assert_eq!(resp.status(), 200, "{url}");
+    let settings = who.get("/api/me/mail").await;
+    assert_eq!(settings["address"]["confirmed"], true, "{settings}");
 }
