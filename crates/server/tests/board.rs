@@ -993,6 +993,104 @@ async fn each_game_has_a_thread_and_a_moderator_may_replace_its_gm() {
     }
 }
 
+/// The topics a search finds, as `(topic, title)`, best first.
+async fn found_topics(api: &Api, q: &str) -> Vec<(i64, String)> {
+    api.get(&format!("/api/board/search?q={q}")).await["found"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["topic"].as_i64().unwrap(), f["title"].as_str().unwrap().to_string()))
+        .collect()
+}
+
+/// Issue 15 §5: a game's thread bears the game's name, so a GM renaming the game (its
+/// settings) renames the thread on the board and in search: the new name finds it and
+/// the old one no longer does, whether the thread had posts when it was renamed or got
+/// its first one after.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_renamed_games_thread_is_found_by_its_new_name_only() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let (server, apis) = club(&target.url, &["boss", "the-gm", "anna"]).await;
+        let (gm, anna) = (&apis[1], &apis[2]);
+        let thread_of = |id: i64| {
+            let visitor = server.visitor();
+            async move {
+                visitor.get(&format!("/api/games/{id}/thread")).await["topic"]
+                    .as_i64()
+                    .unwrap()
+            }
+        };
+        let rename = |id: i64, name: &'static str| async move {
+            let view = gm
+                .post(&format!("/api/games/{id}/gm/settings"), json!({"name": name}))
+                .await;
+            assert_eq!(view["name"], name, "{view}");
+        };
+        // A thread with a post, renamed.
+        let talked = gm.post("/api/games", json!({"name": "Zeppelin league"})).await["id"]
+            .as_i64()
+            .unwrap();
+        let topic = thread_of(talked).await;
+        anna.post(
+            &format!("/api/board/topics/{topic}/posts"),
+            json!({"body": "Is a seat left?"}),
+        )
+        .await;
+        assert_eq!(
+            found_topics(anna, "zeppelin").await,
+            [(topic, "Zeppelin league".to_string())]
+        );
+        rename(talked, "Marmalade cup").await;
+        assert_eq!(
+            found_topics(anna, "marmalade").await,
+            [(topic, "Marmalade cup".to_string())]
+        );
+        assert!(
+            found_topics(anna, "zeppelin").await.is_empty(),
+            "the old name is not found"
+        );
+        assert_eq!(
+            anna.get(&format!("/api/board/topics/{topic}")).await["title"],
+            "Marmalade cup"
+        );
+        assert_eq!(
+            topic_in(&anna.get("/api/board/topics").await, topic)["title"],
+            "Marmalade cup"
+        );
+        // A thread renamed before anyone wrote in it: its first post carries the new name.
+        let quiet = gm.post("/api/games", json!({"name": "Quince trophy"})).await["id"]
+            .as_i64()
+            .unwrap();
+        let second = thread_of(quiet).await;
+        rename(quiet, "Walnut shield").await;
+        anna.post(
+            &format!("/api/board/topics/{second}/posts"),
+            json!({"body": "Count me in"}),
+        )
+        .await;
+        assert_eq!(
+            found_topics(anna, "walnut").await,
+            [(second, "Walnut shield".to_string())]
+        );
+        assert!(
+            found_topics(anna, "quince").await.is_empty(),
+            "the old name is not found"
+        );
+        // Renamed twice: only the last name is found, and a reply's text still is.
+        rename(talked, "Treacle bowl").await;
+        assert_eq!(
+            found_topics(anna, "treacle").await,
+            [(topic, "Treacle bowl".to_string())]
+        );
+        assert!(
+            found_topics(anna, "marmalade").await.is_empty(),
+            "the old name is not found"
+        );
+        assert_eq!(found_topics(anna, "seat").await, [(topic, "Treacle bowl".to_string())]);
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_members_only_board_is_invisible_to_visitors() {
     for target in common::targets().await {

@@ -716,6 +716,13 @@ pub async fn create_game_thread(tx: &mut crate::db::Tx, game: i64, name: &str, g
     Ok(())
 }
 
+/// A game renamed by its GM: its thread takes the new name, and search finds it by
+/// that name alone. In the transaction that renames the game.
+pub async fn rename_game_thread(tx: &mut crate::db::Tx, game: i64, name: &str) -> ApiResult<()> {
+    db::retitle_game_topic(tx, game, name).await?;
+    Ok(())
+}
+
 /// A moderator's decision on a post.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

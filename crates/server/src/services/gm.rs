@@ -596,6 +596,7 @@ pub async fn change_settings(app: &App, account: &Account, id: i64, s: Settings)
     store::games::set_settings(&mut *tx, id, &row).await?;
     let mut changed = Vec::new();
     if name != game.name {
+        crate::services::forum::rename_game_thread(&mut tx, id, &name).await?;
         changed.push(format!("name {name}"));
     }
     if press != game.press || grey_press != game.grey_press {

@@ -119,6 +119,28 @@ pub async fn game_topic<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) ->
         .transpose()
 }
 
+/// Gives a game's thread the game's new name: on the topic, and on the post that
+/// carries the title into the search index (its first; see migration 0024), so that a
+/// search finds the thread by its new name and no longer by the old. On SQLite the
+/// index's trigger re-indexes that post; on PostgreSQL its generated column is computed
+/// again.
+pub async fn retitle_game_topic(tx: &mut sqlx::Transaction<'static, Any>, game: i64, title: &str) -> sqlx::Result<()> {
+    sqlx::query("UPDATE topics SET title = $2 WHERE game_id = $1")
+        .bind(game)
+        .bind(title)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query(
+        "UPDATE posts SET topic_title = $2
+         WHERE topic_title IS NOT NULL AND topic_id = (SELECT id FROM topics WHERE game_id = $1)",
+    )
+    .bind(game)
+    .bind(title)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
 /// Locks the topic's row for a post or a moderator's change (PostgreSQL: `FOR UPDATE`;
 /// on SQLite the transaction's first write holds the database's lock, so a no-op update
 /// takes it first) and reads whether it is locked and who started it.
