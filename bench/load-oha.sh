@@ -14,8 +14,8 @@
 # seen, as a page's (and bench/load.sh's clients') does. The polls name the moment the
 # run starts and the press is sent in games no poller plays in: each poll finds nothing
 # new, the common case for a page polling every few seconds. (Polling the game the press
-# goes to with a fixed `since_ms` would instead fetch the newest 1,000 messages, the
-# page's limit, on nearly every poll: a measure of that one request, not of the mix.)
+# goes to with a fixed `since_ms` would instead fetch a full page, the newest 100
+# messages, on nearly every poll: a measure of that one request, not of the mix.)
 #
 # Usage: bench/load-oha.sh [RATE] [SECONDS] [CONNECTIONS]   (default 1500 60 200)
 # CAPACITY=1 adds a closed-loop run of the same mix over every seat with wrk (Debian's;

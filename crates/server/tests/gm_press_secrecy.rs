@@ -15,6 +15,171 @@ fn result_for<'a>(result: &'a Value, unit: &str) -> &'a Value {
         .unwrap()
 }
 
+/// Reads the whole of a game's press as `who` through the API, page by page from the
+/// newest back (each answer's `older` passed as `before`), after `since`; the ids, oldest
+/// first, and how many pages it took. Checks every page on the way: at most 100
+/// messages, oldest first, `more` and `older` given together.
+async fn press_by_pages(who: &common::Api, id: i64, since: Option<i64>) -> (Vec<i64>, usize) {
+    let mut pages: Vec<Vec<Value>> = Vec::new();
+    let mut before: Option<String> = None;
+    loop {
+        let mut query = vec![];
+        if let Some(t) = since {
+            query.push(format!("since_ms={t}"));
+        }
+        if let Some(c) = &before {
+            query.push(format!("before={c}"));
+        }
+        let page = who.get(&format!("/api/games/{id}/press?{}", query.join("&"))).await;
+        let messages = page["messages"].as_array().unwrap().clone();
+        assert!(messages.len() <= 100, "a page holds at most 100: {}", messages.len());
+        let keys: Vec<(i64, i64)> = messages
+            .iter()
+            .map(|m| (m["sent_ms"].as_i64().unwrap(), m["id"].as_i64().unwrap()))
+            .collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "oldest first: {keys:?}");
+        assert_eq!(page["more"].as_bool().unwrap(), page["older"].is_string(), "{page}");
+        pages.push(messages);
+        match page["older"].as_str() {
+            Some(c) => before = Some(c.to_string()),
+            None => break,
+        }
+        assert!(pages.len() < 50, "the cursor does not move back");
+    }
+    let count = pages.len();
+    let ids = pages
+        .into_iter()
+        .rev()
+        .flatten()
+        .map(|m| m["id"].as_i64().unwrap())
+        .collect();
+    (ids, count)
+}
+
+/// Issue 14 (a cheap load found by the probe): one read of press returned up to 1,000
+/// messages. Now an answer holds at most 100, the newest, and `older` is a cursor to the
+/// page before; page by page a reader gets every message they may read exactly once, in
+/// order, also when many share one millisecond (a time alone cannot say where a page
+/// ended between them), also when polling with `since_ms`. The game page still shows
+/// the whole press.
+#[tokio::test(flavor = "multi_thread")]
+async fn press_is_read_in_pages_of_a_hundred_with_a_cursor_back() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let server = Server::start(&target.url);
+        let gm = server.register("pages-gm").await;
+        let (id, players) = full_game(&server, &gm, "standard", json!({}), "pages").await;
+        let (england, france, germany) = (
+            player(&players, "England"),
+            player(&players, "France"),
+            player(&players, "Germany"),
+        );
+        // 250 messages: every fourth England's to France alone, the rest to everyone.
+        let press = format!("/api/games/{id}/press");
+        let mut public = Vec::new();
+        let mut all = Vec::new();
+        for i in 0..250 {
+            let (from, body) = match i % 4 {
+                3 => (
+                    england,
+                    json!({"to": ["France"], "body": format!("note-{i:03}-private")}),
+                ),
+                2 => (france, json!({"body": format!("note-{i:03}-public")})),
+                _ => (england, json!({"body": format!("note-{i:03}-public")})),
+            };
+            let sent = from.post(&press, body).await;
+            let message = sent["id"].as_i64().unwrap_or_else(|| panic!("{sent}"));
+            all.push(message);
+            if i % 4 != 3 {
+                public.push(message);
+            }
+        }
+        // The first answer: the newest 100, oldest first, and more to come.
+        let first = gm.get(&press).await;
+        let bodies: Vec<&str> = first["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["body"].as_str().unwrap())
+            .collect();
+        assert_eq!(bodies.len(), 100);
+        assert_eq!(bodies[0], "note-150-public");
+        assert_eq!(bodies[99], "note-249-public");
+        assert_eq!(first["more"], true);
+        // Page by page, each reader gets what they may read, once, in order.
+        let (ids, pages) = press_by_pages(&gm, id, None).await;
+        assert_eq!((ids.clone(), pages), (all.clone(), 3), "the GM reads all 250");
+        assert_eq!(
+            press_by_pages(france, id, None).await.0,
+            all,
+            "France: all, her own included"
+        );
+        assert_eq!(
+            press_by_pages(germany, id, None).await.0,
+            public,
+            "Germany: what went to all"
+        );
+        assert_eq!(press_by_pages(&server.visitor(), id, None).await.0, public);
+        // Every message in one millisecond: the pages still meet exactly.
+        let db = target.database().await;
+        let moment: i64 = 1_764_720_000_000;
+        sqlx::query("UPDATE press SET sent_ms = $1 WHERE game_id = $2")
+            .bind(moment)
+            .bind(id)
+            .execute(&db)
+            .await
+            .unwrap();
+        let mut by_id = all.clone();
+        by_id.sort();
+        let (ids, pages) = press_by_pages(&gm, id, None).await;
+        assert_eq!((ids, pages), (by_id.clone(), 3), "one millisecond, ordered by id");
+        let (ids, _) = press_by_pages(&gm, id, Some(moment)).await;
+        assert_eq!(ids, by_id, "a poll from that moment pages back to all of it");
+        let mut public_by_id = public.clone();
+        public_by_id.sort();
+        assert_eq!(press_by_pages(germany, id, Some(moment)).await.0, public_by_id);
+        assert!(press_by_pages(germany, id, Some(moment + 1)).await.0.is_empty());
+        // A page's size is the reader's to choose, up to 100.
+        let small = gm.get(&format!("{press}?limit=7")).await;
+        assert_eq!(small["messages"].as_array().unwrap().len(), 7);
+        for bad in [
+            "limit=101",
+            "limit=1000",
+            "before=soon",
+            "before=1.x",
+            "before=.5",
+            "before=1764720000000",
+            "before=99999999999999999999.1",
+        ] {
+            let (status, body) = gm.call("GET", &format!("{press}?{bad}"), None).await;
+            assert_eq!(status, 422, "{bad}: {body}");
+            let field = if bad.starts_with("limit") { "limit" } else { "before" };
+            assert_eq!(body["field"], field, "{bad}: {body}");
+        }
+        // The game page shows the whole press, not a page of it.
+        let (_, html) = gm.call("GET", &format!("/games/{id}"), None).await;
+        let html = html.as_str().unwrap();
+        for i in 0..250 {
+            let kind = if i % 4 == 3 { "private" } else { "public" };
+            assert!(
+                html.contains(&format!("note-{i:03}-{kind}")),
+                "the GM's page lacks message {i}"
+            );
+        }
+        let (_, html) = server.visitor().call("GET", &format!("/games/{id}"), None).await;
+        let html = html.as_str().unwrap();
+        for i in 0..250 {
+            let (kind, shown) = if i % 4 == 3 {
+                ("private", false)
+            } else {
+                ("public", true)
+            };
+            let body = format!("note-{i:03}-{kind}");
+            assert_eq!(html.contains(&body), shown, "a visitor's page and {body}");
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn gm_replaces_declares_disorder_pauses_and_ends() {
     for target in common::targets().await {

@@ -8,17 +8,20 @@ use crate::error::{ApiResult, Body, ErrorBody, Params, Path};
 use crate::services::press::{self, Message, PressPage, PressQuery, ReadState, Reading, Sent};
 use crate::App;
 
-/// The messages the viewer may read, oldest first.
+/// The messages the viewer may read, oldest first, a page at a time.
 ///
-/// `since_ms`, `before_ms` and `limit` (1 to 1000) page through them, `more` says older
-/// ones were left out, `latest_ms` is the time to poll from. Grey press hides the sender
-/// from everyone but the sender and the GM; only the GM learns the writing account.
+/// One answer holds the newest `limit` (at most and by default 100) of the messages that
+/// match. `more` says older ones were left out: pass the answer's `older` as `before`
+/// (with the same `since_ms`, if any) for the page before it, until `more` is false.
+/// `latest_ms` is the time to poll from with `since_ms` (drop the ids you already have).
+/// Grey press hides the sender from everyone but the sender and the GM; only the GM
+/// learns the writing account.
 #[utoipa::path(get, path = "/api/games/{id}/press", operation_id = "read_press", tag = "press",
     params(("id" = i64, Path, description = "The game's id"), PressQuery),
     responses(
         (status = 200, description = "The messages", body = PressPage),
         (status = 404, description = "No such game", body = ErrorBody),
-        (status = 422, description = "A bad `limit`", body = ErrorBody),
+        (status = 422, description = "A bad `limit`, time or `before` cursor", body = ErrorBody),
     ),
 )]
 pub async fn read(

@@ -79,6 +79,7 @@ pub async fn feed(State(app): State<App>, headers: HeaderMap, Path(id): Path<i64
     let everyone = PressQuery {
         since_ms: None,
         before_ms: None,
+        before: None,
         limit: Some(MESSAGES),
     };
     for m in press::read(&app, None, id, &everyone).await?.messages {

@@ -13,7 +13,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::limits::MAX_PRESS_CHARS;
 use crate::model::GameStatus;
 use crate::services::games::Role;
-use crate::services::press::{self, PressMessage, PressQuery, GM};
+use crate::services::press::{self, PressMessage, GM};
 use crate::store::games::Game;
 use crate::App;
 
@@ -185,7 +185,8 @@ struct PressSection {
 
 /// The game page's press section, as HTML.
 pub async fn section(app: &App, game: &Game, role: &Role, viewer: Option<&Account>, v: &Variant) -> ApiResult<String> {
-    let read = press::read(app, viewer, game.id, &PressQuery::default()).await?;
+    // The whole of the press the viewer may read, not a page of it.
+    let messages = press::read_all(app, game.id, role, i64::MIN).await?;
     // Read marks for a member; a visitor keeps none, and sees nothing marked new.
     let marks = match (viewer, role) {
         (Some(account), Role::Player(_) | Role::Gm | Role::Observer) => {
@@ -195,7 +196,7 @@ pub async fn section(app: &App, game: &Game, role: &Role, viewer: Option<&Accoun
     };
     let mut threads: BTreeMap<Vec<String>, Vec<&PressMessage>> = BTreeMap::new();
     threads.insert(vec!["*all".into()], Vec::new());
-    for m in &read.messages {
+    for m in &messages {
         threads.entry(press::thread_of(m, role)).or_default().push(m);
     }
     let threads: Vec<Thread> = threads

@@ -19,8 +19,11 @@ use crate::App;
 /// The recipient name for the game's GM.
 pub const GM: &str = "GM";
 
-/// Most messages one read returns; a long game's press is read in pages.
-pub const PAGE_MAX: i64 = 1000;
+/// Most messages one read of the API returns; a long game's press is read in pages
+/// (`older` and `before`). A poll every few seconds finds a handful; a page of 100 is
+/// what a reader scrolls back through at a time, and a client asking often cannot make
+/// the server fetch and send a whole game's press on every request.
+pub const PAGE_MAX: i64 = 100;
 
 /// A message to send.
 #[derive(Deserialize, ToSchema)]
@@ -209,14 +212,45 @@ pub struct PressQuery {
     #[serde(default)]
     #[param(minimum = 0, maximum = 253_402_300_799_999_i64)]
     pub since_ms: Option<i64>,
-    /// Only messages sent before this time: for paging back through older press.
+    /// Only messages sent before this time.
     #[serde(default)]
     #[param(minimum = 0, maximum = 253_402_300_799_999_i64)]
     pub before_ms: Option<i64>,
-    /// The newest this many (1 to 1000, the default) of the messages that match.
+    /// Only messages older than the page this cursor came from: the `older` of an earlier
+    /// answer, to read the page before it (with the same `since_ms`, if any).
     #[serde(default)]
-    #[param(minimum = 1, maximum = 1000)]
+    #[param(max_length = 40, example = "1764720000000.4503599627370495")]
+    pub before: Option<String>,
+    /// The newest this many (1 to 100, the default) of the messages that match.
+    #[serde(default)]
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
+}
+
+/// Where a page of press ends: its oldest message's time and id, written
+/// `SENT_MS.ID`. Messages are ordered by both, so a page ends between two messages even
+/// when many were sent in the same millisecond (a time alone would drop or repeat them).
+fn cursor(m: &PressMessage) -> String {
+    format!("{}.{}", m.sent_ms, m.id)
+}
+
+fn parse_cursor(text: &str) -> ApiResult<(i64, i64)> {
+    let bad = || {
+        ApiError::unprocessable("`before` is the `older` cursor of an earlier answer (`SENT_MS.ID`)")
+            .with(serde_json::json!({"field": "before"}))
+    };
+    let (ms, id) = text.split_once('.').ok_or_else(bad)?;
+    let number = |t: &str| {
+        (!t.is_empty() && t.len() <= 19 && t.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| t.parse::<i64>().ok())
+            .flatten()
+            .ok_or_else(bad)
+    };
+    let (ms, id) = (number(ms)?, number(id)?);
+    if ms > MAX_TIME_MS {
+        return Err(bad());
+    }
+    Ok((ms, id))
 }
 
 /// A message as its reader may see it.
@@ -256,17 +290,23 @@ pub struct PressPage {
     pub game: i64,
     /// Oldest first.
     pub messages: Vec<PressMessage>,
-    /// Older messages were left out: page back with `before_ms`.
+    /// Older messages were left out: read them with `before` set to `older`.
     pub more: bool,
+    /// With `more`: the cursor to pass as `before` for the page of older messages.
+    pub older: Option<String>,
     /// The time to poll from (`since_ms`); null when nothing was read.
     pub latest_ms: Option<i64>,
 }
 
-/// The messages `viewer` may read, oldest first.
+/// One page of the messages `viewer` may read, oldest first: the newest [`PAGE_MAX`] (or
+/// `limit`) of those the query chooses, with a cursor to the page before.
 pub async fn read(app: &App, viewer: Option<&Account>, id: i64, q: &PressQuery) -> ApiResult<PressPage> {
     let limit = q.limit.unwrap_or(PAGE_MAX);
     if !(1..=PAGE_MAX).contains(&limit) {
-        return Err(ApiError::unprocessable(format!("`limit` is 1 to {PAGE_MAX}")));
+        return Err(
+            ApiError::unprocessable(format!("`limit` is 1 to {PAGE_MAX}: read more with `before`"))
+                .with(serde_json::json!({"field": "limit"})),
+        );
     }
     for (name, time) in [("since_ms", q.since_ms), ("before_ms", q.before_ms)] {
         if time.is_some_and(|t| !(0..=MAX_TIME_MS).contains(&t)) {
@@ -275,31 +315,57 @@ pub async fn read(app: &App, viewer: Option<&Account>, id: i64, q: &PressQuery) 
             )));
         }
     }
+    // The earlier of the two ends, when both are given.
+    let mut before = (q.before_ms.unwrap_or(i64::MAX), i64::MIN);
+    if let Some(c) = &q.before {
+        before = before.min(parse_cursor(c)?);
+    }
     let game = games::load(&app.db.read, id).await?;
     let role = role_of(&app.db.read, &game, viewer).await?;
-    let who = match &role {
+    let mut messages = readable(app, id, &role, q.since_ms.unwrap_or(i64::MIN), before, limit + 1).await?;
+    // One more than the page was read: whether older ones are left.
+    let more = messages.len() as i64 > limit;
+    if more {
+        messages.remove(0);
+    }
+    Ok(PressPage {
+        game: id,
+        older: if more { messages.first().map(cursor) } else { None },
+        latest_ms: messages.last().map(|m| m.sent_ms),
+        messages,
+        more,
+    })
+}
+
+/// Every message `role` may read in game `id` sent at or after `since_ms`, oldest
+/// first: for the game page, which shows the whole of its press, and for what is left
+/// unread.
+pub async fn read_all(app: &App, id: i64, role: &Role, since_ms: i64) -> ApiResult<Vec<PressMessage>> {
+    readable(app, id, role, since_ms, (i64::MAX, i64::MIN), i64::MAX).await
+}
+
+/// The newest `limit` messages `role` may read in `[since_ms, before)`, oldest first,
+/// each as this reader may see it.
+async fn readable(
+    app: &App,
+    id: i64,
+    role: &Role,
+    since_ms: i64,
+    before: (i64, i64),
+    limit: i64,
+) -> ApiResult<Vec<PressMessage>> {
+    let who = match role {
         Role::Gm => Readable::All,
         Role::Player(p) => Readable::Power(p),
         Role::Observer | Role::Visitor => Readable::Public,
     };
-    let mut rows = store::press::readable(
-        &app.db.read,
-        id,
-        &who,
-        q.since_ms.unwrap_or(i64::MIN),
-        q.before_ms.unwrap_or(i64::MAX),
-        limit + 1,
-    )
-    .await?;
-    let more = rows.len() as i64 > limit;
-    rows.truncate(limit as usize);
+    let mut rows = store::press::readable(&app.db.read, id, &who, since_ms, before, limit).await?;
     rows.reverse();
-    let latest_ms = rows.last().map(|r| r.sent_ms);
-    let messages = rows
+    Ok(rows
         .into_iter()
         .filter_map(|r| {
             let to = Recipients::stored(&r.recipients);
-            let (visible, own) = match &role {
+            let (visible, own) = match role {
                 Role::Gm => (true, false),
                 Role::Player(p) => {
                     let own = r.sender_power.as_deref() == Some(p.as_str());
@@ -312,7 +378,7 @@ pub async fn read(app: &App, viewer: Option<&Account>, id: i64, q: &PressQuery) 
             if !visible {
                 return None;
             }
-            let show_sender = !r.grey || own || role == Role::Gm;
+            let show_sender = !r.grey || own || *role == Role::Gm;
             Some(PressMessage {
                 id: r.id,
                 phase: r.phase,
@@ -324,16 +390,10 @@ pub async fn read(app: &App, viewer: Option<&Account>, id: i64, q: &PressQuery) 
                 sent: iso_utc(r.sent_ms),
                 sent_ms: r.sent_ms,
                 // Only the GM learns which account wrote a message.
-                account: (role == Role::Gm).then_some(r.account),
+                account: (*role == Role::Gm).then_some(r.account),
             })
         })
-        .collect();
-    Ok(PressPage {
-        game: id,
-        messages,
-        more,
-        latest_ms,
-    })
+        .collect())
 }
 
 /// The conversation a message belongs to, seen from `role`: `*all` (to everyone),
@@ -418,13 +478,9 @@ pub async fn unread(app: &App, account: &Account, id: i64) -> ApiResult<Unread> 
     let marks = read_marks(app, account, id).await?;
     let game = games::load(&app.db.read, id).await?;
     let role = role_of(&app.db.read, &game, Some(account)).await?;
-    let q = PressQuery {
-        since_ms: Some(marks.all_ms.map_or(0, |t| t + 1)),
-        before_ms: None,
-        limit: Some(PAGE_MAX),
-    };
-    let page = read(app, Some(account), id, &q).await?;
-    let theirs: Vec<PressMessage> = page.messages.into_iter().filter(|m| !marks.read(m, &role)).collect();
+    let since = marks.all_ms.map_or(0, |t| t + 1);
+    let messages = read_all(app, id, &role, since).await?;
+    let theirs: Vec<PressMessage> = messages.into_iter().filter(|m| !marks.read(m, &role)).collect();
     Ok(Unread {
         count: theirs.len(),
         newest_private: theirs.iter().rev().find(|m| !m.to.is_everyone()).cloned(),

@@ -63,33 +63,37 @@ pub struct MessageRow {
     pub account: String,
 }
 
-/// The newest `limit` messages of the game sent in `[since_ms, before_ms)` that `who`
-/// may read, newest first. Who may read what is decided in the query, so that the limit
+/// The newest `limit` messages of the game sent at or after `since_ms` and before
+/// `before` (a message's `(sent_ms, id)`: messages are ordered by time, then id, so that
+/// a page ends between two messages even when many share a millisecond) that `who` may
+/// read, newest first. Who may read what is decided in the query, so that the limit
 /// counts only the reader's messages and other conversations are never fetched.
 pub async fn readable<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game_id: i64,
     who: &Readable<'_>,
     since_ms: i64,
-    before_ms: i64,
+    before: (i64, i64),
     limit: i64,
 ) -> sqlx::Result<Vec<MessageRow>> {
     // Recipients are stored as `*` or `A,B,C`; `,A,B,C,` LIKE `%,B,%` finds B.
     let visible = match who {
         Readable::All => "1 = 1",
         Readable::Power(_) => {
-            "(p.recipients = '*' OR (p.sender_power = $5 AND p.from_gm = 0) OR (',' || p.recipients || ',') LIKE $6)"
+            "(p.recipients = '*' OR (p.sender_power = $6 AND p.from_gm = 0) OR (',' || p.recipients || ',') LIKE $7)"
         }
         Readable::Public => "p.recipients = '*'",
     };
     let sql = format!(
         "SELECT p.id, p.phase, p.sender_power, p.from_gm, p.grey, p.recipients, p.body, p.sent_ms, a.name FROM press p JOIN accounts a ON a.id = p.sender_account
-         WHERE p.game_id = $1 AND p.sent_ms >= $2 AND p.sent_ms < $3 AND {visible} ORDER BY p.sent_ms DESC, p.id DESC LIMIT $4"
+         WHERE p.game_id = $1 AND p.sent_ms >= $2 AND (p.sent_ms < $3 OR (p.sent_ms = $3 AND p.id < $4)) AND {visible}
+         ORDER BY p.sent_ms DESC, p.id DESC LIMIT $5"
     );
     let mut query = sqlx::query(&sql)
         .bind(game_id)
         .bind(since_ms)
-        .bind(before_ms)
+        .bind(before.0)
+        .bind(before.1)
         .bind(limit);
     if let Readable::Power(p) = who {
         query = query.bind(p.to_string()).bind(format!("%,{p},%"));
