@@ -72,6 +72,29 @@ pub fn iso_utc(ms: i64) -> String {
     )
 }
 
+/// A moment as mails and pages give it to a reader: in the reader's zone when it has
+/// one, and always in UTC: `Tue 8 Dec 2026 20:00 Europe/Berlin (19:00 UTC)`.
+pub fn when(ms: i64, zone: Option<chrono_tz::Tz>) -> String {
+    use chrono::{TimeZone, Utc};
+    let Some(t) = Utc.timestamp_millis_opt(ms).single() else {
+        return iso_utc(ms);
+    };
+    let utc = t.format("%a %-d %b %Y %H:%M UTC").to_string();
+    match zone {
+        Some(z) if z != chrono_tz::UTC => {
+            let local = t.with_timezone(&z);
+            let same_day = local.date_naive() == t.date_naive();
+            let utc_short = if same_day {
+                t.format("%H:%M UTC").to_string()
+            } else {
+                utc
+            };
+            format!("{} {} ({utc_short})", local.format("%a %-d %b %Y %H:%M"), z.name())
+        }
+        _ => utc,
+    }
+}
+
 /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
 fn civil_from_days(z: i64) -> (i64, i64, i64) {
     let z = z + 719_468;

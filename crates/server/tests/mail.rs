@@ -970,6 +970,280 @@ async fn press_is_mailed_in_batches_and_only_to_its_readers() {
     }
 }
 
+/// The first 07:00 in New York after `now_ms` (the test's own reckoning).
+fn next_seven_in_new_york(now_ms: i64) -> i64 {
+    use chrono::TimeZone;
+    let ny = chrono_tz::America::New_York;
+    let mut day = chrono::DateTime::from_timestamp_millis(now_ms)
+        .unwrap()
+        .with_timezone(&ny)
+        .date_naive();
+    loop {
+        let at = ny
+            .from_local_datetime(&day.and_hms_opt(7, 0, 0).unwrap())
+            .earliest()
+            .unwrap()
+            .timestamp_millis();
+        if at > now_ms {
+            return at;
+        }
+        day = day.succ_opt().unwrap();
+    }
+}
+
+/// Waits until `who` has `n` mails held for the digest; the settings then.
+async fn held(who: &Api, n: i64) -> Value {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let s = who.get("/api/me/mail").await;
+        if s["digest"]["held"] == n {
+            return s;
+        }
+        assert!(std::time::Instant::now() < until, "{n} mails held: {s}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+/// The daily digest (issue 15 §2). Germany's player chooses one digest a day at 07:00
+/// in New York: while two phases are processed and press arrives nothing comes, then at
+/// 07:00 New York time exactly one mail holds both phases' results (Germany's own orders
+/// only, no bid) and the press to Germany, nothing of another conversation; its headers
+/// are a list mail's, its unsubscribe link names the digest. A reminder in the
+/// deadline's last two hours still goes at once. Turning the digest off sends what is
+/// held at once; a digest's one-click unsubscribe turns every kind off.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_daily_digest_gathers_held_mail_at_its_hour_in_the_readers_zone() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let sink = Sink::start();
+        let server = Server::mailing_to(&target.url, &sink);
+        let gm = server.register("digest-gm").await;
+        let days =
+            json!({"deadlines": {"movement_minutes": 4320, "retreat_minutes": 4320, "adjustment_minutes": 4320}});
+        let (id, players) = full_game(&server, &gm, "1936", days, "digest").await;
+        gm.call(
+            "PUT",
+            &format!("/api/games/{id}/gm/reminders"),
+            Some(json!({"minutes": [120]})),
+        )
+        .await;
+        confirm(&sink, &server, &gm, "gm@club.example").await;
+        for power in ["Germany", "France", "Britain"] {
+            confirm(&sink, &server, player(&players, power), &address(power)).await;
+        }
+        let germany = player(&players, "Germany");
+        let france = player(&players, "France");
+        let britain = player(&players, "Britain");
+        let mine = address("Germany");
+
+        // The choice, checked.
+        for bad in [json!({"digest": true, "hour": 24}), json!({"digest": true, "hour": -1})] {
+            let (status, body) = germany.call("PUT", "/api/me/mail/digest", Some(bad)).await;
+            assert_eq!(status, 422, "{body}");
+            assert!(body["error"].as_str().unwrap().contains("0 to 23"), "{body}");
+        }
+        let (status, _) = germany
+            .call("PUT", "/api/me/mail/digest", Some(json!({"digest": "daily"})))
+            .await;
+        assert!(status == 400 || status == 422, "{status}");
+        let (status, _) = germany
+            .call(
+                "PUT",
+                "/api/me/mail/options",
+                Some(json!({"time_zone": "America/New_York"})),
+            )
+            .await;
+        assert_eq!(status, 200);
+        let (status, s) = germany
+            .call("PUT", "/api/me/mail/digest", Some(json!({"digest": true, "hour": 7})))
+            .await;
+        assert_eq!(status, 200, "{s}");
+        assert_eq!(s["digest"]["enabled"], true);
+        assert_eq!(s["digest"]["hour"], 7);
+        assert_eq!(s["digest"]["held"], 0);
+        let now = server.advance(0).await["now_ms"].as_i64().unwrap();
+        let seven = next_seven_in_new_york(now);
+        let iso = |ms: i64| {
+            chrono::DateTime::from_timestamp_millis(ms)
+                .unwrap()
+                .format("%Y-%m-%dT%H:%M:%SZ")
+                .to_string()
+        };
+        assert_eq!(s["digest"]["next"], iso(seven), "{s}");
+        let before = sink.mails().len();
+
+        // Spring 1936: orders, and Germany's secret bid (DP rule 12).
+        germany
+            .post(
+                &format!("/api/games/{id}/bids"),
+                json!({"bids": [{"unit": "Netherlands", "dp": 2, "order": "F net - sns"}], "seq": 0}),
+            )
+            .await;
+        germany
+            .post(
+                &format!("/api/games/{id}/orders"),
+                json!({"orders": ["A ber - sax"], "seq": 0}),
+            )
+            .await;
+        france
+            .post(
+                &format!("/api/games/{id}/orders"),
+                json!({"orders": ["A par - bur"], "seq": 0}),
+            )
+            .await;
+        britain
+            .post(
+                &format!("/api/games/{id}/orders"),
+                json!({"orders": ["F lon - eng"], "seq": 0}),
+            )
+            .await;
+        gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+        held(germany, 1).await;
+        // Press: France to Germany, and Britain to France (not Germany's to read).
+        let press = format!("/api/games/{id}/press");
+        france
+            .post(&press, json!({"to": ["Germany"], "body": "Paris writes to Berlin"}))
+            .await;
+        britain
+            .post(&press, json!({"to": ["France"], "body": "London whispers to Paris"}))
+            .await;
+        held(germany, 2).await;
+        // Fall 1936.
+        gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+        held(germany, 3).await;
+        // France takes each mail as it comes: two results and a press mail by now.
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while to(&sink.mails()[before..], &address("France")).len() < 3 {
+            assert!(std::time::Instant::now() < until, "France's mail comes at once");
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+
+        // A minute before 07:00 in New York, nothing for Germany.
+        clock_to(&server, seven - 60_000).await;
+        tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+        let early = sink.mails();
+        assert!(
+            to(&early[before..], &mine).is_empty(),
+            "{:#?}",
+            to(&early[before..], &mine)
+        );
+        let page = page(germany, "/account").await.1;
+        assert!(page.contains("3 mails wait for the digest of"), "{page}");
+
+        // At 07:00, one digest.
+        clock_to(&server, seven).await;
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while to(&sink.mails()[before..], &mine).is_empty() {
+            assert!(std::time::Instant::now() < until, "no digest");
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+        let all = sink.mails();
+        let got = to(&all[before..], &mine);
+        assert_eq!(got.len(), 1, "one digest: {got:#?}");
+        let d = got[0];
+        let subject = header(d, "subject");
+        assert_eq!(subject, "Your digest: 3 mails about digest game", "{subject}");
+        let date = chrono::DateTime::parse_from_rfc2822(header(d, "date")).expect("a Date");
+        let local = date.with_timezone(&chrono_tz::America::New_York);
+        assert_eq!(local.format("%H:%M").to_string(), "07:00", "{date}");
+        assert!(header(d, "message-id").ends_with(".digest@127.0.0.1>"));
+        assert!(
+            d["headers"].get("in-reply-to").is_none(),
+            "a digest is about no one game"
+        );
+        let unsub = header(d, "list-unsubscribe");
+        assert!(unsub.contains("kind=digest"), "{unsub}");
+        assert_eq!(header(d, "list-unsubscribe-post"), "List-Unsubscribe=One-Click");
+        let text = d["text"].as_str().unwrap();
+        let html = d["html"].as_str().unwrap();
+        assert!(text.contains("== digest game =="), "{text}");
+        for part in [
+            "Spring 1936",
+            "Fall 1936",
+            "Germany's orders and their results:",
+            "A ber - sax",
+            "Paris writes to Berlin",
+            "Supply centres:",
+        ] {
+            assert!(text.contains(part), "{part} in {text}");
+        }
+        // In the reader's zone and in UTC.
+        assert!(text.contains("America/New_York"), "{text}");
+        assert!(
+            html.contains("Paris writes to Berlin") && html.contains("A ber - sax"),
+            "{html}"
+        );
+        for secret in ["A par - bur", "F lon - eng", "London whispers", "F net - sns", "DP"] {
+            assert!(!text.contains(secret) && !html.contains(secret), "{secret} in {text}");
+        }
+        assert!(!text.to_lowercase().contains("bid"), "{text}");
+        // Both phases' maps.
+        assert_eq!(d["images"].as_array().unwrap().len(), 2, "{:?}", d["structure"]);
+        assert_eq!(germany.get("/api/me/mail").await["digest"]["held"], 0);
+
+        // The reminder in the deadline's last two hours goes at once.
+        let deadline = deadline_ms(&gm, id).await;
+        let before = sink.mails().len();
+        clock_to(&server, deadline - 2 * 3_600_000 + 60_000).await;
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while to(&sink.mails()[before..], &mine).is_empty() {
+            assert!(std::time::Instant::now() < until, "no reminder");
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(1000)).await;
+        let all = sink.mails();
+        let got = to(&all[before..], &mine);
+        assert_eq!(got.len(), 1, "{got:#?}");
+        assert!(header(got[0], "subject").ends_with("due in 2 hours"), "{got:#?}");
+
+        // Turning the digest off sends what is held, at once.
+        france
+            .post(&press, json!({"to": ["Germany"], "body": "One more from Paris"}))
+            .await;
+        held(germany, 1).await;
+        let before = sink.mails().len();
+        let s = germany
+            .call("PUT", "/api/me/mail/digest", Some(json!({"digest": false})))
+            .await
+            .1;
+        assert_eq!(s["digest"]["enabled"], false, "{s}");
+        assert_eq!(s["digest"]["hour"], 7, "the hour is kept");
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while to(&sink.mails()[before..], &mine).is_empty() {
+            assert!(std::time::Instant::now() < until, "what was held is not sent");
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+        let all = sink.mails();
+        let got = to(&all[before..], &mine);
+        assert_eq!(got.len(), 1, "{got:#?}");
+        assert!(got[0]["text"].as_str().unwrap().contains("One more from Paris"));
+
+        // A digest's one-click unsubscribe turns every kind of mail off.
+        let unsub = unsub.trim_matches(['<', '>']).to_string();
+        let resp = reqwest::Client::new()
+            .post(&unsub)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body("List-Unsubscribe=One-Click")
+            .send()
+            .await
+            .expect("one-click unsubscribe");
+        assert_eq!(resp.status(), 200);
+        let prefs = germany.get("/api/me/mail").await["prefs"].clone();
+        for kind in ["results", "reminders", "press", "game", "gm", "board"] {
+            assert!(
+                prefs
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|p| p["kind"] == kind && p["game_id"] == 0 && p["enabled"] == false),
+                "{kind} off: {prefs}"
+            );
+        }
+    }
+}
+
 /// The GM console lists the mails written about its game (issue 15 §4): to whom, the
 /// subject and text, whether they went; and holds the reminder times' form. Only the
 /// GM opens it.

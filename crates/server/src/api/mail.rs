@@ -45,8 +45,26 @@ pub struct MailSettings {
     /// The choices made; a kind without one has its default (`on_by_default`).
     pub prefs: Vec<MailPref>,
     pub kinds: Vec<MailKind>,
-    /// The zone mails give times in, beside UTC (an IANA name); null for UTC alone.
+    /// The account's zone (an IANA name), in which pages and mails give times beside
+    /// UTC and the digest's hour is read; null for UTC alone.
     pub time_zone: Option<String>,
+    pub digest: DigestSettings,
+}
+
+/// How mail comes: each mail as it comes, or one digest a day.
+#[derive(Serialize, ToSchema)]
+pub struct DigestSettings {
+    /// One mail a day gathers the others; address confirmations and mail to act on
+    /// before the digest would come (a reminder in a deadline's last hours) still go
+    /// at once.
+    pub enabled: bool,
+    /// The digest's hour, 0 to 23, in `time_zone`.
+    pub hour: i64,
+    /// Mails waiting for the digest.
+    pub held: i64,
+    /// When the next digest is due (ISO 8601, UTC); null when none is.
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub next: Option<String>,
 }
 
 impl From<Settings> for MailSettings {
@@ -71,6 +89,12 @@ impl From<Settings> for MailSettings {
                 })
                 .collect(),
             time_zone: s.options.time_zone,
+            digest: DigestSettings {
+                enabled: s.options.digest,
+                hour: s.options.digest_hour,
+                held: s.held,
+                next: s.next_digest_ms.map(crate::clock::iso_utc),
+            },
         }
     }
 }
@@ -173,7 +197,8 @@ pub struct OptionsChange {
     pub time_zone: Option<String>,
 }
 
-/// Set the time zone your mails give times in (beside UTC).
+/// Set your time zone: pages and mails give times in it beside UTC, and the digest's
+/// hour is read in it.
 #[utoipa::path(put, path = "/api/me/mail/options", operation_id = "set_mail_options", tag = "accounts",
     request_body = OptionsChange,
     responses(
@@ -190,6 +215,42 @@ pub async fn set_options(
 ) -> ApiResult<Json<MailSettings>> {
     Ok(Json(
         mail_settings::set_zone(&app, &account, change.time_zone.as_deref())
+            .await?
+            .into(),
+    ))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"digest": true, "hour": 7}))]
+pub struct DigestChange {
+    /// True for one digest a day, false for each mail as it comes (what is held is then
+    /// sent at once, as one digest).
+    pub digest: bool,
+    /// The digest's hour, 0 to 23, in the account's zone; absent to keep the one chosen
+    /// (7 until one is).
+    #[serde(default)]
+    #[schema(minimum = 0, maximum = 23)]
+    pub hour: Option<i64>,
+}
+
+/// Choose each mail as it comes, or one digest a day at an hour of your time zone.
+#[utoipa::path(put, path = "/api/me/mail/digest", operation_id = "set_mail_digest", tag = "accounts",
+    request_body = DigestChange,
+    responses(
+        (status = 200, description = "Set", body = MailSettings),
+        (status = 401, description = "Not logged in", body = ErrorBody),
+        (status = 422, description = "An hour outside 0 to 23", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = [])),
+)]
+pub async fn set_digest(
+    State(app): State<App>,
+    account: Account,
+    Body(change): Body<DigestChange>,
+) -> ApiResult<Json<MailSettings>> {
+    Ok(Json(
+        mail_settings::set_digest(&app, &account, change.digest, change.hour)
             .await?
             .into(),
     ))

@@ -51,6 +51,7 @@ pub fn router() -> OpenApiRouter<App> {
         .routes(routes!(mail::set_address, mail::remove_address))
         .routes(routes!(mail::set_pref))
         .routes(routes!(mail::set_options))
+        .routes(routes!(mail::set_digest))
         .routes(routes!(mail::get_reminders, mail::set_reminders))
         .routes({
             // Creating a game may upload a variant file.

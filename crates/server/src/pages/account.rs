@@ -69,8 +69,17 @@ struct AccountPage {
     address: Option<crate::store::mail::AddressRow>,
     /// The server has a mail transport; without one the club mails nothing.
     sends: bool,
-    /// The zone mails give times in beside UTC; empty for UTC alone.
+    /// The account's zone, in which pages and mails give times beside UTC; empty for
+    /// UTC alone.
     zone: String,
+    /// Every zone the field offers.
+    zones: Vec<&'static str>,
+    /// One digest a day instead of each mail as it comes, at this hour.
+    digest: bool,
+    digest_hour: i64,
+    /// Mails waiting for the digest, and when it is due (as the reader reads times).
+    held: i64,
+    next_digest: Option<String>,
     /// Each kind of mail: name, label, on for all games, the games it is off for.
     kinds: Vec<(&'static str, &'static str, bool, Vec<i64>)>,
 }
@@ -99,7 +108,14 @@ pub async fn account_page(State(app): State<App>, Viewer(viewer): Viewer) -> Pag
         password_min: *PASSWORD_CHARS.start(),
         address: mail.address,
         sends: app.mailer.sends(),
+        next_digest: mail
+            .next_digest_ms
+            .map(|ms| crate::clock::when(ms, crate::services::mail::zone_of(mail.options.time_zone.as_deref()))),
         zone: mail.options.time_zone.unwrap_or_default(),
+        zones: chrono_tz::TZ_VARIANTS.iter().map(|z| z.name()).collect(),
+        digest: mail.options.digest,
+        digest_hour: mail.options.digest_hour,
+        held: mail.held,
         kinds,
     })
 }

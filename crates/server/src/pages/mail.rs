@@ -55,7 +55,7 @@ pub struct Which {
 }
 
 pub async fn unsubscribe_page(Viewer(viewer): Viewer, Path(key): Path<String>, Params(w): Params<Which>) -> PageResult {
-    let Some(kind) = Kind::parse(&w.kind) else {
+    let Some(kind) = Kind::parse_link(&w.kind) else {
         return Err(crate::error::ApiError::not_found("no such kind of mail").into());
     };
     render(&MailPage {

@@ -18,6 +18,7 @@
 //! [`enqueue`]).
 
 use askama::Template;
+use chrono::{LocalResult, TimeZone, Utc};
 use chrono_tz::Tz;
 
 use crate::db::{new_id, Tx};
@@ -47,6 +48,9 @@ pub enum Kind {
     Gm,
     /// Replies to the reader's topics on the club's message board; off unless chosen.
     Board,
+    /// The daily digest that gathers the others ([`super::mail_digest`]); its
+    /// unsubscribe link turns every kind off.
+    Digest,
 }
 
 impl Kind {
@@ -69,7 +73,16 @@ impl Kind {
             Kind::Game => "game",
             Kind::Gm => "gm",
             Kind::Board => "board",
+            Kind::Digest => "digest",
         }
+    }
+
+    /// A kind a mail's unsubscribe link names: one a reader chooses, or the digest.
+    pub fn parse_link(s: &str) -> Option<Kind> {
+        if s == Kind::Digest.as_str() {
+            return Some(Kind::Digest);
+        }
+        Kind::parse(s)
     }
 
     pub fn parse(s: &str) -> Option<Kind> {
@@ -86,6 +99,7 @@ impl Kind {
             Kind::Game => "game start, end, replacements and civil disorder",
             Kind::Gm => "as GM: phases processed, missing orders, players leaving",
             Kind::Board => "replies in the board's topics you follow (your own topics, unless you unfollow them)",
+            Kind::Digest => "any kind (the daily digest and all it gathers)",
         }
     }
 
@@ -190,11 +204,19 @@ pub struct Reader {
     pub power: Option<String>,
     /// The account's time zone, in which times are given beside UTC; None for UTC.
     pub zone: Option<Tz>,
+    /// The hour (in `zone`) of the account's daily digest; None when it takes each mail
+    /// as it comes.
+    pub digest_hour: Option<u32>,
 }
 
 /// A stored zone name; UTC (None) when there is none or it no longer reads.
-fn zone_of(name: Option<&str>) -> Option<Tz> {
+pub fn zone_of(name: Option<&str>) -> Option<Tz> {
     name.and_then(|n| n.parse().ok())
+}
+
+/// A stored digest hour, when the digest is chosen.
+fn digest_hour(digest: bool, hour: i64) -> Option<u32> {
+    digest.then(|| u32::try_from(hour.clamp(0, 23)).unwrap_or(0))
 }
 
 /// The account as a reader of `kind` (about `game`): when it has a confirmed address
@@ -217,6 +239,7 @@ pub async fn reader(app: &App, account: i64, game: Option<i64>, kind: Kind) -> A
         address: a.address,
         power: None,
         zone: zone_of(options.time_zone.as_deref()),
+        digest_hour: digest_hour(options.digest, options.digest_hour),
     }))
 }
 
@@ -224,14 +247,15 @@ pub async fn reader(app: &App, account: i64, game: Option<i64>, kind: Kind) -> A
 pub async fn players(app: &App, game: &Game, kind: Kind) -> ApiResult<Vec<Reader>> {
     let db = &app.db.read;
     let mut out = Vec::new();
-    for (account, power, address, zone) in store::mail::players_with_address(db, game.id).await? {
-        let prefs = store::mail::prefs(db, account).await?;
+    for p in store::mail::players_with_address(db, game.id).await? {
+        let prefs = store::mail::prefs(db, p.account_id).await?;
         if wanted(&prefs, kind, Some(game.id)) {
             out.push(Reader {
-                account_id: account,
-                address,
-                power: Some(power),
-                zone: zone_of(zone.as_deref()),
+                account_id: p.account_id,
+                address: p.address,
+                power: Some(p.power),
+                zone: zone_of(p.time_zone.as_deref()),
+                digest_hour: p.digest_hour.map(|h| digest_hour(true, h).unwrap_or(0)),
             });
         }
     }
@@ -266,10 +290,64 @@ pub async fn to_account(
     Ok(true)
 }
 
+/// A held mail goes at once when its reader must act on it before this long after the
+/// digest would bring it (a deadline reminder in the last hours).
+pub const LEAD_MS: i64 = 3 * 3_600_000;
+
+/// The first moment after `now_ms` at `hour`:00 in `zone`. On a day when clocks skip
+/// that hour, the first moment after the gap; when it comes twice, the first.
+pub fn next_digest_ms(now_ms: i64, hour: u32, zone: Tz) -> i64 {
+    let Some(now) = Utc.timestamp_millis_opt(now_ms).single() else {
+        return now_ms;
+    };
+    let mut day = now.with_timezone(&zone).date_naive();
+    for _ in 0..3 {
+        let at = |h: u32| day.and_hms_opt(h, 0, 0).map(|t| zone.from_local_datetime(&t));
+        let found = match at(hour.min(23)) {
+            Some(LocalResult::Single(t)) | Some(LocalResult::Ambiguous(t, _)) => Some(t),
+            // A spring-forward gap: the hour after it exists (gaps are at most an hour
+            // in the zones the club's players live in; two hours at most anywhere).
+            Some(LocalResult::None) => (1..=2).find_map(|n| {
+                day.and_hms_opt(hour, 0, 0)
+                    .map(|t| t + chrono::Duration::hours(n))
+                    .and_then(|t| zone.from_local_datetime(&t).earliest())
+            }),
+            None => None,
+        };
+        if let Some(t) = found {
+            let ms = t.timestamp_millis();
+            if ms > now_ms {
+                return ms;
+            }
+        }
+        match day.succ_opt() {
+            Some(d) => day = d,
+            None => break,
+        }
+    }
+    now_ms
+}
+
+/// When a mail of `kind` to `reader` waits for the reader's digest: None to send it at
+/// once (the reader takes each mail as it comes, it confirms an address, or its reader
+/// must act on it by `act_by` and the digest would come less than [`LEAD_MS`] before).
+pub fn hold_until(reader: &Reader, kind: Kind, act_by: Option<i64>, now_ms: i64) -> Option<i64> {
+    let hour = reader.digest_hour?;
+    if matches!(kind, Kind::Confirm | Kind::Digest) {
+        return None;
+    }
+    let due = next_digest_ms(now_ms, hour, reader.zone.unwrap_or(chrono_tz::UTC));
+    match act_by {
+        Some(by) if due.saturating_add(LEAD_MS) > by => None,
+        _ => Some(due),
+    }
+}
+
 /// Writes one mail to the outbox inside `tx`. With no transport configured
 /// (neither `--smtp` nor `--mail-dir`) nothing is written: a mail that can never be
 /// sent would only pile up, and a transport configured later should not deliver a
-/// backlog of stale results and reminders.
+/// backlog of stale results and reminders. For a reader who chose the daily digest
+/// the mail waits for it.
 pub async fn enqueue(
     tx: &mut Tx,
     app: &App,
@@ -278,6 +356,23 @@ pub async fn enqueue(
     kind: Kind,
     subject: String,
     blocks: &[Block],
+) -> ApiResult<()> {
+    enqueue_by(tx, app, reader, game, kind, subject, blocks, None).await
+}
+
+/// [`enqueue`] for a mail its reader must act on by `act_by` (a deadline): it waits for
+/// the reader's digest only when the digest comes well before then
+/// ([`hold_until`]).
+#[allow(clippy::too_many_arguments)]
+pub async fn enqueue_by(
+    tx: &mut Tx,
+    app: &App,
+    reader: &Reader,
+    game: Option<i64>,
+    kind: Kind,
+    subject: String,
+    blocks: &[Block],
+    act_by: Option<i64>,
 ) -> ApiResult<()> {
     if !app.mailer.sends() {
         return Ok(());
@@ -298,6 +393,7 @@ pub async fn enqueue(
         created_ms: now,
         due_ms: now,
         maps: maps_of(blocks),
+        digest_ms: hold_until(reader, kind, act_by, now),
     };
     store::mail::enqueue(&mut **tx, &mail).await?;
     Ok(())
@@ -307,28 +403,7 @@ fn game_url(m: &Mailer, game: &Game) -> String {
     format!("{}/games/{}", m.base_url, game.id)
 }
 
-/// A moment as a mail gives it: in the reader's zone when it has one, and always in
-/// UTC: `Tue 8 Dec 2026 20:00 Europe/Berlin (19:00 UTC)`.
-pub fn when(ms: i64, zone: Option<Tz>) -> String {
-    use chrono::{TimeZone, Utc};
-    let Some(t) = Utc.timestamp_millis_opt(ms).single() else {
-        return crate::clock::iso_utc(ms);
-    };
-    let utc = t.format("%a %-d %b %Y %H:%M UTC").to_string();
-    match zone {
-        Some(z) if z != chrono_tz::UTC => {
-            let local = t.with_timezone(&z);
-            let same_day = local.date_naive() == t.date_naive();
-            let utc_short = if same_day {
-                t.format("%H:%M UTC").to_string()
-            } else {
-                utc
-            };
-            format!("{} {} ({utc_short})", local.format("%a %-d %b %Y %H:%M"), z.name())
-        }
-        _ => utc,
-    }
-}
+pub use crate::clock::when;
 
 /// The results of a processed phase: to each player, their own orders with outcomes and
 /// reasons, the centre counts and the links; to the GM, that the phase was processed
@@ -493,7 +568,17 @@ pub async fn game_started(tx: &mut Tx, app: &App, game: &Game, phase: &str, dead
             },
         ];
         let subject = format!("{}: the game has started", game.name);
-        enqueue(tx, app, &reader, Some(game.id), Kind::Game, subject, &blocks).await?;
+        enqueue_by(
+            tx,
+            app,
+            &reader,
+            Some(game.id),
+            Kind::Game,
+            subject,
+            &blocks,
+            Some(deadline_ms),
+        )
+        .await?;
     }
     Ok(())
 }
@@ -691,6 +776,51 @@ mod tests {
         assert_eq!(
             when(ms, Some(auckland)),
             "Mon 12 Jan 2026 08:00 Pacific/Auckland (Sun 11 Jan 2026 19:00 UTC)"
+        );
+    }
+
+    /// ms since 1970 of a UTC time.
+    fn utc(y: i32, mo: u32, d: u32, h: u32) -> i64 {
+        Utc.with_ymd_and_hms(y, mo, d, h, 0, 0).unwrap().timestamp_millis()
+    }
+
+    #[test]
+    fn the_next_digest_is_at_its_hour_in_the_readers_zone_across_clock_changes() {
+        let ny: Tz = "America/New_York".parse().unwrap();
+        // 06:00 EDT on Saturday 31 Oct 2026: 07:00 EDT is 11:00 UTC.
+        assert_eq!(next_digest_ms(utc(2026, 10, 31, 10), 7, ny), utc(2026, 10, 31, 11));
+        // After that, Sunday's 07:00 is in EST (clocks went back at 02:00): 12:00 UTC.
+        assert_eq!(next_digest_ms(utc(2026, 10, 31, 11), 7, ny), utc(2026, 11, 1, 12));
+        // London skips 01:00 on 29 Mar 2026: the first moment after the gap, 02:00 BST.
+        let london: Tz = "Europe/London".parse().unwrap();
+        assert_eq!(next_digest_ms(utc(2026, 3, 29, 0), 1, london), utc(2026, 3, 29, 1));
+        // 01:30 BST twice on 25 Oct 2026: 01:00 comes twice, the first is taken.
+        assert_eq!(next_digest_ms(utc(2026, 10, 24, 23), 1, london), utc(2026, 10, 25, 0));
+    }
+
+    #[test]
+    fn urgent_mail_is_not_held() {
+        let mut reader = Reader {
+            account_id: 1,
+            address: "a@b.example".into(),
+            power: None,
+            zone: None,
+            digest_hour: None,
+        };
+        let now = utc(2026, 12, 2, 8);
+        assert_eq!(hold_until(&reader, Kind::Results, None, now), None, "no digest chosen");
+        reader.digest_hour = Some(7);
+        let seven = utc(2026, 12, 3, 7);
+        assert_eq!(hold_until(&reader, Kind::Results, None, now), Some(seven));
+        assert_eq!(hold_until(&reader, Kind::Confirm, None, now), None);
+        // A reminder whose deadline comes less than three hours after the digest goes now.
+        assert_eq!(
+            hold_until(&reader, Kind::Reminders, Some(seven + 2 * 3_600_000), now),
+            None
+        );
+        assert_eq!(
+            hold_until(&reader, Kind::Reminders, Some(seven + 12 * 3_600_000), now),
+            Some(seven)
         );
     }
 

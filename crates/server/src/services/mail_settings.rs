@@ -17,14 +17,62 @@ pub struct Settings {
     /// `(game, kind, enabled)`; game 0 for all games.
     pub prefs: Vec<(i64, String, bool)>,
     pub options: store::mail::Options,
+    /// How many mails wait for the digest, and when the next digest is due (with
+    /// mails in it, or as chosen).
+    pub held: i64,
+    pub next_digest_ms: Option<i64>,
 }
 
 pub async fn settings(app: &App, account: &Account) -> ApiResult<Settings> {
+    let options = store::mail::options(&app.db.read, account.id).await?;
+    let (held, held_due) = store::mail::held_count(&app.db.read, account.id).await?;
+    let next_digest_ms = held_due.or_else(|| options.digest.then(|| next_digest(app.clock.now_ms(), &options)));
     Ok(Settings {
         address: store::mail::address(&app.db.read, account.id).await?,
         prefs: store::mail::prefs(&app.db.read, account.id).await?,
-        options: store::mail::options(&app.db.read, account.id).await?,
+        options,
+        held,
+        next_digest_ms,
     })
+}
+
+/// The next digest after `now_ms` for these options.
+fn next_digest(now_ms: i64, o: &store::mail::Options) -> i64 {
+    mail::next_digest_ms(
+        now_ms,
+        u32::try_from(o.digest_hour.clamp(0, 23)).unwrap_or(0),
+        mail::zone_of(o.time_zone.as_deref()).unwrap_or(chrono_tz::UTC),
+    )
+}
+
+/// Writes the options and moves the mails held for a digest to the digest they now
+/// wait for: the next one at the new hour or in the new zone, or, with the digest
+/// turned off, one gathered at once (so that nothing held is lost or left waiting).
+async fn save_options(app: &App, account: &Account, options: &store::mail::Options) -> ApiResult<()> {
+    let now = app.clock.now_ms();
+    let due = if options.digest { next_digest(now, options) } else { now };
+    let mut tx = app.db.write.begin().await?;
+    store::mail::set_options(&mut *tx, account.id, options).await?;
+    store::mail::reschedule_held(&mut *tx, account.id, due).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Chooses how mail comes: each mail as it comes (`digest` false), or one digest a day
+/// at `hour`:00 in the account's zone. Urgent mail goes at once either way.
+pub async fn set_digest(app: &App, account: &Account, digest: bool, hour: Option<i64>) -> ApiResult<Settings> {
+    let mut options = store::mail::options(&app.db.read, account.id).await?;
+    if let Some(h) = hour {
+        if !(0..=23).contains(&h) {
+            return Err(ApiError::unprocessable(format!(
+                "the digest's hour is 0 to 23 (in your time zone), not {h}"
+            )));
+        }
+        options.digest_hour = h;
+    }
+    options.digest = digest;
+    save_options(app, account, &options).await?;
+    settings(app, account).await
 }
 
 fn random_hex() -> String {
@@ -79,6 +127,7 @@ pub async fn set_address(app: &App, account: &Account, address: &str) -> ApiResu
         address: address.clone(),
         power: None,
         zone: None,
+        digest_hour: None,
     };
     mail::enqueue(
         &mut tx,
@@ -135,19 +184,31 @@ pub async fn set_pref(
 /// The one-click unsubscribe of a mail's link: turns its kind off for its game (or for
 /// all games). The key names the account; it allows nothing else.
 pub async fn unsubscribe(app: &App, key: &str, kind: &str, game: Option<i64>) -> ApiResult<String> {
-    let kind = Kind::parse(kind).ok_or_else(|| ApiError::not_found("no such kind of mail"))?;
+    let kind = Kind::parse_link(kind).ok_or_else(|| ApiError::not_found("no such kind of mail"))?;
     let Some(row) = store::mail::by_unsubscribe_key(&app.db.read, key).await? else {
         return Err(ApiError::not_found("this unsubscribe link is not valid"));
     };
     let game = game.filter(|g| *g > 0);
-    store::mail::set_pref(&app.db.write, row.account_id, game.unwrap_or(0), kind.as_str(), false).await?;
+    // A digest gathers every kind: stopping it stops them all (turning the digest off
+    // instead would send each mail on its own, the opposite of what was asked).
+    let kinds = if kind == Kind::Digest {
+        Kind::CHOSEN.to_vec()
+    } else {
+        vec![kind]
+    };
+    let mut tx = app.db.write.begin().await?;
+    for k in kinds {
+        store::mail::set_pref(&mut *tx, row.account_id, game.unwrap_or(0), k.as_str(), false).await?;
+    }
+    tx.commit().await?;
     Ok(match game {
         Some(g) => format!("No more mails of {} for game {g}.", kind.label()),
         None => format!("No more mails of {}.", kind.label()),
     })
 }
 
-/// Sets the zone mails give times in beside UTC; None or `UTC` for UTC alone.
+/// Sets the account's time zone, in which pages and mails give times beside UTC (and
+/// the digest's hour is read); None or `UTC` for UTC alone.
 pub async fn set_zone(app: &App, account: &Account, zone: Option<&str>) -> ApiResult<Settings> {
     let zone = match zone.map(str::trim).filter(|z| !z.is_empty()) {
         None => None,
@@ -158,6 +219,6 @@ pub async fn set_zone(app: &App, account: &Account, zone: Option<&str>) -> ApiRe
     };
     let mut options = store::mail::options(&app.db.read, account.id).await?;
     options.time_zone = zone;
-    store::mail::set_options(&app.db.write, account.id, &options).await?;
+    save_options(app, account, &options).await?;
     settings(app, account).await
 }

@@ -40,6 +40,7 @@ pub mod games;
 pub mod gm;
 pub mod history;
 pub mod mail;
+pub mod mail_digest;
 pub mod mail_jobs;
 pub mod mail_log;
 pub mod mail_map;

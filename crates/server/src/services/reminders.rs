@@ -185,7 +185,20 @@ async fn remind(app: &App, game_id: i64, seq: i64, deadline_ms: i64, minutes: i6
             url: format!("{}/games/{}", app.mailer.base_url, game.id),
         });
         let subject = format!("{}: {what} for {phase} due in {left}", game.name);
-        mail::enqueue(&mut tx, app, &reader, Some(game.id), Kind::Reminders, subject, &blocks).await?;
+        // A reminder in the deadline's last hours goes at once even to a reader who
+        // chose the daily digest; an early one may wait for a digest that still comes in
+        // time.
+        mail::enqueue_by(
+            &mut tx,
+            app,
+            &reader,
+            Some(game.id),
+            Kind::Reminders,
+            subject,
+            &blocks,
+            Some(deadline_ms),
+        )
+        .await?;
         written += 1;
     }
     tx.commit().await?;

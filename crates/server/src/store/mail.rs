@@ -119,14 +119,25 @@ pub async fn bounced<'e, E: Executor<'e, Database = Any>>(
     Ok(())
 }
 
-/// The active players of a game with a confirmed address that has not bounced:
-/// `(account, power, address, time zone)`.
+/// A player of a game as a reader of its mail.
+pub struct PlayerAddress {
+    pub account_id: i64,
+    pub power: String,
+    pub address: String,
+    /// The account's zone (an IANA name); None for UTC.
+    pub time_zone: Option<String>,
+    /// The hour of the account's daily digest; None when it takes each mail as it comes.
+    pub digest_hour: Option<i64>,
+}
+
+/// The active players of a game with a confirmed address that has not bounced.
 pub async fn players_with_address<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game: i64,
-) -> sqlx::Result<Vec<(i64, String, String, Option<String>)>> {
+) -> sqlx::Result<Vec<PlayerAddress>> {
     sqlx::query(
-        "SELECT m.account_id, m.power, a.address, o.time_zone FROM members m JOIN mail_addresses a ON a.account_id = m.account_id \
+        "SELECT m.account_id, m.power, a.address, o.time_zone, o.digest, o.digest_hour FROM members m \
+         JOIN mail_addresses a ON a.account_id = m.account_id \
          LEFT JOIN mail_options o ON o.account_id = m.account_id \
          WHERE m.game_id = $1 AND m.role = 'player' AND m.active = 1 AND a.confirmed = 1 AND a.bounced IS NULL ORDER BY m.power",
     )
@@ -135,12 +146,18 @@ pub async fn players_with_address<'e, E: Executor<'e, Database = Any>>(
     .await?
     .iter()
     .map(|r| {
-        Ok((
-            r.try_get("account_id")?,
-            r.try_get("power")?,
-            r.try_get("address")?,
-            r.try_get("time_zone")?,
-        ))
+        let digest: Option<i64> = r.try_get("digest")?;
+        Ok(PlayerAddress {
+            account_id: r.try_get("account_id")?,
+            power: r.try_get("power")?,
+            address: r.try_get("address")?,
+            time_zone: r.try_get("time_zone")?,
+            digest_hour: if digest.unwrap_or(0) != 0 {
+                r.try_get("digest_hour")?
+            } else {
+                None
+            },
+        })
     })
     .collect()
 }
@@ -208,12 +225,14 @@ pub struct NewMail {
     pub due_ms: i64,
     /// The phases whose map the mail shows (`GAME:SEQ …`).
     pub maps: Option<String>,
+    /// Held for the reader's digest due then; None to be sent on its own.
+    pub digest_ms: Option<i64>,
 }
 
 pub async fn enqueue<'e, E: Executor<'e, Database = Any>>(e: E, m: &NewMail) -> sqlx::Result<()> {
     sqlx::query(
-        "INSERT INTO outbox (id, account_id, address, game_id, kind, subject, text_body, html_body, message_id, created_ms, due_ms, attempts, maps) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 0, $12)",
+        "INSERT INTO outbox (id, account_id, address, game_id, kind, subject, text_body, html_body, message_id, created_ms, due_ms, attempts, maps, digest_ms) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 0, $12, $13)",
     )
     .bind(m.id)
     .bind(m.account_id)
@@ -227,6 +246,7 @@ pub async fn enqueue<'e, E: Executor<'e, Database = Any>>(e: E, m: &NewMail) -> 
     .bind(m.created_ms)
     .bind(m.due_ms)
     .bind(m.maps.as_deref())
+    .bind(m.digest_ms)
     .execute(e)
     .await?;
     Ok(())
@@ -251,9 +271,13 @@ pub struct OutboxRow {
     pub last_error: Option<String>,
     /// The phases whose map the mail shows (`GAME:SEQ …`).
     pub maps: Option<String>,
+    /// Held for the reader's digest due then.
+    pub digest_ms: Option<i64>,
+    /// The digest mail that carried it.
+    pub digest_id: Option<i64>,
 }
 
-const OUTBOX_COLUMNS: &str = "id, account_id, address, game_id, kind, subject, text_body, html_body, message_id, created_ms, attempts, sent_ms, failed, last_error, maps";
+const OUTBOX_COLUMNS: &str = "id, account_id, address, game_id, kind, subject, text_body, html_body, message_id, created_ms, attempts, sent_ms, failed, last_error, maps, digest_ms, digest_id";
 
 fn outbox_from_row(r: &AnyRow) -> Result<OutboxRow, sqlx::Error> {
     Ok(OutboxRow {
@@ -272,6 +296,8 @@ fn outbox_from_row(r: &AnyRow) -> Result<OutboxRow, sqlx::Error> {
         failed: r.try_get("failed")?,
         last_error: r.try_get("last_error")?,
         maps: r.try_get("maps")?,
+        digest_ms: r.try_get("digest_ms")?,
+        digest_id: r.try_get("digest_id")?,
     })
 }
 
@@ -286,7 +312,7 @@ fn outbox_from_row(r: &AnyRow) -> Result<OutboxRow, sqlx::Error> {
 pub async fn claim(tx: &mut Tx, backend: Backend, now_ms: i64, lease_ms: i64) -> sqlx::Result<Option<OutboxRow>> {
     match backend {
         Backend::Postgres => sqlx::query(&format!(
-            "SELECT {OUTBOX_COLUMNS} FROM outbox WHERE sent_ms IS NULL AND failed IS NULL AND due_ms <= $1 \
+            "SELECT {OUTBOX_COLUMNS} FROM outbox WHERE sent_ms IS NULL AND failed IS NULL AND due_ms <= $1 AND digest_ms IS NULL \
              ORDER BY due_ms, id LIMIT 1 FOR UPDATE SKIP LOCKED"
         ))
         .bind(now_ms)
@@ -296,7 +322,7 @@ pub async fn claim(tx: &mut Tx, backend: Backend, now_ms: i64, lease_ms: i64) ->
         .transpose(),
         Backend::Sqlite => sqlx::query(&format!(
             "UPDATE outbox SET leased_until_ms = $2 WHERE id = (SELECT id FROM outbox WHERE sent_ms IS NULL AND failed IS NULL AND due_ms <= $1 \
-             AND (leased_until_ms IS NULL OR leased_until_ms <= $1) ORDER BY due_ms, id LIMIT 1) RETURNING {OUTBOX_COLUMNS}"
+             AND digest_ms IS NULL AND (leased_until_ms IS NULL OR leased_until_ms <= $1) ORDER BY due_ms, id LIMIT 1) RETURNING {OUTBOX_COLUMNS}"
         ))
         .bind(now_ms)
         .bind(now_ms + lease_ms)
@@ -383,9 +409,10 @@ pub async fn count_since<'e, E: Executor<'e, Database = Any>>(
     .try_get("n")
 }
 
-/// Whether any mail is still waiting (tests and shutdown wait on it).
+/// Whether any mail is still waiting to be sent (tests and shutdown wait on it); mail
+/// held for a digest is not.
 pub async fn pending<'e, E: Executor<'e, Database = Any>>(e: E) -> sqlx::Result<i64> {
-    sqlx::query("SELECT COUNT(*) AS n FROM outbox WHERE sent_ms IS NULL AND failed IS NULL")
+    sqlx::query("SELECT COUNT(*) AS n FROM outbox WHERE sent_ms IS NULL AND failed IS NULL AND digest_ms IS NULL")
         .fetch_one(e)
         .await?
         .try_get("n")
@@ -403,17 +430,32 @@ pub async fn player_of<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, pow
 }
 
 /// An account's zone and digest choice (`mail_options`).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Options {
     /// An IANA zone name; None for UTC.
     pub time_zone: Option<String>,
     /// One mail a day instead of single mails.
     pub digest: bool,
+    /// The hour of the digest in the account's zone (0 to 23).
+    pub digest_hour: i64,
+}
+
+/// The hour of a digest when the account has not chosen one.
+pub const DEFAULT_DIGEST_HOUR: i64 = 7;
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            time_zone: None,
+            digest: false,
+            digest_hour: DEFAULT_DIGEST_HOUR,
+        }
+    }
 }
 
 pub async fn options<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Options> {
     Ok(
-        sqlx::query("SELECT time_zone, digest FROM mail_options WHERE account_id = $1")
+        sqlx::query("SELECT time_zone, digest, digest_hour FROM mail_options WHERE account_id = $1")
             .bind(account)
             .fetch_optional(e)
             .await?
@@ -421,6 +463,7 @@ pub async fn options<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) ->
                 Ok(Options {
                     time_zone: r.try_get("time_zone")?,
                     digest: super::flag(&r, "digest")?,
+                    digest_hour: r.try_get("digest_hour")?,
                 })
             })
             .transpose()?
@@ -430,15 +473,111 @@ pub async fn options<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) ->
 
 pub async fn set_options<'e, E: Executor<'e, Database = Any>>(e: E, account: i64, o: &Options) -> sqlx::Result<()> {
     sqlx::query(
-        "INSERT INTO mail_options (account_id, time_zone, digest) VALUES ($1, $2, $3) \
-         ON CONFLICT (account_id) DO UPDATE SET time_zone = excluded.time_zone, digest = excluded.digest",
+        "INSERT INTO mail_options (account_id, time_zone, digest, digest_hour) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (account_id) DO UPDATE SET time_zone = excluded.time_zone, digest = excluded.digest, digest_hour = excluded.digest_hour",
     )
     .bind(account)
     .bind(o.time_zone.as_deref())
     .bind(i64::from(o.digest))
+    .bind(o.digest_hour)
     .execute(e)
     .await?;
     Ok(())
+}
+
+/// Moves the account's held mails to the digest due at `digest_ms` (the account chose
+/// another hour or zone, or no digest: then now).
+pub async fn reschedule_held<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    account: i64,
+    digest_ms: i64,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE outbox SET digest_ms = $2 WHERE account_id = $1 AND digest_ms IS NOT NULL AND digest_id IS NULL AND sent_ms IS NULL AND failed IS NULL",
+    )
+    .bind(account)
+    .bind(digest_ms)
+    .execute(e)
+    .await?;
+    Ok(())
+}
+
+/// The accounts with held mails whose digest is due by `now_ms`.
+pub async fn digests_due<'e, E: Executor<'e, Database = Any>>(e: E, now_ms: i64) -> sqlx::Result<Vec<i64>> {
+    sqlx::query(
+        "SELECT DISTINCT account_id FROM outbox WHERE digest_ms IS NOT NULL AND digest_ms <= $1 AND digest_id IS NULL \
+         AND sent_ms IS NULL AND failed IS NULL ORDER BY account_id LIMIT 500",
+    )
+    .bind(now_ms)
+    .fetch_all(e)
+    .await?
+    .iter()
+    .map(|r| r.try_get("account_id"))
+    .collect()
+}
+
+/// The account's mails held for a digest due by `now_ms`, oldest first (read inside the
+/// digest's transaction, after [`lock_digest`]).
+pub async fn held(tx: &mut Tx, account: i64, now_ms: i64) -> sqlx::Result<Vec<OutboxRow>> {
+    sqlx::query(&format!(
+        "SELECT {OUTBOX_COLUMNS} FROM outbox WHERE account_id = $1 AND digest_ms IS NOT NULL AND digest_ms <= $2 \
+         AND digest_id IS NULL AND sent_ms IS NULL AND failed IS NULL ORDER BY created_ms, id"
+    ))
+    .bind(account)
+    .bind(now_ms)
+    .fetch_all(&mut **tx)
+    .await?
+    .iter()
+    .map(outbox_from_row)
+    .collect()
+}
+
+/// How many of the account's mails wait for a digest, and when the first is due.
+pub async fn held_count<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<(i64, Option<i64>)> {
+    let r = sqlx::query(
+        "SELECT COUNT(*) AS n, MIN(digest_ms) AS due FROM outbox WHERE account_id = $1 AND digest_ms IS NOT NULL \
+         AND digest_id IS NULL AND sent_ms IS NULL AND failed IS NULL",
+    )
+    .bind(account)
+    .fetch_one(e)
+    .await?;
+    Ok((r.try_get("n")?, r.try_get("due")?))
+}
+
+/// Locks the account's `mail_options` row while its digest is gathered. PostgreSQL:
+/// `FOR UPDATE SKIP LOCKED`, false when another server holds it (that server is
+/// gathering the same mails). SQLite has one writer, and one server per file.
+pub async fn lock_digest(tx: &mut Tx, backend: Backend, account: i64) -> sqlx::Result<bool> {
+    match backend {
+        Backend::Postgres => Ok(sqlx::query(
+            "SELECT account_id FROM mail_options WHERE account_id = $1 FOR UPDATE SKIP LOCKED",
+        )
+        .bind(account)
+        .fetch_optional(&mut **tx)
+        .await?
+        .is_some()),
+        Backend::Sqlite => Ok(true),
+    }
+}
+
+/// Records that the digest `digest` carried mail `id`, which is thereby sent; false when
+/// another digest took it first.
+pub async fn digested<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    id: i64,
+    digest: i64,
+    now_ms: i64,
+) -> sqlx::Result<bool> {
+    let done = sqlx::query(
+        "UPDATE outbox SET digest_id = $2, sent_ms = $3, sent_by = 'digest', leased_until_ms = NULL \
+         WHERE id = $1 AND digest_id IS NULL AND sent_ms IS NULL AND failed IS NULL",
+    )
+    .bind(id)
+    .bind(digest)
+    .bind(now_ms)
+    .execute(e)
+    .await?;
+    Ok(done.rows_affected() == 1)
 }
 
 /// A game's reminder times as stored (`1440,120`); None when the GM has not chosen.
