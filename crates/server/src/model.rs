@@ -11,6 +11,8 @@ use utoipa::ToSchema;
 pub struct Account {
     pub id: i64,
     pub name: String,
+    /// The account's time zone, in which pages give times beside UTC; None for UTC.
+    pub zone: Option<chrono_tz::Tz>,
 }
 
 /// Where a game stands. Stored as its lower-case name in `games.status`.

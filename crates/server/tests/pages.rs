@@ -633,3 +633,127 @@ async fn unread_press_is_counted_until_its_thread_is_read() {
         assert!(!lobby.contains("unread messages"), "{lobby}");
     }
 }
+
+/// The first 1 March, 12:00 UTC, after `now_ms`: before the day the United States put
+/// their clocks forward (the second Sunday of March), so New York is on EST (UTC-5).
+fn next_first_of_march(now_ms: i64) -> i64 {
+    use chrono::{Datelike, TimeZone, Utc};
+    let now = chrono::DateTime::from_timestamp_millis(now_ms).unwrap();
+    let mut year = now.year();
+    loop {
+        let at = Utc.with_ymd_and_hms(year, 3, 1, 12, 0, 0).unwrap().timestamp_millis();
+        if at > now_ms {
+            return at;
+        }
+        year += 1;
+    }
+}
+
+/// `ms` as pages give it to a reader in New York, with a UTC offset of `hours` (the
+/// test's own arithmetic: -5 on EST, -4 on EDT), and in UTC beside it.
+fn new_york_text(ms: i64, hours: i64) -> String {
+    let utc = chrono::DateTime::from_timestamp_millis(ms).unwrap();
+    let local = chrono::DateTime::from_timestamp_millis(ms + hours * 3_600_000).unwrap();
+    let beside = if local.date_naive() == utc.date_naive() {
+        utc.format("%H:%M UTC").to_string()
+    } else {
+        utc.format("%a %-d %b %Y %H:%M UTC").to_string()
+    };
+    format!("{} America/New_York ({beside})", local.format("%a %-d %b %Y %H:%M"))
+}
+
+/// Deadlines in the reader's zone (issue 15 §6): an account in America/New_York sees
+/// each deadline on the game page, the lobby and the GM console in New York time with
+/// UTC beside it, written by the server (no script needed); each at its own date's
+/// offset, so that on 1 March (EST) a deadline a day away reads UTC-5 and one thirty
+/// days away, after the clocks go forward, UTC-4. A visitor, and an account that chose
+/// no zone, see UTC alone.
+#[tokio::test(flavor = "multi_thread")]
+async fn deadlines_read_in_the_accounts_zone_and_in_utc() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let server = Server::start(&target.url);
+        let base = server.base.clone();
+        let now = server.advance(0).await["now_ms"].as_i64().unwrap();
+        let march = next_first_of_march(now);
+        server.advance(march - now).await;
+        let gm = server.register("zone-gm").await;
+        let (soon, soon_players) = full_game(
+            &server,
+            &gm,
+            "standard",
+            json!({"deadlines": {"movement_minutes": 1440}}),
+            "zone-a",
+        )
+        .await;
+        let (late, late_players) = full_game(
+            &server,
+            &gm,
+            "standard",
+            json!({"deadlines": {"movement_minutes": 30 * 1440}}),
+            "zone-b",
+        )
+        .await;
+        let deadline = |game: serde_json::Value| -> i64 {
+            chrono::DateTime::parse_from_rfc3339(game["deadline"].as_str().unwrap())
+                .unwrap()
+                .timestamp_millis()
+        };
+        let soon_ms = deadline(gm.get(&format!("/api/games/{soon}")).await);
+        let late_ms = deadline(gm.get(&format!("/api/games/{late}")).await);
+        let reader = player(&soon_players, "England");
+        let other = player(&late_players, "England");
+        for who in [reader, other, &gm] {
+            let (status, body) = who
+                .call(
+                    "PUT",
+                    "/api/me/mail/options",
+                    Some(json!({"time_zone": "America/New_York"})),
+                )
+                .await;
+            assert_eq!(status, 200, "{body}");
+        }
+        let (status, body) = reader
+            .call(
+                "PUT",
+                "/api/me/mail/options",
+                Some(json!({"time_zone": "Gondor/Minas_Tirith"})),
+            )
+            .await;
+        assert_eq!(status, 422, "{body}");
+
+        // On EST: the deadline a day away.
+        let est = new_york_text(soon_ms, -5);
+        let (_, html, _) = page(&base, &format!("/games/{soon}"), reader.token.as_deref()).await;
+        assert!(html.contains(&est), "{est} on the game page");
+        assert!(!html.contains("id=\"deadline-local\""), "the server wrote the zone");
+        let (_, lobby, _) = page(&base, "/", reader.token.as_deref()).await;
+        assert!(lobby.contains(&est), "{est} in the lobby");
+        let (_, console, _) = page(&base, &format!("/games/{soon}/gm"), gm.token.as_deref()).await;
+        assert!(console.contains(&est), "{est} in the GM console");
+        // After the clocks go forward: the same reader, UTC-4.
+        let edt = new_york_text(late_ms, -4);
+        let (_, html, _) = page(&base, &format!("/games/{late}"), other.token.as_deref()).await;
+        assert!(html.contains(&edt), "{edt} on the game page");
+        let (_, lobby, _) = page(&base, "/", gm.token.as_deref()).await;
+        assert!(lobby.contains(&est) && lobby.contains(&edt), "both in the GM's lobby");
+
+        // A visitor, and a player who chose no zone: UTC alone.
+        let utc = chrono::DateTime::from_timestamp_millis(soon_ms)
+            .unwrap()
+            .format("%a %-d %b %Y %H:%M UTC")
+            .to_string();
+        let unzoned = player(&soon_players, "France");
+        for token in [None, unzoned.token.as_deref()] {
+            let (_, html, _) = page(&base, &format!("/games/{soon}"), token).await;
+            assert!(html.contains(&format!(">{utc}</time>")), "{utc}");
+            assert!(!html.contains("America/New_York"));
+            let (_, lobby, _) = page(&base, "/", token).await;
+            // (The zone's name is among those the new-game form offers.)
+            assert!(
+                lobby.contains(&utc) && !lobby.contains("America/New_York ("),
+                "{utc} alone in the lobby"
+            );
+        }
+    }
+}

@@ -13,7 +13,7 @@ use chancery_engine::{GameState, PowerId, Variant};
 
 use super::deadline::DeadlineBox;
 use super::game::colour;
-use super::layout::{render, utc_text, Badge, Layout, PageError, PageResult};
+use super::layout::{render, time_text, Badge, Layout, PageError, PageResult};
 use super::map;
 use crate::auth::Viewer;
 use crate::error::{ApiError, Path};
@@ -267,7 +267,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
     let mut events = crate::services::gm::events(&app, &account, id).await?.events;
     events.reverse();
     for e in &mut events {
-        e.at = utc_text(&e.at);
+        e.at = time_text(&e.at, account.zone);
     }
     let phases = crate::services::history::list(&app, id).await?.phases;
     let bids = if v.has_minors() {
@@ -315,7 +315,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         variant: game.variant.clone(),
         phase_name: state.phase.to_string(),
         status: game.status,
-        deadline: DeadlineBox::of(&game, app.clock.now_ms()),
+        deadline: DeadlineBox::of(&game, app.clock.now_ms(), account.zone),
         map,
         waiting: waiting(&v, &state, &view.powers),
         orders: order_columns(&v, orders.orders),

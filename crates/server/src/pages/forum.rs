@@ -7,7 +7,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Redirect, Response};
 
-use super::layout::{render, utc_text, Layout, PageResult};
+use super::layout::{render, Layout, PageResult};
 use crate::auth::Viewer;
 use crate::error::{ApiResult, Params, Path};
 use crate::limits::{MAX_MODERATION_REASON_CHARS, MAX_POST_CHARS, MAX_SEARCH_CHARS, MAX_TOPIC_TITLE_CHARS};
@@ -29,7 +29,7 @@ struct BoardPage {
 
 impl BoardPage {
     fn when(&self, iso: &str) -> String {
-        utc_text(iso)
+        self.layout.when(iso)
     }
 }
 
@@ -59,7 +59,7 @@ struct TopicPage {
 
 impl TopicPage {
     fn when(&self, iso: &str) -> String {
-        utc_text(iso)
+        self.layout.when(iso)
     }
 }
 
@@ -109,7 +109,7 @@ struct SearchPage {
 
 impl SearchPage {
     fn when(&self, iso: &str) -> String {
-        utc_text(iso)
+        self.layout.when(iso)
     }
 }
 

@@ -491,7 +491,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         gm: view.gm.clone().unwrap_or_else(|| "?".into()),
         you,
         last_seq: (game.seq > 0).then(|| game.seq - 1),
-        deadline: DeadlineBox::of(&game, app.clock.now_ms()).to_string(),
+        deadline: DeadlineBox::of(&game, app.clock.now_ms(), viewer.as_ref().and_then(|a| a.zone)).to_string(),
         map: drawn,
         join: join_of(&game, &view, viewer.as_ref(), &role),
         orders,

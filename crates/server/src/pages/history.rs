@@ -12,7 +12,7 @@ use chancery_engine::variant::PowerKind;
 use chancery_engine::Variant;
 
 use super::game::colour;
-use super::layout::{render, utc_text, Badge, Layout, PageError, PageResult};
+use super::layout::{render, time_text, zone_of, Badge, Layout, PageError, PageResult};
 use super::map;
 use crate::auth::Viewer;
 use crate::error::{ApiError, Path};
@@ -195,7 +195,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)
         prev: index.checked_sub(1).map(|i| phases[i].seq),
         next: phases.get(index + 1).map(|p| p.seq),
         phases_json: serde_json::to_string(&slider).unwrap_or_default(),
-        processed: utc_text(&crate::clock::iso_utc(processed_ms)),
+        processed: time_text(&crate::clock::iso_utc(processed_ms), zone_of(viewer.as_ref())),
         how,
         missing,
         winner: stored.winner.clone(),

@@ -32,6 +32,8 @@ pub struct Layout {
     pub title: String,
     pub viewer: Option<String>,
     pub scripts: Vec<String>,
+    /// The viewer's time zone; None for UTC (and for visitors).
+    pub zone: Option<chrono_tz::Tz>,
 }
 
 impl Layout {
@@ -40,7 +42,13 @@ impl Layout {
             title: title.to_string(),
             viewer: viewer.map(|a| a.name.clone()),
             scripts: scripts.iter().map(|s| s.to_string()).collect(),
+            zone: viewer.and_then(|a| a.zone),
         }
+    }
+
+    /// A time (ISO 8601) as the viewer reads it: see [`time_text`].
+    pub fn when(&self, iso: &str) -> String {
+        time_text(iso, self.zone)
     }
 
     /// An asset's address with its version (`pages::assets::url`).
@@ -118,10 +126,21 @@ impl Badge {
     }
 }
 
-/// `2026-11-29T23:05:00Z` as `2026-11-29 23:05 UTC`.
-pub fn utc_text(iso: &str) -> String {
-    let t = iso.trim_end_matches('Z').replacen('T', " ", 1);
-    format!("{} UTC", t.get(..16).unwrap_or(&t))
+/// A time (ISO 8601, as the API gives it) as pages give it, in the words mails use
+/// (`clock::when`): in the viewer's zone with UTC beside it
+/// (`Sun 29 Nov 2026 18:05 America/New_York (23:05 UTC)`), or in UTC alone for a
+/// visitor or an account that chose none (`Sun 29 Nov 2026 23:05 UTC`). Written on the
+/// server, so it reads without JavaScript.
+pub fn time_text(iso: &str, zone: Option<chrono_tz::Tz>) -> String {
+    match chrono::DateTime::parse_from_rfc3339(iso) {
+        Ok(t) => crate::clock::when(t.timestamp_millis(), zone),
+        Err(_) => iso.to_string(),
+    }
+}
+
+/// The viewer's zone, for pages that have no [`Layout`] at hand.
+pub fn zone_of(viewer: Option<&Account>) -> Option<chrono_tz::Tz> {
+    viewer.and_then(|a| a.zone)
 }
 
 #[cfg(test)]
@@ -169,7 +188,18 @@ mod tests {
     }
 
     #[test]
-    fn utc_dates_read_as_minutes() {
-        assert_eq!(utc_text("2026-11-29T23:05:00Z"), "2026-11-29 23:05 UTC");
+    fn times_read_in_the_viewers_zone_and_in_utc() {
+        assert_eq!(time_text("2026-11-29T23:05:00Z", None), "Sun 29 Nov 2026 23:05 UTC");
+        let ny: chrono_tz::Tz = "America/New_York".parse().unwrap();
+        // EST in November, EDT in July.
+        assert_eq!(
+            time_text("2026-11-29T23:05:00Z", Some(ny)),
+            "Sun 29 Nov 2026 18:05 America/New_York (23:05 UTC)"
+        );
+        assert_eq!(
+            time_text("2027-07-01T02:30:00Z", Some(ny)),
+            "Wed 30 Jun 2027 22:30 America/New_York (Thu 1 Jul 2027 02:30 UTC)"
+        );
+        assert_eq!(time_text("not a time", None), "not a time");
     }
 }

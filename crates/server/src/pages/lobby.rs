@@ -4,7 +4,7 @@
 use askama::Template;
 use axum::extract::State;
 
-use super::layout::{render, utc_text, Layout, PageResult};
+use super::layout::{render, time_text, Layout, PageResult};
 use crate::auth::Viewer;
 use crate::model::GameStatus;
 use crate::services::games::lobby::{self, Turn};
@@ -76,7 +76,7 @@ struct LobbyPage {
     zones: Vec<&'static str>,
 }
 
-fn row(g: &GameSummary, turn: Option<Turn>) -> Row {
+fn row(g: &GameSummary, turn: Option<Turn>, zone: Option<chrono_tz::Tz>) -> Row {
     Row {
         id: g.id,
         name: g.name.clone(),
@@ -85,14 +85,23 @@ fn row(g: &GameSummary, turn: Option<Turn>) -> Row {
         phase_words: phase_words(&g.phase),
         free_seats: g.free_seats,
         unread: 0,
-        deadline: g.deadline.as_deref().map(utc_text).unwrap_or_else(|| "—".into()),
+        deadline: g
+            .deadline
+            .as_deref()
+            .map(|d| time_text(d, zone))
+            .unwrap_or_else(|| "—".into()),
         turn,
     }
 }
 
-fn table(games: &[GameSummary], keep: impl Fn(&GameSummary) -> bool, empty: &'static str) -> Table {
+fn table(
+    games: &[GameSummary],
+    keep: impl Fn(&GameSummary) -> bool,
+    empty: &'static str,
+    zone: Option<chrono_tz::Tz>,
+) -> Table {
     Table {
-        rows: games.iter().filter(|g| keep(g)).map(|g| row(g, None)).collect(),
+        rows: games.iter().filter(|g| keep(g)).map(|g| row(g, None, zone)).collect(),
         empty,
         with_turns: false,
         with_seats: false,
@@ -101,6 +110,7 @@ fn table(games: &[GameSummary], keep: impl Fn(&GameSummary) -> bool, empty: &'st
 
 pub async fn page(State(app): State<App>, Viewer(viewer): Viewer) -> PageResult {
     let games = view::list(&app).await?;
+    let zone = viewer.as_ref().and_then(|a| a.zone);
     let mine = match &viewer {
         Some(a) => {
             let ids = lobby::games_of(&app, a).await?;
@@ -108,7 +118,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer) -> PageResult 
             let mut rows: Vec<Row> = games
                 .iter()
                 .filter(|g| ids.contains(&g.id))
-                .map(|g| row(g, turns.get(&g.id).copied()))
+                .map(|g| row(g, turns.get(&g.id).copied(), a.zone))
                 .collect();
             for r in &mut rows {
                 r.unread = crate::services::press::unread(&app, a, r.id).await?.count;
@@ -132,13 +142,15 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer) -> PageResult 
                 &games,
                 |g| g.status == GameStatus::Forming || (g.status.running() && g.free_seats > 0),
                 "No game is waiting for players.",
+                zone,
             )
         },
-        running: table(&games, |g| g.status.running(), "No game is running."),
+        running: table(&games, |g| g.status.running(), "No game is running.", zone),
         finished: table(
             &games,
             |g| g.status == GameStatus::Finished,
             "No game has finished yet.",
+            zone,
         ),
         variants: chancery_engine::builtin::builtin_names().collect(),
         name_max: crate::limits::MAX_GAME_NAME_CHARS,

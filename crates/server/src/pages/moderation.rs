@@ -5,7 +5,7 @@ use askama::Template;
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect};
 
-use super::layout::{render, utc_text, Layout, PageResult};
+use super::layout::{render, Layout, PageResult};
 use crate::auth::Viewer;
 use crate::error::Params;
 use crate::limits::{MAX_MODERATION_REASON_CHARS, MAX_SUSPENSION_DAYS};
@@ -25,7 +25,7 @@ struct ModerationPage {
 
 impl ModerationPage {
     fn when(&self, iso: &str) -> String {
-        utc_text(iso)
+        self.layout.when(iso)
     }
 }
 

@@ -3,7 +3,7 @@
 use askama::Template;
 use axum::extract::State;
 
-use super::layout::{render, utc_text, Layout, PageResult};
+use super::layout::{render, time_text, zone_of, Layout, PageResult};
 use crate::auth::Viewer;
 use crate::error::Path;
 use crate::services::players::{self, PlayerRecord};
@@ -31,7 +31,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(name): Pa
     };
     render(&PlayerPage {
         layout: Layout::new(&record.name, viewer.as_ref(), &[]),
-        member_since: utc_text(&record.member_since),
+        member_since: time_text(&record.member_since, zone_of(viewer.as_ref())),
         finished,
         record,
     })

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use askama::Template;
 use chancery_engine::{PowerId, Variant};
 
-use super::layout::utc_text;
+use super::layout::time_text;
 use crate::auth::Account;
 use crate::error::{ApiError, ApiResult};
 use crate::limits::MAX_PRESS_CHARS;
@@ -90,7 +90,7 @@ struct MessageView {
     body: String,
 }
 
-fn message_view(m: &PressMessage, role: &Role, unread: bool) -> MessageView {
+fn message_view(m: &PressMessage, role: &Role, unread: bool, zone: Option<chrono_tz::Tz>) -> MessageView {
     let from = match (&m.from, m.from_gm) {
         (_, true) => GM.to_string(),
         (Some(p), _) => p.clone(),
@@ -107,7 +107,7 @@ fn message_view(m: &PressMessage, role: &Role, unread: bool) -> MessageView {
         },
         phase: m.phase.clone(),
         sent: m.sent.clone(),
-        sent_text: utc_text(&m.sent),
+        sent_text: time_text(&m.sent, zone),
         body: m.body.clone(),
     }
 }
@@ -212,7 +212,10 @@ pub async fn section(app: &App, game: &Game, role: &Role, viewer: Option<&Accoun
             title: thread_title(key, role),
             messages: messages
                 .iter()
-                .map(|m| message_view(m, role, marks.as_ref().is_some_and(|r| !r.read(m, role))))
+                .map(|m| {
+                    let unread = marks.as_ref().is_some_and(|r| !r.read(m, role));
+                    message_view(m, role, unread, viewer.and_then(|a| a.zone))
+                })
                 .collect(),
             reply: reply_to(game, key, role),
         })

@@ -115,6 +115,7 @@ pub async fn create_account(app: &App, name: &str, password: &str) -> ApiResult<
         Ok(()) => Ok(Account {
             id,
             name: name.to_string(),
+            zone: None,
         }),
         Err(e) if e.as_database_error().is_some_and(|d| d.is_unique_violation()) => Err(taken()),
         Err(e) => Err(e.into()),
@@ -151,7 +152,12 @@ pub async fn register(app: &App, name: &str, password: &str) -> ApiResult<Sessio
 pub async fn session_account(db: &Db, token: &str) -> ApiResult<Option<Account>> {
     Ok(store::sessions::account(&db.read, &token_hash(token), system_ms())
         .await?
-        .map(|a| Account { id: a.id, name: a.name }))
+        .map(|(a, zone)| Account {
+            id: a.id,
+            name: a.name,
+            // A stored name that no longer reads (a zone dropped from the database) is UTC.
+            zone: zone.and_then(|z| z.parse().ok()),
+        }))
 }
 
 /// Checks the password and opens a session, throttled per name and address.
@@ -159,7 +165,14 @@ pub async fn login(app: &App, name: &str, password: &str, ip: IpAddr) -> ApiResu
     let name = name.trim();
     not_throttled(app, name, ip).await?;
     let (account, hash) = match store::accounts::with_hash(&app.db.read, name).await? {
-        Some((a, hash)) => (Some(Account { id: a.id, name: a.name }), hash),
+        Some((a, hash)) => (
+            Some(Account {
+                id: a.id,
+                name: a.name,
+                zone: None,
+            }),
+            hash,
+        ),
         // Verify against a fixed hash anyway, so that the answer takes as long for an
         // unknown name as for a wrong password.
         None => (None, DUMMY_HASH.to_string()),

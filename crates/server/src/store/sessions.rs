@@ -26,20 +26,24 @@ pub async fn account<'e, E: Executor<'e, Database = Any>>(
     e: E,
     token_hash: &str,
     now_ms: i64,
-) -> sqlx::Result<Option<AccountRow>> {
+) -> sqlx::Result<Option<(AccountRow, Option<String>)>> {
     sqlx::query(
-        "SELECT a.id, a.name, a.created_ms FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE s.token_hash = $1 AND s.expires_ms > $2",
+        "SELECT a.id, a.name, a.created_ms, o.time_zone FROM sessions s JOIN accounts a ON a.id = s.account_id \
+         LEFT JOIN mail_options o ON o.account_id = a.id WHERE s.token_hash = $1 AND s.expires_ms > $2",
     )
     .bind(token_hash)
     .bind(now_ms)
     .fetch_optional(e)
     .await?
     .map(|r| {
-        Ok(AccountRow {
-            id: r.try_get("id")?,
-            name: r.try_get("name")?,
-            created_ms: r.try_get("created_ms")?,
-        })
+        Ok((
+            AccountRow {
+                id: r.try_get("id")?,
+                name: r.try_get("name")?,
+                created_ms: r.try_get("created_ms")?,
+            },
+            r.try_get("time_zone")?,
+        ))
     })
     .transpose()
 }
