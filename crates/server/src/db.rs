@@ -71,12 +71,20 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
 /// Migrations written once per backend, where the two databases have no common SQL
 /// (full-text search): version, name, SQLite's text, PostgreSQL's. Applied in order of
 /// version among [`MIGRATIONS`].
-const BACKEND_MIGRATIONS: &[(i64, &str, &str, &str)] = &[(
-    24,
-    "board_search",
-    include_str!("../migrations/0024_board_search.sqlite.sql"),
-    include_str!("../migrations/0024_board_search.postgres.sql"),
-)];
+const BACKEND_MIGRATIONS: &[(i64, &str, &str, &str)] = &[
+    (
+        22,
+        "outbox_order",
+        include_str!("../migrations/0022_outbox_order.sqlite.sql"),
+        include_str!("../migrations/0022_outbox_order.postgres.sql"),
+    ),
+    (
+        24,
+        "board_search",
+        include_str!("../migrations/0024_board_search.sqlite.sql"),
+        include_str!("../migrations/0024_board_search.postgres.sql"),
+    ),
+];
 
 /// SQLite connections for reads (each a thread of sqlx's), beside the one writer.
 const READ_CONNECTIONS: usize = 8;

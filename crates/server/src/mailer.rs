@@ -4,16 +4,23 @@
 //! A mail is written to the outbox in the transaction of the event that causes it
 //! (`services::mail`), so it exists exactly when the event does. The sender claims one
 //! row at a time (`store::mail::claim`: on PostgreSQL a row lock taken with `SKIP
-//! LOCKED` and held while sending, so two servers never send one mail; on SQLite a
-//! lease), sends it, and marks it sent. A temporary refusal (4xx, a connection that
-//! fails) moves the row's due time on with a growing back-off; a permanent one (5xx)
-//! marks the mail failed and the address bounced, so nothing more goes to it and the
-//! account page says so.
+//! LOCKED` and held while sending, so two servers never send one mail at once; on SQLite
+//! a lease), and records it as sent in the database after the message's last byte and
+//! before the dot that ends it ([`smtp`]): a sender killed before that commit leaves the
+//! mail server with an unfinished message, which it discards, and the row unsent, for
+//! this server or another to send; one killed after it has sent the mail and marked it.
+//! Each mail is so delivered once, but for a kill in the instant between the database
+//! taking the commit and the dot's write, which loses that mail.
 //!
-//! The one window left is a server that dies after the mail server has said 250 and
-//! before its own commit: the mail is sent again, with the same `Message-ID`, `Date`
-//! and body, which mail clients show once. In a mail folder the file is named by the
-//! row, so a second write replaces the first.
+//! A temporary refusal (4xx, a connection that fails, and any refusal of the club's own
+//! settings: the greeting, AUTH, the sender's address) moves the row's due time on with
+//! a growing back-off; a recipient refused for good (5xx to RCPT) marks the mail failed
+//! and the address bounced, so nothing more goes to it and the account page says so; a
+//! message refused for good marks only the mail failed. A refusal of the message at its
+//! end undoes the mark first. In a mail folder the file is named by the row, so a second
+//! write replaces the first.
+
+pub mod smtp;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -23,9 +30,9 @@ use askama::Template;
 use lettre::message::header::ContentType;
 use lettre::message::header::{HeaderName, HeaderValue};
 use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
-use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use lettre::Message;
 
-use crate::db::Backend;
+use crate::db::{Backend, Tx};
 use crate::error::ApiResult;
 use crate::services::mail_map::{self, Trouble};
 use crate::store::{self, mail::OutboxRow};
@@ -45,7 +52,7 @@ pub enum Transport {
     /// None: nothing is mailed, and nothing is written to the outbox
     /// (`services::mail::enqueue`).
     None,
-    Smtp(Box<AsyncSmtpTransport<Tokio1Executor>>),
+    Smtp(Box<smtp::Smtp>),
     /// One `.eml` file per mail.
     Dir(PathBuf),
 }
@@ -60,20 +67,25 @@ pub struct Mailer {
     pub base_url: String,
 }
 
+/// A PEM file of certificates to trust for the mail server, besides the system's.
+pub const SMTP_CA_ENV: &str = "CHANCERY_SMTP_CA";
+
 /// The outcome of one attempt.
 enum Attempt {
     Sent,
     /// Try again later: the mail server's or the connection's words.
     Later(String),
-    /// Never: the address or the mail was refused for good.
+    /// Never: the address was refused for good (it bounces).
     Refused(String),
+    /// Never: this mail was refused for good; the address is not to blame.
+    Rejected(String),
 }
 
 impl Mailer {
     /// Reads the options: `smtp` is an `smtp://` or `smtps://` URL (user and password in
-    /// it when the server asks for them). `smtp://` uses STARTTLS and requires it, but to
-    /// a loopback address, where plain SMTP is allowed; `smtps://` is TLS from the
-    /// first byte; `?tls=opportunistic` takes STARTTLS only when offered.
+    /// it when the server asks for them; see [`smtp::Config::parse`]). A PEM file named
+    /// by `CHANCERY_SMTP_CA` is trusted besides the system's certificates (a club's own
+    /// mail server).
     pub fn new(smtp: Option<&str>, dir: Option<&str>, from: Option<&str>, base_url: &str) -> Result<Mailer, String> {
         let domain = url_host(base_url).unwrap_or("localhost").to_string();
         let from: Mailbox = match from {
@@ -84,7 +96,15 @@ impl Mailer {
         };
         let transport = match (smtp, dir) {
             (Some(_), Some(_)) => return Err("give --smtp or --mail-dir, not both".into()),
-            (Some(url), None) => Transport::Smtp(Box::new(smtp_transport(url)?)),
+            (Some(url), None) => {
+                let mut config = smtp::Config::parse(url, &domain)?;
+                if let Some(path) = std::env::var_os(SMTP_CA_ENV).filter(|p| !p.is_empty()) {
+                    let shown = std::path::Path::new(&path).display().to_string();
+                    let pem = std::fs::read(&path).map_err(|e| format!("{SMTP_CA_ENV} {shown}: {e}"))?;
+                    config.trust(&pem).map_err(|e| format!("{SMTP_CA_ENV} {shown}: {e}"))?;
+                }
+                Transport::Smtp(Box::new(smtp::Smtp::new(config)))
+            }
             (None, Some(d)) => {
                 std::fs::create_dir_all(d).map_err(|e| format!("--mail-dir {d}: {e}"))?;
                 Transport::Dir(PathBuf::from(d))
@@ -123,33 +143,6 @@ fn url_host(url: &str) -> Option<&str> {
     host.split(':').next().filter(|h| !h.is_empty())
 }
 
-fn smtp_transport(url: &str) -> Result<AsyncSmtpTransport<Tokio1Executor>, String> {
-    let shown = redact(url);
-    let loopback = url_host(url)
-        .is_some_and(|h| h == "localhost" || h.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback()));
-    let url = if url.starts_with("smtp://") && !url.contains("tls=") && !loopback {
-        format!("{url}{}tls=required", if url.contains('?') { '&' } else { '?' })
-    } else {
-        url.to_string()
-    };
-    Ok(AsyncSmtpTransport::<Tokio1Executor>::from_url(&url)
-        .map_err(|e| format!("--smtp {shown}: {e}"))?
-        .timeout(Some(Duration::from_secs(30)))
-        .build())
-}
-
-/// The URL without its password, for messages.
-fn redact(url: &str) -> String {
-    match (url.split_once("://"), url.rfind('@')) {
-        (Some((scheme, rest)), Some(_)) => {
-            let (userinfo, host) = rest.rsplit_once('@').unwrap_or(("", rest));
-            let user = userinfo.split(':').next().unwrap_or("");
-            format!("{scheme}://{user}:…@{host}")
-        }
-        _ => url.to_string(),
-    }
-}
-
 /// The `Message-ID` every mail of a game refers to, so that a mail client threads them.
 pub fn game_thread_id(game: i64, domain: &str) -> String {
     format!("<game-{game}@{domain}>")
@@ -186,22 +179,20 @@ pub async fn send_one(app: &App) -> ApiResult<bool> {
     let Some(row) = store::mail::claim(&mut tx, app.db.backend, now, LEASE_MS).await? else {
         return Ok(false);
     };
-    // On PostgreSQL the claiming transaction holds the row until the outcome is written
-    // in it; on SQLite the lease is committed at once, so that the database is free
-    // while the mail server answers, and the outcome is written in a new transaction.
-    let held = match app.db.backend {
+    // On PostgreSQL the claiming transaction holds the row until the mail is sent, and
+    // the mark is written in it now, behind a savepoint that a failure rolls back to, so
+    // that the commit is all that is left to do while the mail server waits for the
+    // message's end. On SQLite the lease is committed at once, so that the database is
+    // free while the mail server answers, and the mark is a transaction of its own.
+    let mut held = match app.db.backend {
         Backend::Postgres => {
-            // The commit that records the outcome ends the window in which a kill makes
-            // the other server send this mail again; not waiting for the log to reach the
-            // disk keeps that window to a round trip. (Set now, so that it costs no round
-            // trip inside the window.) Losing that commit in a crash of PostgreSQL itself
-            // costs the same as the window: one resend.
+            // A kill between PostgreSQL taking that commit and the dot's write loses
+            // the mail; not waiting for the log to reach the disk keeps that instant to
+            // the commit's round trip. A crash of PostgreSQL itself that loses the
+            // commit costs a resend instead.
             sqlx::query("SET LOCAL synchronous_commit TO OFF")
                 .execute(&mut *tx)
                 .await?;
-            // For the same reason the mail is marked sent before it is sent, behind a
-            // savepoint that any other outcome rolls back to: after the mail server's
-            // 250 only the commit is left to do.
             sqlx::query("SAVEPOINT sending").execute(&mut *tx).await?;
             store::mail::mark_sent(&mut *tx, row.id, now, &app.server_id).await?;
             Some(tx)
@@ -211,18 +202,32 @@ pub async fn send_one(app: &App) -> ApiResult<bool> {
             None
         }
     };
-    let attempt = attempt(app, &row, now).await;
-    let marked = held.is_some();
-    let mut tx = match held {
-        Some(tx) => tx,
-        None => app.db.write.begin().await?,
-    };
-    if marked && !matches!(attempt, Attempt::Sent) {
-        sqlx::query("ROLLBACK TO SAVEPOINT sending").execute(&mut *tx).await?;
+    let (attempt, marked) = attempt(app, &row, now, &mut held).await;
+    if marked && matches!(attempt, Attempt::Sent) {
+        return Ok(true);
     }
+    let mut tx = match held {
+        // PostgreSQL, the mark not committed: the lock is still held.
+        Some(mut tx) => {
+            if !matches!(attempt, Attempt::Sent) {
+                sqlx::query("ROLLBACK TO SAVEPOINT sending").execute(&mut *tx).await?;
+            }
+            tx
+        }
+        None => {
+            let mut tx = app.db.write.begin().await?;
+            if !matches!(attempt, Attempt::Sent) {
+                // A mark committed before the mail server refused the message, or by
+                // a commit whose answer was lost, is taken back.
+                store::mail::unmark_sent(&mut *tx, row.id, now, &app.server_id).await?;
+            }
+            tx
+        }
+    };
     let now = app.clock.now_ms();
     match attempt {
-        Attempt::Sent if marked => {}
+        // A mail folder: written, and marked (on PostgreSQL already, in the savepoint).
+        Attempt::Sent if app.db.backend == Backend::Postgres => {}
         Attempt::Sent => store::mail::mark_sent(&mut *tx, row.id, now, &app.server_id).await?,
         Attempt::Later(why) if now - row.created_ms < GIVE_UP_MS => {
             let wait = FIRST_RETRY_MS
@@ -245,40 +250,70 @@ pub async fn send_one(app: &App) -> ApiResult<bool> {
             store::mail::mark_failed(&mut *tx, row.id, &why).await?;
             store::mail::bounced(&mut *tx, row.account_id, &row.address, &why, now).await?;
         }
+        Attempt::Rejected(why) => {
+            eprintln!("chancery-server: mail {} to {} rejected: {why}", row.id, row.address);
+            store::mail::mark_failed(&mut *tx, row.id, &why).await?;
+        }
     }
     tx.commit().await?;
     Ok(true)
 }
 
-async fn attempt(app: &App, row: &OutboxRow, now: i64) -> Attempt {
+/// One attempt at sending `row`; and whether its "sent" mark was committed (over SMTP,
+/// just before the message's end: from `held` on PostgreSQL, a new transaction on
+/// SQLite).
+async fn attempt(app: &App, row: &OutboxRow, now: i64, held: &mut Option<Tx>) -> (Attempt, bool) {
     // The account's address as it is now: a mail for an address since changed or
     // bounced is not sent.
     let address = match store::mail::address(&app.db.read, row.account_id).await {
         Ok(a) => a,
-        Err(e) => return Attempt::Later(e.to_string()),
+        Err(e) => return (Attempt::Later(e.to_string()), false),
     };
     let key = match address {
-        Some(a) if a.address != row.address => return Attempt::Refused("the account's address changed".into()),
-        Some(a) if a.bounced.is_some() => return Attempt::Refused("the address bounced earlier".into()),
+        Some(a) if a.address != row.address => {
+            return (Attempt::Refused("the account's address changed".into()), false)
+        }
+        Some(a) if a.bounced.is_some() => return (Attempt::Refused("the address bounced earlier".into()), false),
         Some(a) => a.unsubscribe_key,
-        None => return Attempt::Refused("the account has no address any more".into()),
+        None => return (Attempt::Refused("the account has no address any more".into()), false),
     };
     let pictures = match pictures(app, row).await {
         Ok(p) => p,
-        Err(later) => return later,
+        Err(later) => return (later, false),
     };
     let message = match build(&app.mailer, row, &key, &pictures) {
         Ok(m) => m,
-        Err(e) => return Attempt::Refused(e),
+        // Almost always an address the mail library cannot read: it bounces.
+        Err(e) => return (Attempt::Refused(e), false),
     };
     match &app.mailer.transport {
-        Transport::None => Attempt::Later("no transport".into()),
-        Transport::Dir(dir) => write_file(dir, row, &message, now).await,
-        Transport::Smtp(smtp) => match smtp.send(message).await {
-            Ok(_) => Attempt::Sent,
-            Err(e) if e.is_permanent() => Attempt::Refused(e.to_string()),
-            Err(e) => Attempt::Later(e.to_string()),
-        },
+        Transport::None => (Attempt::Later("no transport".into()), false),
+        Transport::Dir(dir) => (write_file(dir, row, &message, now).await, false),
+        Transport::Smtp(smtp) => {
+            let commit: smtp::Commit<'_> = match held {
+                Some(_) => Box::pin(async move {
+                    let tx = held.take().ok_or("the claim's transaction is gone")?;
+                    tx.commit().await.map_err(|e| e.to_string())
+                }),
+                None => Box::pin(async move {
+                    let mut tx = app.db.write.begin().await.map_err(|e| e.to_string())?;
+                    store::mail::mark_sent(&mut *tx, row.id, now, &app.server_id)
+                        .await
+                        .map_err(|e| e.to_string())?;
+                    tx.commit().await.map_err(|e| e.to_string())
+                }),
+            };
+            let failed = |f: smtp::Failure| match f.kind {
+                smtp::FailureKind::Later => Attempt::Later(f.why),
+                smtp::FailureKind::Recipient => Attempt::Refused(f.why),
+                smtp::FailureKind::Message => Attempt::Rejected(f.why),
+            };
+            match smtp.send(message.envelope(), &message.formatted(), commit).await {
+                smtp::Outcome::Taken => (Attempt::Sent, true),
+                smtp::Outcome::NotTaken(f) => (failed(f), false),
+                smtp::Outcome::Undo(f) => (failed(f), true),
+            }
+        }
     }
 }
 
@@ -442,23 +477,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn hosts_and_redaction() {
+    fn hosts() {
         assert_eq!(url_host("https://club.example:8443/x"), Some("club.example"));
         assert_eq!(url_host("smtp://u:p@127.0.0.1:2525"), Some("127.0.0.1"));
         assert_eq!(url_host("http://[::1]:80"), Some("::1"));
-        assert_eq!(
-            redact("smtp://me:secret@mail.example:587"),
-            "smtp://me:…@mail.example:587"
-        );
-        assert_eq!(redact("smtp://mail.example"), "smtp://mail.example");
-    }
-
-    // lettre's pool starts its cleanup task with the transport: a runtime is needed.
-    #[tokio::test]
-    async fn smtp_urls_are_read() {
-        assert!(smtp_transport("smtp://u:p@127.0.0.1:2525").is_ok());
-        assert!(smtp_transport("smtps://u:p@mail.example").is_ok());
-        assert!(smtp_transport("smtp://mail.example:587").is_ok());
-        assert!(smtp_transport("ftp://mail.example").is_err());
     }
 }

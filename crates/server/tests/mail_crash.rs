@@ -1,13 +1,16 @@
 //! Exactly once across crashes (issue 15): two servers on one PostgreSQL database send
-//! the outbox to one real SMTP server (aiosmtpd, slowed so that kills land mid-send)
-//! while the test SIGKILLs one or the other again and again. Every mail arrives.
+//! the outbox to one real SMTP server (aiosmtpd) while the test SIGKILLs one or the other
+//! again and again. Every mail arrives, and none twice.
 //!
-//! SMTP leaves one window no sender can close: a sender killed after the mail server has
-//! taken a mail and before it has read the server's 250 (or committed its own record of
-//! it) cannot know the mail went, and the row it held is sent again by the other server.
-//! That resend is the same message (but for its MIME boundary), with the same Message-ID, Date and body, which mail
-//! clients show once. The test counts such resends, checks each is identical to the
-//! first, and that there are no more of them than kills.
+//! The sink answers slowly at three points of each mail, so that the kills land there:
+//! a recipient (RCPT), the DATA command (before its 354), and the message's end (after
+//! it has taken and recorded the message, before its 250). The last is the point that
+//! used to make a second send: a sender that records a mail as sent only after the 250
+//! dies there with the mail delivered and unrecorded. The sender records it before the
+//! message's end instead (crates/server/src/mailer/smtp.rs), so no kill makes a resend,
+//! and a kill before the end leaves the mail server an unfinished message it discards.
+//! The sink logs where each killed conversation stopped; the test shows the kills landed
+//! at each of those points.
 
 mod common;
 
@@ -18,11 +21,11 @@ use common::smtp::Sink;
 use common::Server;
 use serde_json::json;
 
-/// Enough mail that sending outlasts the kills: each recipient is answered after
-/// `DELAY_MS`, so that two servers need about ACCOUNTS × DELAY_MS / 2 to send it all,
-/// and more while one of them restarts.
+/// Enough mail that sending outlasts the kills: each mail waits `3 × PAUSE_MS` for the
+/// sink, so that two servers need about ACCOUNTS × 3 × PAUSE_MS / 2 to send it all, and
+/// more while one of them restarts.
 const ACCOUNTS: usize = 160;
-const DELAY_MS: u64 = 900;
+const PAUSE_MS: u64 = 300;
 /// The issue's number.
 const KILLS: usize = 50;
 
@@ -55,7 +58,7 @@ async fn each_mail_is_delivered_once_across_kills_of_either_server() {
     for i in 0..ACCOUNTS {
         accounts.push(servers[i % 2].register(&format!("crash-mail-{i}")).await);
     }
-    sink.slow_by(DELAY_MS);
+    sink.slow_phases(PAUSE_MS, PAUSE_MS, PAUSE_MS);
     for (i, a) in accounts.iter().enumerate() {
         let (status, body) = a
             .call(
@@ -78,14 +81,22 @@ async fn each_mail_is_delivered_once_across_kills_of_either_server() {
         kills += 1;
     }
     let killing = started.elapsed();
+    let mid_killing = sink.mails().len();
     sink.fast();
     let until = Instant::now() + Duration::from_secs(120);
     while sink.mails().len() < ACCOUNTS {
-        assert!(
-            Instant::now() < until,
-            "only {} of {ACCOUNTS} mails arrived",
-            sink.mails().len()
-        );
+        if Instant::now() > until {
+            let got: std::collections::HashSet<String> = sink
+                .mails()
+                .iter()
+                .map(|m| m["rcpt_tos"][0].as_str().unwrap_or_default().to_string())
+                .collect();
+            let missing: Vec<String> = (0..ACCOUNTS)
+                .map(|i| format!("p{i}@crash.example"))
+                .filter(|a| !got.contains(a))
+                .collect();
+            panic!("only {} of {ACCOUNTS} mails arrived; missing: {missing:?}", got.len());
+        }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     // Anything still in flight has had time to arrive twice, if it were to.
@@ -101,38 +112,53 @@ async fn each_mail_is_delivered_once_across_kills_of_either_server() {
             .entry(m["headers"]["message-id"].as_str().unwrap().to_string())
             .or_default() += 1;
     }
-    let mut first: HashMap<String, &serde_json::Value> = HashMap::new();
-    let mut resends = 0;
-    for m in &mails {
-        let id = m["headers"]["message-id"].as_str().unwrap().to_string();
-        match first.get(&id) {
-            Some(earlier) => {
-                // The same mail; only the MIME boundary, drawn afresh, differs.
-                for field in ["text", "html", "rcpt_tos"] {
-                    assert_eq!(earlier[field], m[field], "a resend is the same mail");
-                }
-                for header in ["subject", "date", "from", "to"] {
-                    assert_eq!(
-                        earlier["headers"][header], m["headers"][header],
-                        "a resend is the same mail"
-                    );
-                }
-                resends += 1;
-            }
-            None => {
-                first.insert(id, m);
-            }
-        }
+    // Where the killed conversations stopped (a kill of a server between mails, or of
+    // one still starting, stops none).
+    let mut stopped: HashMap<String, usize> = HashMap::new();
+    for e in sink.events().iter().filter(|e| e["event"] == "lost") {
+        *stopped
+            .entry(e["phase"].as_str().unwrap_or("?").to_string())
+            .or_default() += 1;
     }
+    let at = |phase: &str| stopped.get(phase).copied().unwrap_or(0);
+    let twice: Vec<(&String, &usize)> = by_id.iter().filter(|(_, n)| **n > 1).collect();
     eprintln!(
-        "{kills} kills in {:.1} s; {} mails received for {ACCOUNTS}, {resends} of them resent after a kill in the window",
+        "{kills} kills in {:.1} s ({mid_killing} mails sent meanwhile); conversations stopped by a kill: \
+         {} at a recipient, {} after DATA, {} mid-message, {} after the message's end, {} between mails; \
+         {} mails received for {ACCOUNTS}, {} sent twice",
         killing.as_secs_f64(),
-        mails.len()
+        at("rcpt") + at("mail"),
+        at("data"),
+        at("content"),
+        at("end"),
+        at("idle"),
+        mails.len(),
+        twice.len()
     );
     assert_eq!(kills, KILLS, "every kill landed while mail was being sent");
+    assert!(twice.is_empty(), "no mail arrives twice: {twice:?}");
     assert_eq!(by_rcpt.len(), ACCOUNTS, "every address got its mail");
-    assert_eq!(by_id.len(), ACCOUNTS, "one Message-ID per mail");
-    assert!(resends <= kills, "at most one resend per kill: {by_rcpt:?}");
+    assert!(by_rcpt.values().all(|n| *n == 1), "each address once: {by_rcpt:?}");
+    assert_eq!(mails.len(), ACCOUNTS, "each mail once");
+    // The kills landed mid-conversation, at each slow point (a third of each mail's
+    // time at each, though the kills' rhythm favours some): most kills stopped a
+    // conversation, several of them at the message's end, where a sender that records
+    // its mail after the 250 sends it twice.
+    let mid: usize = stopped.iter().filter(|(p, _)| *p != "idle").map(|(_, n)| n).sum();
+    assert!(
+        mid >= KILLS / 2,
+        "only {mid} of {kills} kills stopped a conversation: {stopped:?}"
+    );
+    for (phase, n, least) in [
+        ("a recipient", at("rcpt") + at("mail"), 3),
+        ("DATA", at("data"), 1),
+        ("the message's end", at("end"), 3),
+    ] {
+        assert!(
+            n >= least,
+            "only {n} kills stopped a conversation at {phase}: {stopped:?}"
+        );
+    }
 }
 
 /// SQLite (one server per file) claims a mail with a two-minute lease instead of a held
@@ -178,4 +204,58 @@ async fn a_lease_left_by_a_killed_sqlite_sender_runs_out_and_the_mail_goes_once(
     assert_eq!(sink.mails().len(), 1, "once: {mails:#?}");
     assert_eq!(mails[0]["rcpt_tos"], json!(["lease@crash.example"]));
     assert_eq!(mails[0]["headers"]["subject"], "Confirm your address");
+}
+
+/// SQLite, the point that used to make a second send: a server killed after the mail
+/// server has taken the message and before its 250 had recorded the mail as sent before
+/// the message's end, so the server started after it never sends it again, not even once
+/// the lease it left has run out.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_sqlite_sender_killed_while_the_mail_server_answers_the_end_does_not_send_again() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("club.db").to_string_lossy().into_owned();
+    let sink = Sink::start();
+    let smtp = sink.url();
+    let args = [
+        "--test-clock",
+        "--no-demo",
+        "--tick-ms",
+        "20",
+        "--rate",
+        "100000",
+        "--smtp",
+        smtp.as_str(),
+    ];
+    let server = Server::start_with(&db, &args);
+    let alice = server.register("end-alice").await;
+    // The mail server takes the message at once and answers its end after 5 s.
+    sink.slow_phases(0, 0, 5_000);
+    let (status, body) = alice
+        .call(
+            "PUT",
+            "/api/me/mail/address",
+            Some(json!({"address": "end@crash.example"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    sink.wait_for(1, 30).await;
+    server.kill();
+    sink.fast();
+    let until = Instant::now() + Duration::from_secs(10);
+    while !sink.events().iter().any(|e| e["phase"] == "end") {
+        assert!(
+            Instant::now() < until,
+            "the kill stopped the conversation at the end: {:?}",
+            sink.events()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let server = Server::start_with(&db, &args);
+    server.advance(121_000).await;
+    tokio::time::sleep(Duration::from_millis(2_000)).await;
+    server.advance(600_000).await;
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
+    let mails = sink.mails();
+    assert_eq!(mails.len(), 1, "once: {mails:#?}");
+    assert_eq!(mails[0]["rcpt_tos"], json!(["end@crash.example"]));
 }

@@ -84,13 +84,14 @@ pub async fn adjudicate_current(app: &App, tx: &mut Tx, game: &Game, how: &str) 
     let now = app.clock.now_ms();
     record(app, tx, game, &judged, now, how, false).await?;
     // The mails go with the result: written in this transaction, they exist exactly
-    // when it does.
-    crate::services::mail::phase_processed(tx, app, game, &judged.result, &judged.missing).await?;
-    // A deadline that passed without some powers' orders is news for the GM on its own
-    // (a player may have gone quiet); a GM's or the players' early processing is not.
+    // when it does, and are sent in the order written. A deadline that passed without
+    // some powers' orders is news for the GM on its own (a player may have gone quiet),
+    // told before the processing it led to; a GM's or the players' early processing is
+    // not.
     if how == "deadline" && !judged.missing.is_empty() {
         crate::services::mail::missing_at_deadline(tx, app, game, &judged.missing).await?;
     }
+    crate::services::mail::phase_processed(tx, app, game, &judged.result, &judged.missing).await?;
     log_event(tx, app, game.id, game.seq, &judged.phase, "processed", how).await?;
     Ok(judged.result)
 }

@@ -301,19 +301,22 @@ fn outbox_from_row(r: &AnyRow) -> Result<OutboxRow, sqlx::Error> {
     })
 }
 
-/// Claims one due mail for sending.
+/// Claims one due mail for sending: of those due first, the one written first (`queued`
+/// on PostgreSQL, the row id on SQLite; migration 22), so that the mails of one event
+/// go in the order its transaction wrote them.
 ///
 /// PostgreSQL: the row is locked `FOR UPDATE SKIP LOCKED` inside `tx`, which the sender
 /// holds until the mail is sent and marked, so that another server skips it and a
 /// server that dies mid-send releases it at once. SQLite (one writer, one server per
 /// file): a lease of `lease_ms` is written and committed at once, so that the database
 /// is not held while the mail server answers; a sender that dies leaves the lease to
-/// run out.
+/// run out. Either way the mail is marked sent (`mark_sent`) before the mail server can
+/// have taken it (see `mailer::smtp`).
 pub async fn claim(tx: &mut Tx, backend: Backend, now_ms: i64, lease_ms: i64) -> sqlx::Result<Option<OutboxRow>> {
     match backend {
         Backend::Postgres => sqlx::query(&format!(
             "SELECT {OUTBOX_COLUMNS} FROM outbox WHERE sent_ms IS NULL AND failed IS NULL AND due_ms <= $1 AND digest_ms IS NULL \
-             ORDER BY due_ms, id LIMIT 1 FOR UPDATE SKIP LOCKED"
+             ORDER BY due_ms, queued LIMIT 1 FOR UPDATE SKIP LOCKED"
         ))
         .bind(now_ms)
         .fetch_optional(&mut **tx)
@@ -322,7 +325,7 @@ pub async fn claim(tx: &mut Tx, backend: Backend, now_ms: i64, lease_ms: i64) ->
         .transpose(),
         Backend::Sqlite => sqlx::query(&format!(
             "UPDATE outbox SET leased_until_ms = $2 WHERE id = (SELECT id FROM outbox WHERE sent_ms IS NULL AND failed IS NULL AND due_ms <= $1 \
-             AND digest_ms IS NULL AND (leased_until_ms IS NULL OR leased_until_ms <= $1) ORDER BY due_ms, id LIMIT 1) RETURNING {OUTBOX_COLUMNS}"
+             AND digest_ms IS NULL AND (leased_until_ms IS NULL OR leased_until_ms <= $1) ORDER BY due_ms, rowid LIMIT 1) RETURNING {OUTBOX_COLUMNS}"
         ))
         .bind(now_ms)
         .bind(now_ms + lease_ms)
@@ -339,6 +342,26 @@ pub async fn mark_sent<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, now_m
     )
     .bind(id)
     .bind(now_ms)
+    .bind(by)
+    .execute(e)
+    .await?;
+    Ok(())
+}
+
+/// Takes back this sender's mark of `id` as sent at `sent_ms` (the mail server refused
+/// the message after the mark was committed, or the commit's answer was lost); nothing
+/// when the row bears another mark.
+pub async fn unmark_sent<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    id: i64,
+    sent_ms: i64,
+    by: &str,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE outbox SET sent_ms = NULL, sent_by = NULL, attempts = attempts - 1 WHERE id = $1 AND sent_ms = $2 AND sent_by = $3",
+    )
+    .bind(id)
+    .bind(sent_ms)
     .bind(by)
     .execute(e)
     .await?;

@@ -27,6 +27,12 @@ fn python() -> &'static str {
 
 impl Sink {
     pub fn start() -> Sink {
+        Sink::start_with(&[])
+    }
+
+    /// A sink with sink.py's options (`--starttls CERT KEY`, `--tls CERT KEY`, `--auth
+    /// USER:PASSWORD`).
+    pub fn start_with(options: &[&str]) -> Sink {
         let dir = tempfile::tempdir().expect("temp dir");
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
@@ -37,6 +43,7 @@ impl Sink {
             .arg(script)
             .arg(port.to_string())
             .arg(dir.path())
+            .args(options)
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())
             .spawn()
@@ -102,6 +109,12 @@ impl Sink {
         std::fs::write(self.dir.path().join("slow"), ms.to_string()).expect("slow");
     }
 
+    /// Answer each recipient after `rcpt` ms, DATA (the 354) after `data`, and the
+    /// message's end (the 250, the message already taken) after `end`.
+    pub fn slow_phases(&self, rcpt: u64, data: u64, end: u64) {
+        std::fs::write(self.dir.path().join("slow"), format!("{rcpt} {data} {end}")).expect("slow");
+    }
+
     /// Answer at once again.
     pub fn fast(&self) {
         let _ = std::fs::remove_file(self.dir.path().join("slow"));
@@ -109,6 +122,39 @@ impl Sink {
 
     pub fn accept(&self) {
         let _ = std::fs::remove_file(self.dir.path().join("refuse"));
+    }
+
+    /// Refuse every message at its end with a temporary failure (451) until `accept_end`.
+    pub fn refuse_end(&self) {
+        std::fs::write(self.dir.path().join("refuse-end"), "").expect("refuse");
+    }
+
+    pub fn accept_end(&self) {
+        let _ = std::fs::remove_file(self.dir.path().join("refuse-end"));
+    }
+
+    /// Refuse `address` for good (550) from now on.
+    pub fn bounce(&self, address: &str) {
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.dir.path().join("bounce"))
+            .expect("bounce");
+        writeln!(f, "{address}").expect("bounce");
+    }
+
+    /// What the sink noted, in order: each recipient given (`{"event": "rcpt",
+    /// "address": …, "reply": "250"}`) and each conversation that ended without QUIT,
+    /// with the point it ended at (`{"event": "lost", "phase": …}`; see sink.py).
+    pub fn events(&self) -> Vec<Value> {
+        let text = std::fs::read_to_string(self.dir.path().join("events.jsonl")).unwrap_or_default();
+        let whole = text.rfind('\n').map_or("", |end| &text[..end]);
+        whole
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).expect("a recorded event"))
+            .collect()
     }
 }
 

@@ -1,0 +1,5 @@
+-- Mail (issue 15): the outbox sent in the order it was written.
+--
+-- Nothing to add on SQLite: `outbox.id` is a BIGINT key, not the row id, so every row
+-- has a row id of its own, counting up as rows are written, which the sender orders by
+-- (see the PostgreSQL file of this migration).
