@@ -1127,8 +1127,13 @@ async fn a_daily_digest_gathers_held_mail_at_its_hour_in_the_readers_zone() {
             "{:#?}",
             to(&early[before..], &mine)
         );
-        let page = page(germany, "/account").await.1;
-        assert!(page.contains("3 mails wait for the digest of"), "{page}");
+        let account = page(germany, "/account").await.1;
+        assert!(account.contains("3 mails wait for the digest of"), "{account}");
+        let console = page(&gm, &format!("/games/{id}/gm")).await.1;
+        assert!(
+            console.contains("held for the reader's digest of"),
+            "the GM console says so"
+        );
 
         // At 07:00, one digest.
         clock_to(&server, seven).await;
@@ -1181,6 +1186,11 @@ async fn a_daily_digest_gathers_held_mail_at_its_hour_in_the_readers_zone() {
         // Both phases' maps.
         assert_eq!(d["images"].as_array().unwrap().len(), 2, "{:?}", d["structure"]);
         assert_eq!(germany.get("/api/me/mail").await["digest"]["held"], 0);
+        let console = page(&gm, &format!("/games/{id}/gm")).await.1;
+        assert!(
+            console.contains("sent in the reader's digest"),
+            "the GM console says so"
+        );
 
         // The reminder in the deadline's last two hours goes at once.
         let deadline = deadline_ms(&gm, id).await;
@@ -1244,6 +1254,63 @@ async fn a_daily_digest_gathers_held_mail_at_its_hour_in_the_readers_zone() {
     }
 }
 
+/// Two servers on one database, both running the digest pass (issue 15 §2, "exactly
+/// once"): when the hour comes both race for every account's digest, and each account
+/// gets exactly one, holding its mail once. On PostgreSQL a server takes an account by
+/// locking its options row `FOR UPDATE SKIP LOCKED`; the other skips it.
+#[tokio::test(flavor = "multi_thread")]
+async fn two_servers_build_each_digest_once() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let sink = Sink::start();
+        let a = Server::mailing_to(&target.url, &sink);
+        let b = Server::mailing_to(&target.url, &sink);
+        let gm = a.register("twin-digest-gm").await;
+        let days =
+            json!({"deadlines": {"movement_minutes": 4320, "retreat_minutes": 4320, "adjustment_minutes": 4320}});
+        let (id, players) = full_game(&a, &gm, "standard", days, "twin-digest").await;
+        gm.call(
+            "PUT",
+            &format!("/api/games/{id}/gm/reminders"),
+            Some(json!({"minutes": []})),
+        )
+        .await;
+        for (power, api) in &players {
+            confirm(&sink, &a, api, &address(power)).await;
+            let (status, body) = api
+                .call("PUT", "/api/me/mail/digest", Some(json!({"digest": true, "hour": 7})))
+                .await;
+            assert_eq!(status, 200, "{body}");
+        }
+        gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+        gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+        for (_, api) in &players {
+            held(api, 2).await;
+        }
+        let before = sink.mails().len();
+        // Both clocks to the next 07:00 UTC together.
+        let now = a.advance(0).await["now_ms"]
+            .as_i64()
+            .unwrap()
+            .max(b.advance(0).await["now_ms"].as_i64().unwrap());
+        let day = 24 * 3_600_000;
+        let seven = (now - 7 * 3_600_000).div_euclid(day) * day + day + 7 * 3_600_000;
+        let (_, _) = tokio::join!(a.advance(seven - now), b.advance(seven - now));
+        sink.wait_for(before + players.len(), 60).await;
+        tokio::time::sleep(std::time::Duration::from_millis(2000)).await;
+        let fresh: Vec<Value> = sink.mails()[before..].to_vec();
+        assert_eq!(fresh.len(), players.len(), "one digest each: {fresh:#?}");
+        for (power, _) in &players {
+            let got = to(&fresh, &address(power));
+            assert_eq!(got.len(), 1, "{power}: {got:#?}");
+            let subject = header(got[0], "subject");
+            assert!(subject.starts_with("Your digest: 2 mails"), "{power}: {subject}");
+            let text = got[0]["text"].as_str().unwrap();
+            assert_eq!(text.matches("has been processed.").count(), 2, "{power}: {text}");
+        }
+    }
+}
+
 /// The GM console lists the mails written about its game (issue 15 §4): to whom, the
 /// subject and text, whether they went; and holds the reminder times' form. Only the
 /// GM opens it.
@@ -1268,7 +1335,11 @@ async fn the_gm_console_lists_the_games_mails() {
         .find(|r| r.contains("Spring 1901") && r.contains("results for Italy"))
         .unwrap_or_else(|| panic!("the results mail is listed: {console}"));
     assert!(row.contains("console-player"), "the account it went to: {row}");
-    assert!(row.contains("<td>results</td>") && row.contains("<td>sent 20"), "{row}");
+    // When it went, in the GM's zone (UTC here) as every time on the pages.
+    assert!(
+        row.contains("<td>results</td>") && row.contains("<td>sent ") && row.contains(" UTC</td>"),
+        "{row}"
+    );
     assert!(row.contains("Supply centres:"), "its text: {row}");
     assert!(
         console.contains("id=\"reminder-1\"") && console.contains("value=\"1440\""),

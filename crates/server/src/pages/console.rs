@@ -122,14 +122,15 @@ struct Console {
     /// The mail section (`mail/console.html`): the reminder times and the mails
     /// written about the game.
     mail: super::mail::ConsoleMail,
-    /// Newest first, their times as minutes in UTC.
+    /// Newest first, their times in the viewer's zone and in UTC.
     events: Vec<EventLine>,
 }
 
 impl Console {
-    /// A time in the mail list, as the event log gives its own (ISO 8601, UTC).
-    fn utc(&self, ms: &i64) -> String {
-        crate::clock::iso_utc(*ms)
+    /// A time in the mail list, as the event log gives its own: in the viewer's zone
+    /// and in UTC.
+    fn when(&self, ms: &i64) -> String {
+        crate::clock::when(*ms, self.layout.zone)
     }
 }
 

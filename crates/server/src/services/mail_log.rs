@@ -23,6 +23,14 @@ pub enum Delivery {
     Sent {
         at_ms: i64,
     },
+    /// Carried by the reader's daily digest, sent then.
+    InDigest {
+        at_ms: i64,
+    },
+    /// Waiting for the reader's daily digest, due then.
+    Held {
+        until_ms: i64,
+    },
     /// Given up for good, with why (a refused address, too many attempts).
     Failed {
         why: String,
@@ -67,14 +75,16 @@ pub async fn of_game(app: &App, account: &Account, game: &Game) -> ApiResult<Gam
         .await?
         .into_iter()
         .map(|(row, to)| {
-            let delivery = match (row.sent_ms, &row.failed) {
-                (Some(at_ms), _) if folder => Delivery::Written {
+            let delivery = match (row.sent_ms, &row.failed, row.digest_ms) {
+                (Some(at_ms), _, _) if row.digest_id.is_some() => Delivery::InDigest { at_ms },
+                (Some(at_ms), _, _) if folder => Delivery::Written {
                     at_ms,
                     file: mail_file_name(&row),
                 },
-                (Some(at_ms), _) => Delivery::Sent { at_ms },
-                (None, Some(why)) => Delivery::Failed { why: why.clone() },
-                (None, None) => Delivery::Waiting {
+                (Some(at_ms), _, _) => Delivery::Sent { at_ms },
+                (None, Some(why), _) => Delivery::Failed { why: why.clone() },
+                (None, None, Some(until_ms)) => Delivery::Held { until_ms },
+                (None, None, None) => Delivery::Waiting {
                     attempts: row.attempts,
                     last_error: row.last_error.clone(),
                 },
