@@ -204,16 +204,18 @@ async fn a_processed_phase_mails_each_player_their_results_and_nothing_else() {
         assert!(g.contains("A ber - sax: moved"), "{g}");
         let f = to(fresh, &address("France"))[0]["text"].as_str().unwrap().to_string();
         assert!(f.contains("A par - bur: moved"), "{f}");
-        // The GM hears that the phase was processed, and who gave no orders.
+        // The GM hears that the phase was processed, and who gave no orders; only that
+        // (the GM processed it: no separate missing-orders mail, which is for deadlines).
         let gm_mails = to(fresh, "gm@club.example");
-        assert_eq!(gm_mails.len(), 1);
-        let gm_text = gm_mails[0]["text"].as_str().unwrap().replace("\r\n", "\n");
-        assert!(header(gm_mails[0], "subject").contains("processed"), "{gm_text}");
-        assert!(
-            gm_text.contains("Gave no orders by the deadline:") && gm_text.contains("Italy"),
-            "{gm_text}"
+        assert_eq!(gm_mails.len(), 1, "{gm_mails:#?}");
+        assert_gm_processed(
+            gm_mails[0],
+            id,
+            "mail game",
+            "Spring 1936 movement",
+            &["Germany", "France", "Britain"],
+            &server.base,
         );
-        assert!(!gm_text.contains("Germany\n"), "Germany gave orders: {gm_text}");
 
         // France's one-click unsubscribe (a mail client's POST, no session) stops
         // France's results for this game; the others still get theirs.
@@ -252,7 +254,8 @@ async fn a_processed_phase_mails_each_player_their_results_and_nothing_else() {
 
 /// A permanent refusal (550) marks the address bounced: nothing more is sent to it, and
 /// the account page says so. A temporary one (451) for a minute of the server's clock
-/// delays mail but loses none.
+/// delays mail but loses none, whether the mail server refuses the recipient or the
+/// message at its end (after the sender has recorded it as sent).
 #[tokio::test(flavor = "multi_thread")]
 async fn refusals_delay_mail_and_bounces_stop_it() {
     for target in common::targets().await {
@@ -312,6 +315,94 @@ async fn refusals_delay_mail_and_bounces_stop_it() {
         assert_eq!(mails.len(), 1, "delivered once: {mails:#?}");
         assert_eq!(mails[0]["rcpt_tos"], json!(["bob@players.example"]));
         assert_eq!(bob.get("/api/me/mail").await["address"]["bounced"], Value::Null);
+
+        // Refused at the message's end (451 after the dot), when the sender has already
+        // recorded the mail as sent: the mark is taken back and the mail tried again
+        // until the mail server takes it, once.
+        sink.refuse_end();
+        let carol = server.register("carol-refused-end").await;
+        carol
+            .call(
+                "PUT",
+                "/api/me/mail/address",
+                Some(json!({"address": "carol@players.example"})),
+            )
+            .await;
+        let asked = |sink: &Sink| {
+            sink.events()
+                .iter()
+                .filter(|e| e["event"] == "rcpt" && e["address"] == "carol@players.example")
+                .count()
+        };
+        for _ in 0..6 {
+            tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+            server.advance(10_000).await;
+        }
+        assert!(to(&sink.mails(), "carol@players.example").is_empty(), "refused so far");
+        assert!(
+            asked(&sink) >= 2,
+            "tried again after a refusal at the end: {}",
+            asked(&sink)
+        );
+        sink.accept_end();
+        for _ in 0..24 {
+            if !to(&sink.mails(), "carol@players.example").is_empty() {
+                break;
+            }
+            server.advance(10_000).await;
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        server.advance(3_600_000).await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        assert_eq!(to(&sink.mails(), "carol@players.example").len(), 1, "delivered once");
+        assert_eq!(carol.get("/api/me/mail").await["address"]["bounced"], Value::Null);
+
+        // An address that starts bouncing later: a player's confirmed address is
+        // refused for good by her mail server. The next mail records the bounce and the
+        // account page says so; after it her mail server is not even asked.
+        let gm = server.register("bounce-gm").await;
+        let (id, players) = full_game(&server, &gm, "standard", json!({}), "bouncing").await;
+        confirm(&sink, &server, player(&players, "England"), &address("England")).await;
+        confirm(&sink, &server, player(&players, "France"), &address("France")).await;
+        sink.bounce(&address("England"));
+        gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        let england = player(&players, "England");
+        loop {
+            let s = england.get("/api/me/mail").await;
+            if s["address"]["bounced"].is_string() {
+                assert!(s["address"]["bounced"].as_str().unwrap().contains("550"), "{s}");
+                break;
+            }
+            assert!(std::time::Instant::now() < until, "the bounce was not recorded: {s}");
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        let (status, page_text) = crate::page(england, "/account").await;
+        assert_eq!(status, 200);
+        assert!(
+            page_text.contains("id=\"mail-bounced\"") && page_text.contains("this address bounces"),
+            "{page_text}"
+        );
+        let asked_england = |sink: &Sink| {
+            sink.events()
+                .iter()
+                .filter(|e| e["event"] == "rcpt" && e["address"] == address("England").as_str())
+                .count()
+        };
+        let before = asked_england(&sink);
+        let france_mails = to(&sink.mails(), &address("France")).len();
+        gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while to(&sink.mails(), &address("France")).len() == france_mails {
+            assert!(std::time::Instant::now() < until, "France's next results");
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        assert_eq!(asked_england(&sink), before, "nothing more to a bounced address");
+        assert!(to(&sink.mails(), &address("England"))
+            .iter()
+            .all(|m| m["headers"]["subject"] == "Confirm your address"));
     }
 }
 
@@ -789,10 +880,13 @@ async fn reminders_count_bids_and_the_gm_hears_of_missing_orders_at_the_deadline
             2,
             "{gm_mails:#?}"
         );
-        let missing = gm_mails
-            .iter()
-            .find(|m| header(m, "subject").contains("no orders from"))
-            .unwrap_or_else(|| panic!("a missing-orders mail: {gm_mails:#?}"));
+        // First that the deadline passed without some orders, then that the phase was
+        // processed: the order of the events, and the order the outbox was written in.
+        let missing = &gm_mails[0];
+        assert!(
+            header(missing, "subject").contains("no orders from"),
+            "the missing orders first: {gm_mails:#?}"
+        );
         // Every great power but Germany and France gave none; factions are their
         // patrons' to order and are not named.
         assert_eq!(
@@ -810,11 +904,59 @@ async fn reminders_count_bids_and_the_gm_hears_of_missing_orders_at_the_deadline
         assert!(text.contains(&format!("{}/games/{id}/gm", server.base)), "{text}");
         assert_eq!(header(missing, "in-reply-to"), format!("<game-{id}@127.0.0.1>"));
         assert!(header(missing, "list-unsubscribe").contains("kind=gm"));
-        assert!(
-            gm_mails.iter().any(|m| header(m, "subject").contains("processed")),
-            "{gm_mails:#?}"
+        assert_gm_processed(
+            &gm_mails[1],
+            id,
+            "bidremind game",
+            "Spring 1936 movement",
+            &["Germany", "France"],
+            &server.base,
         );
     }
+}
+
+/// The GM's mail of a processed phase: its subject counts the great powers that gave
+/// no orders, its text names them (and only them), gives the centre counts, and links
+/// the phase's history and the GM console; threaded under the game.
+fn assert_gm_processed(m: &Value, id: i64, game: &str, phase: &str, gave: &[&str], base: &str) {
+    const GREAT: [&str; 7] = [
+        "Britain",
+        "France",
+        "Germany",
+        "Italy",
+        "Poland",
+        "Soviet Union",
+        "Turkey",
+    ];
+    let silent: Vec<&str> = GREAT.iter().copied().filter(|p| !gave.contains(p)).collect();
+    assert_eq!(
+        header(m, "subject"),
+        format!("{game}: {phase} processed, {} without orders", silent.len())
+    );
+    let text = m["text"].as_str().unwrap().replace("\r\n", "\n");
+    assert!(
+        text.starts_with(&format!("{phase} in {game} has been processed.")),
+        "{text}"
+    );
+    let listed = text
+        .split("Gave no orders by the deadline:\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("the powers without orders: {text}"))
+        .split("\n\n")
+        .next()
+        .unwrap_or_default();
+    let listed: Vec<&str> = listed.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    assert_eq!(listed, silent, "{text}");
+    let centres = text
+        .split("Supply centres:\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("the centre counts: {text}"));
+    for power in GREAT {
+        assert!(centres.contains(power), "{power}'s centres in {text}");
+    }
+    assert!(text.contains(&format!("{base}/games/{id}/history/")), "{text}");
+    assert!(text.contains(&format!("{base}/games/{id}/gm")), "{text}");
+    assert_eq!(header(m, "in-reply-to"), format!("<game-{id}@127.0.0.1>"));
 }
 
 /// Press by mail (issue 15 §1): private press and GM announcements, at most one mail per
