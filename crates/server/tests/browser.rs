@@ -29,6 +29,23 @@ fn tool(var: &str, debian: &str) -> String {
 /// How long a step may take; generous, since CI runs the other suites at the same time.
 const WAIT: Duration = Duration::from_secs(30);
 
+/// A colour's hue in degrees and its distance from white (0–441, RGB).
+fn hue_and_whiteness(c: [u8; 3]) -> (f64, f64) {
+    let [r, g, b] = c.map(f64::from);
+    let (max, min) = (r.max(g).max(b), r.min(g).min(b));
+    let hue = if max == min {
+        0.0
+    } else if max == r {
+        60.0 * ((g - b) / (max - min)).rem_euclid(6.0)
+    } else if max == g {
+        60.0 * ((b - r) / (max - min) + 2.0)
+    } else {
+        60.0 * ((r - g) / (max - min) + 4.0)
+    };
+    let white = ((255.0 - r).powi(2) + (255.0 - g).powi(2) + (255.0 - b).powi(2)).sqrt();
+    (hue, white)
+}
+
 /// A headless Chromium session with its own chromedriver and empty profile.
 struct Browser {
     client: Client,
@@ -259,6 +276,61 @@ return null;"#
             Some(xy) => (xy[0].as_f64().unwrap(), xy[1].as_f64().unwrap()),
             None => panic!("no visible point of space {abbr} to click"),
         }
+    }
+
+    /// A point well inside the map's space `abbr` (the space itself on top there and
+    /// 8 px about it in each direction), nearest its middle, brought into view.
+    async fn inner_point(&self, abbr: &str) -> (f64, f64) {
+        let script = format!(
+            r#"const target = {abbr:?};
+const el = document.querySelector('figure.map path.space[data-space="' + target + '"]');
+el.scrollIntoView({{block: 'center'}});
+const r = el.getBoundingClientRect();
+const on = (x, y) => {{ const hit = document.elementFromPoint(x, y); const space = hit && !hit.closest('g.unit') && hit.closest('[data-space]'); return !!space && space.dataset.space === target; }};
+let best = null, far = Infinity;
+for (let i = 1; i < 24; i++) for (let j = 1; j < 24; j++) {{
+  const x = Math.round(r.left + r.width * i / 24), y = Math.round(r.top + r.height * j / 24);
+  if (![[0, 0], [8, 0], [-8, 0], [0, 8], [0, -8]].every(([dx, dy]) => on(x + dx, y + dy))) continue;
+  const d = Math.hypot(x - r.left - r.width / 2, y - r.top - r.height / 2);
+  if (d < far) {{ far = d; best = [x, y]; }}
+}}
+return best;"#
+        );
+        let point = self.js(&script).await;
+        match point.as_array() {
+            Some(xy) => (xy[0].as_f64().unwrap(), xy[1].as_f64().unwrap()),
+            None => panic!("no point well inside space {abbr}"),
+        }
+    }
+
+    /// The colour the screen shows around a point (CSS pixels): the commonest of the
+    /// 9 × 9 pixels about it in a screenshot, so that a name or an edge crossing the
+    /// point does not decide it.
+    async fn colour_at(&self, x: f64, y: f64) -> [u8; 3] {
+        let ratio = self.js("return window.devicePixelRatio;").await.as_f64().unwrap_or(1.0);
+        let shot = self.client.screenshot().await.expect("screenshot");
+        let mut reader = png::Decoder::new(std::io::Cursor::new(shot))
+            .read_info()
+            .expect("a PNG screenshot");
+        let mut buf = vec![0; reader.output_buffer_size().expect("a screenshot's size")];
+        let info = reader.next_frame(&mut buf).expect("the screenshot's pixels");
+        let channels = info.color_type.samples();
+        let (cx, cy) = ((x * ratio).round() as i64, (y * ratio).round() as i64);
+        let mut seen: std::collections::HashMap<[u8; 3], usize> = Default::default();
+        for dy in -4..=4 {
+            for dx in -4..=4 {
+                let (px, py) = (cx + dx, cy + dy);
+                if px < 0 || py < 0 || px >= info.width as i64 || py >= info.height as i64 {
+                    continue;
+                }
+                let at = (py as usize * info.line_size) + px as usize * channels;
+                *seen.entry([buf[at], buf[at + 1], buf[at + 2]]).or_default() += 1;
+            }
+        }
+        seen.into_iter()
+            .max_by_key(|(_, n)| *n)
+            .map(|(c, _)| c)
+            .expect("a point on the screen")
     }
 
     /// Runs axe-core (vendored in tests/axe/) on the page and fails on any violation it
@@ -1625,6 +1697,12 @@ async fn the_lobby_shows_open_seats(width: u32, height: u32, tag: &str) {
         sideways.as_f64().unwrap() <= 0.0,
         "the lobby scrolls sideways by {sideways} px"
     );
+    // Nor does any table inside its card (the open games' Deadline column once did on
+    // a phone): every box that could scroll sideways fits what it holds.
+    let boxes = b
+        .js("return [...document.querySelectorAll('main .scroll, main table')].filter(e => e.offsetParent && e.scrollWidth > e.clientWidth + 1).map(e => (e.closest('section') || e).getAttribute('aria-labelledby') + ' ' + e.scrollWidth + '>' + e.clientWidth);")
+        .await;
+    assert_eq!(boxes, json!([]), "tables scrolling sideways in the lobby at {width} px");
     b.shot(&format!("lobby-open-{tag}")).await;
 
     // The powers table of the 1936 game (the most powers and factions) fits the column.
@@ -1675,6 +1753,63 @@ async fn the_lobby_shows_open_seats(width: u32, height: u32, tag: &str) {
     b.js("document.querySelector('.console-map').scrollIntoView(); return 1;")
         .await;
     b.shot(&format!("console-map-{tag}")).await;
+
+    // The DP panel with a deduction, as a newcomer to the demo's 1936 game reads it:
+    // the demo GM finds a vacant great power whose budget the engine cuts (rule 3: a
+    // lost home centre, or a faction without its own), and each cut reads as a sentence.
+    let (status, demo) = server
+        .visitor()
+        .call(
+            "POST",
+            "/api/login",
+            Some(json!({"name": "demo-gm", "password": "demo-club-1958"})),
+        )
+        .await;
+    assert_eq!(status, 200, "the demo GM logs in: {demo}");
+    let demo_gm = Api::new(&base, demo["token"].as_str().map(str::to_string));
+    let budgets = demo_gm.get(&format!("/api/games/{}/budget", crowded["id"])).await;
+    let cut = budgets["budgets"].as_array().unwrap().iter().find(|b| {
+        b["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l.as_str().unwrap().starts_with('−'))
+    });
+    // The demo is played from a fixed seed: its Soviet Union has lost Republican Spain's
+    // home centres by Fall 1937.
+    let cut = cut.expect("a great power of the demo's 1936 game with a cut budget");
+    let power = cut["power"].as_str().unwrap();
+    let name = format!("dp-lobby-{tag}");
+    server
+        .register(&name)
+        .await
+        .post(&format!("/api/games/{}/join", crowded["id"]), json!({"power": power}))
+        .await;
+    // (A tap: a WebDriver click on a phone may not reach the header's button.)
+    b.tap("#logout").await;
+    b.until(
+        "logged out",
+        "location.pathname === '/' && !document.getElementById('viewer-name')",
+    )
+    .await;
+    b.login(&base, &name).await;
+    b.goto(&format!("{base}/games/{}", crowded["id"])).await;
+    let lines = b
+        .js("return [...document.querySelectorAll('#dp-reckoning li')].map(l => l.textContent);")
+        .await;
+    let lines: Vec<String> = serde_json::from_value(lines).unwrap();
+    assert!(!lines.is_empty(), "{power}'s deductions on the page");
+    for l in &lines {
+        assert!(
+            l.starts_with('−') && l.contains(": ") && !l.contains("rule"),
+            "a deduction as a sentence: {l}"
+        );
+    }
+    let summary = b.text("#dp-summary").await;
+    assert!(summary.starts_with(&format!("Budget {} DP", cut["total"])), "{summary}");
+    b.js("document.getElementById('dp-h').scrollIntoView({block: 'center'}); return 1;")
+        .await;
+    b.shot(&format!("dp-panel-deduction-{tag}")).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -2177,6 +2312,11 @@ async fn unread_press_is_counted(width: u32, height: u32, tag: &str) {
     b.goto(&format!("{base}/")).await;
     let cell = format!("section[aria-labelledby='mine-h'] tr[data-game='{id}'] td.unread-count strong");
     assert_eq!(b.text(&cell).await, "2");
+    // My games (six columns) fits the card at this width too.
+    let boxes = b
+        .js("return [...document.querySelectorAll('main .scroll, main table')].filter(e => e.offsetParent && e.scrollWidth > e.clientWidth + 1).length;")
+        .await;
+    assert_eq!(boxes, json!(0), "tables scrolling sideways in the lobby at {width} px");
     b.shot(&format!("lobby-unread-{tag}")).await;
 
     b.goto(&format!("{base}/games/{id}")).await;
@@ -2405,6 +2545,29 @@ async fn orders_are_drawn_live_targets_lit_and_the_sandbox_judges() {
     let seen = b.js(&format!("return {looks_lit};")).await;
     assert_eq!(seen, json!("kie mun pru sil"), "the spaces that look lit");
     b.shot("game-targets").await;
+    // A lit space stays recognisably its own colour: Prussia and Silesia, pale neutral
+    // land, once turned nearly white under a brightness filter. On screen each keeps its
+    // hue (within 12°) and at least three quarters of its distance from white.
+    for space in ["pru", "sil"] {
+        let (x, y) = b.inner_point(space).await;
+        let own = b
+            .js(&format!("const c = getComputedStyle(document.querySelector('figure.map path.space[data-space=\"{space}\"]')).fill.match(/\\d+/g).map(Number); return c;"))
+            .await;
+        let own: Vec<u8> = own
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_u64().unwrap() as u8)
+            .collect();
+        let lit = b.colour_at(x, y).await;
+        let (own_hue, own_white) = hue_and_whiteness([own[0], own[1], own[2]]);
+        let (lit_hue, lit_white) = hue_and_whiteness(lit);
+        let turn = (own_hue - lit_hue).abs().min(360.0 - (own_hue - lit_hue).abs());
+        assert!(
+            turn <= 12.0 && lit_white >= 0.75 * own_white,
+            "lit {space} shows {lit:?} for its own {own:?}: hue turned {turn:.0}°, {lit_white:.0} from white against {own_white:.0}"
+        );
+    }
     b.click_space("sil").await;
     b.until(
         "the move drawn",
@@ -2654,10 +2817,11 @@ async fn the_sandbox_on_a_phone() {
 /// The 1648 game page (the largest map) and a phase of its history load in the browser
 /// fast enough to use (issue 13: under 300 ms on this machine). The figures are read
 /// from the Navigation Timing of each load (`loadEventEnd`, from the request to the end
-/// of the load event: HTML, SVG, styles, scripts) and printed: the median of five loads
-/// after a first, at 1400 px and at 375 px as a player. README's "Page loads" has the measured figures
-/// (a release server, `CHANCERY_TEST_SERVER`); the assertion is a generous bound, since
-/// CI runs the other suites beside it on a debug build.
+/// of the load event: HTML, SVG, styles, scripts) and printed with the first paint:
+/// the median of seven loads after a first, at 1400 px and at 375 px as a player.
+/// Against a release server (`CHANCERY_TEST_SERVER`, as a club runs it; the server
+/// README's "Page loads" has the figures) each median must be under 300 ms; a debug
+/// server, which CI runs beside the other suites, is held to a generous 3 s.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_1648_game_page_and_its_history_load_quickly() {
     let dir = tempfile::tempdir().unwrap();
@@ -2712,9 +2876,9 @@ async fn a_1648_game_page_and_its_history_load_quickly() {
                 )
                 .await;
                 let t = b
-                    .js("const n = performance.getEntriesByType('navigation')[0]; return [n.loadEventEnd - n.startTime, n.responseEnd - n.startTime, n.domInteractive - n.startTime, n.domContentLoadedEventEnd - n.startTime, n.transferSize, n.decodedBodySize];")
+                    .js("const n = performance.getEntriesByType('navigation')[0]; const p = performance.getEntriesByName('first-contentful-paint')[0]; return [n.loadEventEnd - n.startTime, n.responseEnd - n.startTime, n.domInteractive - n.startTime, n.domContentLoadedEventEnd - n.startTime, n.transferSize, n.decodedBodySize, p ? p.startTime - n.startTime : -1];")
                     .await;
-                let t: Vec<f64> = (0..6).map(|k| t[k].as_f64().unwrap_or(0.0)).collect();
+                let t: Vec<f64> = (0..7).map(|k| t[k].as_f64().unwrap_or(0.0)).collect();
                 // The first load fills the caches (the browser's and the server's).
                 if i > 0 {
                     loads.push(t);
@@ -2722,8 +2886,10 @@ async fn a_1648_game_page_and_its_history_load_quickly() {
             }
             loads.sort_by(|a, b| a[0].total_cmp(&b[0]));
             let m = &loads[loads.len() / 2];
+            let mut paints: Vec<f64> = loads.iter().map(|t| t[6]).collect();
+            paints.sort_by(f64::total_cmp);
             eprintln!(
-                "1648 {what} at {width} px: load {:.0} ms (median of {}; fastest {:.0}, slowest {:.0}); response {:.0} ms, DOM parsed {:.0} ms, scripts run {:.0} ms; {:.0} KB transferred, {:.0} KB of HTML",
+                "1648 {what} at {width} px: load {:.0} ms (median of {}; fastest {:.0}, slowest {:.0}); response {:.0} ms, DOM parsed {:.0} ms, scripts run {:.0} ms; first paint {:.0} ms (median); {:.0} KB transferred, {:.0} KB of HTML",
                 m[0],
                 loads.len(),
                 loads[0][0],
@@ -2731,14 +2897,23 @@ async fn a_1648_game_page_and_its_history_load_quickly() {
                 m[1],
                 m[2],
                 m[3],
+                paints[paints.len() / 2],
                 m[4] / 1024.0,
                 m[5] / 1024.0
             );
             figures.push((what, width, m[0]));
         }
     }
+    let limit = if std::env::var_os("CHANCERY_TEST_SERVER").is_some() {
+        300.0
+    } else {
+        3000.0
+    };
     for (what, width, load) in figures {
-        assert!(load < 3000.0, "the 1648 {what} took {load:.0} ms to load at {width} px");
+        assert!(
+            load < limit,
+            "the 1648 {what} took {load:.0} ms to load at {width} px (limit {limit:.0} ms)"
+        );
     }
 }
 
