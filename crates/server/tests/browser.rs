@@ -1315,6 +1315,28 @@ async fn a_game_is_created_in_the_lobby_and_followed() {
     b.find("#old-password").await;
     // The club mails (to a folder): the page has the address, the kinds and the zone.
     b.find("#mail-address-field").await;
+    // The player chooses New York's time and one digest a day at 07:00 there (issue 15
+    // §2, §6); the page then says when the digest comes, in that zone and in UTC.
+    b.find("#zone-field")
+        .await
+        .select_by_value("America/New_York")
+        .await
+        .unwrap();
+    b.find("#set-zone").await.click().await.unwrap();
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while player.get("/api/me/mail").await["time_zone"] != "America/New_York" {
+        assert!(std::time::Instant::now() < until, "the zone is saved");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    b.goto(&format!("{base}/account")).await;
+    b.find("#mail-digest").await.click().await.unwrap();
+    b.find("#mail-digest-hour").await.select_by_value("7").await.unwrap();
+    b.find("#set-digest").await.click().await.unwrap();
+    b.until(
+        "the digest chosen",
+        "document.getElementById('mail-held') && /07:00 America\\/New_York \\(1[12]:00 UTC\\)/.test(document.getElementById('mail-held').textContent)",
+    )
+    .await;
     b.js("document.getElementById('mail-h').scrollIntoView(); return true;")
         .await;
     b.shot("account-mail").await;
