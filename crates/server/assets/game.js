@@ -316,11 +316,12 @@
     }
     return svg._box;
   }
-  // The deepest zoom puts three screen pixels on each map pixel, so that a unit (21 map
-  // pixels across) is over 60 pixels wide, whatever the screen.
+  // The deepest zoom puts four screen pixels on each map pixel, so that a unit (21 map
+  // pixels across) is over 80 pixels wide and the narrowest space (1648's Candia, 11 map
+  // pixels from north to south) over 44, whatever the screen.
   function maxZoom(svg) {
     var w = svg.getBoundingClientRect().width || 1;
-    return Math.max(4, (3 * svg._base.w) / w);
+    return Math.max(4, (4 * svg._base.w) / w);
   }
   function setBox(svg, b) {
     var base = svg._base;
