@@ -84,6 +84,12 @@ const BACKEND_MIGRATIONS: &[(i64, &str, &str, &str)] = &[
         include_str!("../migrations/0024_board_search.sqlite.sql"),
         include_str!("../migrations/0024_board_search.postgres.sql"),
     ),
+    (
+        27,
+        "board_search_visible",
+        include_str!("../migrations/0027_board_search_visible.sqlite.sql"),
+        include_str!("../migrations/0027_board_search_visible.postgres.sql"),
+    ),
 ];
 
 /// SQLite connections for reads (each a thread of sqlx's), beside the one writer.

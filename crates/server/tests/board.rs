@@ -1410,6 +1410,35 @@ async fn full_text_search_finds_word_forms_and_phrases_and_never_hidden_posts() 
             html.contains("Next year we hold Munich") && !html.contains("is weak"),
             "{html}"
         );
+        // Shown again, it is found again (the index holds visible posts only).
+        boss.call(
+            "PUT",
+            &format!("/api/board/posts/{weak}/hidden"),
+            Some(json!({"hidden": false})),
+        )
+        .await;
+        assert_eq!(found(anna, "weak").await, ["Munich hold is weak"]);
+        boss.call(
+            "PUT",
+            &format!("/api/board/posts/{weak}/hidden"),
+            Some(json!({"hidden": true, "reason": "off topic"})),
+        )
+        .await;
+        assert!(found(anna, "weak").await.is_empty());
+        // Nor is a post its author deleted.
+        server.advance(31_000).await; // the posting limit: 2 a minute
+        let gone = ben
+            .post(
+                &format!("/api/board/topics/{spring}/posts"),
+                json!({"body": "Zeppelins over Kiel"}),
+            )
+            .await["post"]
+            .as_i64()
+            .unwrap();
+        assert_eq!(found(anna, "zeppelin").await, ["Zeppelins over Kiel"]);
+        let (status, out) = ben.call("DELETE", &format!("/api/board/posts/{gone}"), None).await;
+        assert_eq!(status, 200, "{out}");
+        assert!(found(anna, "zeppelin").await.is_empty());
 
         // A members-only board: visitors search nothing, members as before.
         let visitor = server.visitor();

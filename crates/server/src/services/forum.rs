@@ -881,19 +881,19 @@ pub async fn search(app: &App, viewer: Option<&Account>, q: &str) -> ApiResult<S
     let text = if postgres { parsed.tsquery() } else { parsed.fts5() };
     let rows = db::search(&app.db.read, postgres, &text, SEARCH_RESULTS + 1).await?;
     let more = rows.len() as i64 > SEARCH_RESULTS;
-    let mut found = Vec::new();
-    for (p, title) in rows.into_iter().take(SEARCH_RESULTS as usize) {
-        let before = db::posts_before(&app.db.read, p.topic_id, p.created_ms).await?;
-        found.push(Found {
-            topic: p.topic_id,
-            title,
-            post: p.id,
-            author: p.author,
-            written: iso_utc(p.created_ms),
-            excerpt: forum_text::excerpt(&p.body, 200),
-            page: before / POSTS_PER_PAGE + 1,
-        });
-    }
+    let found = rows
+        .into_iter()
+        .take(SEARCH_RESULTS as usize)
+        .map(|hit| Found {
+            topic: hit.post.topic_id,
+            title: hit.title,
+            post: hit.post.id,
+            author: hit.post.author,
+            written: iso_utc(hit.post.created_ms),
+            excerpt: forum_text::excerpt(&hit.post.body, 200),
+            page: hit.before / POSTS_PER_PAGE + 1,
+        })
+        .collect();
     Ok(SearchResults {
         query: query.to_string(),
         found,
