@@ -95,7 +95,34 @@ async fn each_mail_is_delivered_once_across_kills_of_either_server() {
                 .map(|i| format!("p{i}@crash.example"))
                 .filter(|a| !got.contains(a))
                 .collect();
-            panic!("only {} of {ACCOUNTS} mails arrived; missing: {missing:?}", got.len());
+            // What the outbox says of them: marked sent and never arrived is a mail lost
+            // in the instant between the commit and the dot; still due is a mail late.
+            let rows: Vec<String> = {
+                use sqlx::{Connection, Row};
+                let mut conn = sqlx::postgres::PgConnection::connect(&url).await.expect("the database");
+                sqlx::query(
+                    "SELECT address, sent_ms, sent_by, attempts, due_ms, failed, last_error FROM outbox WHERE address = ANY($1)",
+                )
+                .bind(&missing)
+                .fetch_all(&mut conn)
+                .await
+                .expect("the outbox")
+                .iter()
+                .map(|r| {
+                    format!(
+                        "{} sent_ms={:?} by={:?} attempts={} due_ms={} failed={:?} last_error={:?}",
+                        r.get::<String, _>("address"),
+                        r.get::<Option<i64>, _>("sent_ms"),
+                        r.get::<Option<String>, _>("sent_by"),
+                        r.get::<i64, _>("attempts"),
+                        r.get::<i64, _>("due_ms"),
+                        r.get::<Option<String>, _>("failed"),
+                        r.get::<Option<String>, _>("last_error"),
+                    )
+                })
+                .collect()
+            };
+            panic!("only {} of {ACCOUNTS} mails arrived; missing: {rows:#?}", got.len());
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
