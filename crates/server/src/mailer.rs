@@ -9,8 +9,8 @@
 //! before the dot that ends it ([`smtp`]): a sender killed before that commit leaves the
 //! mail server with an unfinished message, which it discards, and the row unsent, for
 //! this server or another to send; one killed after it has sent the mail and marked it.
-//! Each mail is so delivered once, but for a kill in the instant between the database
-//! taking the commit and the dot's write, which loses that mail.
+//! Each mail is so delivered once, but for a kill between the commit's write and the
+//! dot's (two system calls, one after the other, on PostgreSQL), which loses that mail.
 //!
 //! A temporary refusal (4xx, a connection that fails, and any refusal of the club's own
 //! settings: the greeting, AUTH, the sender's address) moves the row's due time on with
@@ -186,10 +186,10 @@ pub async fn send_one(app: &App) -> ApiResult<bool> {
     // free while the mail server answers, and the mark is a transaction of its own.
     let mut held = match app.db.backend {
         Backend::Postgres => {
-            // A kill between PostgreSQL taking that commit and the dot's write loses
-            // the mail; not waiting for the log to reach the disk keeps that instant to
-            // the commit's round trip. A crash of PostgreSQL itself that loses the
-            // commit costs a resend instead.
+            // The commit's request is sent just before the dot and its reply read after
+            // the mail server's (smtp::Smtp::send); not waiting for the log to reach the
+            // disk keeps that reply quick. A crash of PostgreSQL itself that loses the
+            // commit costs a resend.
             sqlx::query("SET LOCAL synchronous_commit TO OFF")
                 .execute(&mut *tx)
                 .await?;
@@ -206,6 +206,8 @@ pub async fn send_one(app: &App) -> ApiResult<bool> {
     if marked && matches!(attempt, Attempt::Sent) {
         return Ok(true);
     }
+    // Still in the claim's savepoint (PostgreSQL) unless the commit was run.
+    let in_savepoint = held.is_some();
     let mut tx = match held {
         // PostgreSQL, the mark not committed: the lock is still held.
         Some(mut tx) => {
@@ -227,7 +229,7 @@ pub async fn send_one(app: &App) -> ApiResult<bool> {
     let now = app.clock.now_ms();
     match attempt {
         // A mail folder: written, and marked (on PostgreSQL already, in the savepoint).
-        Attempt::Sent if app.db.backend == Backend::Postgres => {}
+        Attempt::Sent if in_savepoint => {}
         Attempt::Sent => store::mail::mark_sent(&mut *tx, row.id, now, &app.server_id).await?,
         Attempt::Later(why) if now - row.created_ms < GIVE_UP_MS => {
             let wait = FIRST_RETRY_MS
@@ -290,6 +292,8 @@ async fn attempt(app: &App, row: &OutboxRow, now: i64, held: &mut Option<Tx>) ->
         Transport::None => (Attempt::Later("no transport".into()), false),
         Transport::Dir(dir) => (write_file(dir, row, &message, now).await, false),
         Transport::Smtp(smtp) => {
+            // PostgreSQL's commit is the claim's; the server applies it once sent.
+            let applied_once_sent = held.is_some();
             let commit: smtp::Commit<'_> = match held {
                 Some(_) => Box::pin(async move {
                     let tx = held.take().ok_or("the claim's transaction is gone")?;
@@ -308,8 +312,18 @@ async fn attempt(app: &App, row: &OutboxRow, now: i64, held: &mut Option<Tx>) ->
                 smtp::FailureKind::Recipient => Attempt::Refused(f.why),
                 smtp::FailureKind::Message => Attempt::Rejected(f.why),
             };
-            match smtp.send(message.envelope(), &message.formatted(), commit).await {
+            match smtp
+                .send(message.envelope(), &message.formatted(), commit, applied_once_sent)
+                .await
+            {
                 smtp::Outcome::Taken => (Attempt::Sent, true),
+                smtp::Outcome::TakenUnmarked(why) => {
+                    eprintln!(
+                        "chancery-server: mail {} was taken but its sent mark failed ({why}); marking it again",
+                        row.id
+                    );
+                    (Attempt::Sent, false)
+                }
                 smtp::Outcome::NotTaken(f) => (failed(f), false),
                 smtp::Outcome::Undo(f) => (failed(f), true),
             }

@@ -167,24 +167,21 @@ async fn each_mail_is_delivered_once_across_kills_of_either_server() {
     assert_eq!(by_rcpt.len(), ACCOUNTS, "every address got its mail");
     assert!(by_rcpt.values().all(|n| *n == 1), "each address once: {by_rcpt:?}");
     assert_eq!(mails.len(), ACCOUNTS, "each mail once");
-    // The kills landed mid-conversation (a third of each mail's time at each slow
-    // point, though the kills' rhythm favours some, and DATA got none in one run): most
-    // kills stopped a conversation, several at a recipient and several at the message's
-    // end, where a sender that records its mail after the 250 sends it twice.
+    // The kills landed mid-conversation: most kills stopped a conversation, and several
+    // after the mail server had taken the message and before its 250, where a sender
+    // that records its mail after the 250 sends it twice. (Where else they land follows
+    // the machine's load: on a quiet machine nearly none stop at a recipient, so no
+    // number is asked of the other points.)
     let mid: usize = stopped.iter().filter(|(p, _)| *p != "idle").map(|(_, n)| n).sum();
     assert!(
         mid >= KILLS / 2,
         "only {mid} of {kills} kills stopped a conversation: {stopped:?}"
     );
-    for (phase, n, least) in [
-        ("a recipient", at("rcpt") + at("mail"), 3),
-        ("the message's end", at("end"), 3),
-    ] {
-        assert!(
-            n >= least,
-            "only {n} kills stopped a conversation at {phase}: {stopped:?}"
-        );
-    }
+    let at_end = at("end");
+    assert!(
+        at_end >= 3,
+        "only {at_end} kills stopped a conversation at the message's end: {stopped:?}"
+    );
 }
 
 /// SQLite (one server per file) claims a mail with a two-minute lease instead of a held

@@ -6,9 +6,9 @@
 //! unfinished message, which it discards. So the sender commits its "sent" mark after
 //! the message's last byte and before that dot: a kill before the commit leaves the mail
 //! unsent in the outbox and the mail server without it; a kill after the dot leaves it
-//! sent and marked. What is left is the instant from the database taking the commit to
-//! the dot's write (the commit's reply and one system call), where a kill loses the mail
-//! instead of sending it twice.
+//! sent and marked. What is left is the instant between the commit and the dot's write,
+//! where a kill loses the mail instead of sending it twice; on PostgreSQL the dot is
+//! written straight after the commit's request, before its reply (see [`Smtp::send`]).
 //!
 //! lettre does the protocol: its connection ([`AsyncSmtpConnection`]) sends the commands,
 //! reads the replies, does STARTTLS or TLS and AUTH, and its `message_iter` escapes the
@@ -211,6 +211,9 @@ pub enum Outcome {
     /// Not taken, but the mark was committed before the mail server refused the mail
     /// or the connection broke before the dot left: the mark is to be undone.
     Undo(Failure),
+    /// Taken by the mail server, but the commit sent before the dot then failed: the
+    /// mail is to be marked sent afresh.
+    TakenUnmarked(String),
 }
 
 /// The commit that records a mail as sent; run just before the dot.
@@ -245,7 +248,21 @@ impl Smtp {
     /// commit is waited for inside lettre's writing, see [`ThenCommit`]); on any other
     /// the commit is made before the message is written, and the window in which a kill
     /// loses the mail is the writing of the message.
-    pub async fn send(&self, envelope: &Envelope, message: &[u8], commit: Commit<'_>) -> Outcome {
+    ///
+    /// `applied_once_sent` says that the database applies the commit once its request
+    /// has left this process, whatever becomes of the process (PostgreSQL reads and
+    /// runs a COMMIT already on its socket before it notices the client gone): then the
+    /// dot follows the request at once and the reply is awaited after the mail server's,
+    /// so that a kill between the two costs nothing and the instant left is the one
+    /// between two system calls. SQLite commits in a thread of this process, so there
+    /// the commit is awaited before the dot.
+    pub async fn send(
+        &self,
+        envelope: &Envelope,
+        message: &[u8],
+        commit: Commit<'_>,
+        applied_once_sent: bool,
+    ) -> Outcome {
         let mut open = self.open.lock().await;
         let reuse = match open.as_mut() {
             Some(o) if o.used.elapsed() < IDLE => step(async { o.conn.command(Rset).await.map_err(Failure::from) })
@@ -263,7 +280,7 @@ impl Smtp {
         let Some(o) = open.as_mut() else {
             return Outcome::NotTaken(Failure::later("no connection"));
         };
-        let outcome = transaction(o, envelope, message, commit).await;
+        let outcome = transaction(o, envelope, message, commit, applied_once_sent).await;
         if matches!(outcome, Outcome::Taken) {
             o.used = Instant::now();
         } else {
@@ -344,7 +361,13 @@ async fn step<T>(f: impl Future<Output = Result<T, Failure>>) -> Result<T, Failu
 }
 
 /// MAIL, RCPT, DATA, the message, the commit and the dot, on an open connection.
-async fn transaction(o: &mut Open, envelope: &Envelope, message: &[u8], commit: Commit<'_>) -> Outcome {
+async fn transaction(
+    o: &mut Open,
+    envelope: &Envelope,
+    message: &[u8],
+    commit: Commit<'_>,
+    applied_once_sent: bool,
+) -> Outcome {
     // As lettre's own `send` does: say so when the addresses or the message are not
     // ASCII, and do not send them to a server that cannot take them.
     let mut options = Vec::new();
@@ -401,11 +424,12 @@ async fn transaction(o: &mut Open, envelope: &Envelope, message: &[u8], commit: 
             return Outcome::NotTaken(Failure::later(format!("recording the mail as sent: {why}")));
         }
         o.gate.watch();
-        committed = Some(Ok(()));
+        committed = Some(Committed::Done(Ok(())));
     }
     let parts = ThenCommit {
         message: Some(message),
         commit,
+        applied_once_sent,
         committed: &mut committed,
         gate: &o.gate,
     };
@@ -416,6 +440,20 @@ async fn transaction(o: &mut Open, envelope: &Envelope, message: &[u8], commit: 
             .map_err(|e| Failure::at(e, FailureKind::Message))
     })
     .await;
+    let committed = match committed {
+        Some(Committed::InFlight(c)) => match c.await {
+            Ok(()) => Some(Ok(())),
+            // The dot followed the commit's request, which the database then refused.
+            Err(why) => {
+                return match reply {
+                    Ok(_) => Outcome::TakenUnmarked(why),
+                    Err(f) => Outcome::NotTaken(f),
+                }
+            }
+        },
+        Some(Committed::Done(result)) => Some(result),
+        None => None,
+    };
     match (committed, reply) {
         (Some(Ok(())), Ok(_)) => Outcome::Taken,
         (Some(Ok(())), Err(f)) if f.answered => Outcome::Undo(f),
@@ -441,8 +479,26 @@ async fn transaction(o: &mut Open, envelope: &Envelope, message: &[u8], commit: 
 struct ThenCommit<'m, 'c> {
     message: Option<&'m [u8]>,
     commit: Option<Commit<'c>>,
-    committed: &'m mut Option<Result<(), String>>,
+    applied_once_sent: bool,
+    committed: &'m mut Option<Committed<'c>>,
     gate: &'m GateState,
+}
+
+/// Where the commit stands when lettre writes the dot.
+enum Committed<'c> {
+    Done(Result<(), String>),
+    /// Its request has left; its reply is awaited after the mail server's.
+    InFlight(Commit<'c>),
+}
+
+impl ThenCommit<'_, '_> {
+    fn done(&mut self, result: Result<(), String>) {
+        match &result {
+            Ok(()) => self.gate.watch(),
+            Err(_) => self.gate.shut(),
+        }
+        *self.committed = Some(Committed::Done(result));
+    }
 }
 
 impl<'m> Iterator for ThenCommit<'m, '_> {
@@ -452,16 +508,27 @@ impl<'m> Iterator for ThenCommit<'m, '_> {
         if let Some(m) = self.message.take() {
             return Some(m);
         }
-        if let Some(commit) = self.commit.take() {
-            // lettre polls this iterator inside its own future, so the commit is waited
-            // for here, on this thread, with the runtime's other work moved elsewhere.
-            let handle = tokio::runtime::Handle::current();
-            let result = tokio::task::block_in_place(|| handle.block_on(commit));
-            match &result {
-                Ok(()) => self.gate.watch(),
-                Err(_) => self.gate.shut(),
+        if let Some(mut commit) = self.commit.take() {
+            if self.applied_once_sent {
+                // One poll writes the request to the database's socket and returns
+                // without its reply (no waker is needed: the future is polled again,
+                // awaited, once lettre has read the mail server's reply).
+                let mut cx = Context::from_waker(std::task::Waker::noop());
+                match commit.as_mut().poll(&mut cx) {
+                    Poll::Ready(result) => self.done(result),
+                    Poll::Pending => {
+                        self.gate.watch();
+                        *self.committed = Some(Committed::InFlight(commit));
+                    }
+                }
+            } else {
+                // lettre polls this iterator inside its own future, so the commit is
+                // waited for here, on this thread, with the runtime's other work moved
+                // elsewhere.
+                let handle = tokio::runtime::Handle::current();
+                let result = tokio::task::block_in_place(|| handle.block_on(commit));
+                self.done(result);
             }
-            *self.committed = Some(result);
         }
         None
     }
