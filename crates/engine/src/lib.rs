@@ -19,6 +19,7 @@ pub mod json;
 pub mod lint;
 pub mod movement;
 pub mod names;
+pub mod options;
 pub mod order;
 pub mod outcome;
 pub mod parse;

@@ -498,6 +498,13 @@ impl Validator {
                 if ap == to.province {
                     return Err(OrderError::MoveToSelf { location: name(v, ap) });
                 }
+                // A convoy lands its army: the destination must be a space an army can
+                // stand in (DATC 6.A.2's rule for the army's move, asked of the convoy).
+                if !v.army_can_stand(to.province) {
+                    return Err(OrderError::ArmyToSea {
+                        to: name(v, to.province),
+                    });
+                }
                 if carried.is_none() {
                     return Err(OrderError::NoUnit { location: name(v, ap) });
                 }

@@ -419,3 +419,31 @@ fn unknown_powers_get_only_a_close_suggestion() {
     let err = parse_order(&v, france, "A bre B Englsh").unwrap_err().to_string();
     assert!(err.ends_with("did you mean `English`?"), "{err}");
 }
+
+/// A convoy lands its army, so its destination must be a space an army may stand in:
+/// `F nth C A lon - hel` would carry an army into the sea (DATC 6.A.2 forbids the army's
+/// own move there; the convoy order asking for it is as impossible).
+#[test]
+fn a_convoy_to_a_sea_space_is_refused() {
+    let v = standard();
+    let mut s = GameState::initial(&v);
+    let england = v.find_power("England").unwrap();
+    let nth = v.find_province("nth").unwrap();
+    s.units.retain(|u| u.power != england);
+    for (kind, at) in [
+        (UnitKind::Fleet, nth),
+        (UnitKind::Army, v.find_province("lon").unwrap()),
+    ] {
+        s.units.push(chancery_engine::Unit {
+            power: england,
+            kind,
+            location: chancery_engine::Location::province(at),
+        });
+    }
+    assert_eq!(
+        check(&v, &s, "England", "F nth C A lon - bel"),
+        Ok("F nth C A lon - bel".into())
+    );
+    let refused = check(&v, &s, "England", "F nth C A lon - hel").unwrap_err();
+    assert!(refused.contains("Helgoland Bight, which is sea"), "{refused}");
+}

@@ -1,0 +1,82 @@
+//! Bots: a player for any power of any variant. Given the variant, the position and a
+//! power, a bot gives that power's orders for the phase (movement, retreats, builds,
+//! removals) and, in a Diplomacy Point phase, its bids. It sees only what its seat may
+//! see: the position and its own budget, never other powers' bids or press.
+//!
+//! Pure and deterministic: the same variant, position, power and [`Settings`] give the
+//! same [`Decision`]. The effort is a number of judgements, not a time, so that a
+//! decision repeats whatever the machine's load.
+
+pub mod random;
+
+use chancery_engine::dp::Bid;
+use chancery_engine::{GameState, Order, PowerId, Variant};
+
+/// How well a bot plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// A legal order for each unit, chosen at random (a yardstick, not a player).
+    Random,
+    /// A quick evaluator of the board: values of spaces, strength and competition.
+    Baseline,
+    /// Searches candidate order sets, each judged by the engine against predicted
+    /// replies. The level seats get.
+    Strong,
+}
+
+impl Level {
+    /// The level's name as commands and the server write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Random => "random",
+            Level::Baseline => "baseline",
+            Level::Strong => "strong",
+        }
+    }
+
+    /// Reads a level's name.
+    pub fn parse(text: &str) -> Option<Level> {
+        match text {
+            "random" => Some(Level::Random),
+            "baseline" => Some(Level::Baseline),
+            "strong" => Some(Level::Strong),
+            _ => None,
+        }
+    }
+}
+
+/// What a bot is asked to do and with how much effort.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub level: Level,
+    /// The seed of every random choice.
+    pub seed: u64,
+    /// How many phases the strong bot may have the engine judge for one decision.
+    pub judgements: u32,
+}
+
+impl Settings {
+    /// The defaults for a level.
+    pub fn new(level: Level, seed: u64) -> Settings {
+        Settings {
+            level,
+            seed,
+            judgements: 1500,
+        }
+    }
+}
+
+/// A power's decision for one phase: its orders (its factions' included) and, in a
+/// Diplomacy Point movement phase, its bids.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Decision {
+    pub orders: Vec<Order>,
+    pub bids: Vec<Bid>,
+}
+
+/// The decision of `power` in `state`.
+pub fn decide(v: &Variant, state: &GameState, power: PowerId, settings: &Settings) -> Decision {
+    match settings.level {
+        Level::Random | Level::Baseline | Level::Strong => random::decide(v, state, power, settings.seed),
+    }
+}
