@@ -7,7 +7,11 @@
 //! same [`Decision`]. The effort is a number of judgements, not a time, so that a
 //! decision repeats whatever the machine's load.
 
+pub mod baseline;
 pub mod random;
+pub mod selfplay;
+pub mod strong;
+pub mod values;
 
 use chancery_engine::dp::Bid;
 use chancery_engine::{GameState, Order, PowerId, Variant};
@@ -77,6 +81,29 @@ pub struct Decision {
 /// The decision of `power` in `state`.
 pub fn decide(v: &Variant, state: &GameState, power: PowerId, settings: &Settings) -> Decision {
     match settings.level {
-        Level::Random | Level::Baseline | Level::Strong => random::decide(v, state, power, settings.seed),
+        Level::Random => random::decide(v, state, power, settings.seed),
+        Level::Baseline => baseline::decide(v, state, power, settings.seed),
+        Level::Strong => strong::decide(v, state, power, settings),
+    }
+}
+
+/// Original 1958 rule 3: one unit of a stack may support a given unit; a second
+/// support from the same space for the same unit would be void, so it holds instead.
+/// (The options module lists each unit's orders alone; this is a rule about a set.)
+pub fn one_support_per_stack(orders: &mut [Order]) {
+    use chancery_engine::OrderKind;
+    let target = |o: &Order| match o.kind {
+        OrderKind::SupportHold { unit } | OrderKind::SupportMove { unit, .. } => Some(unit.location.province),
+        _ => None,
+    };
+    for j in 0..orders.len() {
+        let Some(t) = target(&orders[j]) else { continue };
+        let from = orders[j].unit.location.province;
+        if orders[..j]
+            .iter()
+            .any(|o| o.unit.location.province == from && target(o) == Some(t))
+        {
+            orders[j].kind = OrderKind::Hold;
+        }
     }
 }

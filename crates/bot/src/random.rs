@@ -66,6 +66,7 @@ pub fn decide(v: &Variant, state: &GameState, power: PowerId, seed: u64) -> Deci
             n -= 1;
         }
     }
+    crate::one_support_per_stack(&mut orders);
     Decision {
         orders,
         bids: Vec::new(),

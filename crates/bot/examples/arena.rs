@@ -1,0 +1,38 @@
+//! Quick strength check while tuning: `cargo run --release -p chancery-bot --example arena VARIANT GAMES YEARS strong,baseline`.
+use chancery_bot::selfplay::{play, seating};
+use chancery_bot::{decide, Level, Settings};
+use chancery_engine::builtin::builtin;
+
+fn main() {
+    let a: Vec<String> = std::env::args().collect();
+    let v = builtin(&a[1]).unwrap().unwrap();
+    let games: usize = a[2].parse().unwrap();
+    let years: i32 = a[3].parse().unwrap();
+    let kinds: Vec<Level> = a[4].split(',').map(|k| Level::parse(k).unwrap()).collect();
+    let mut sum = std::collections::HashMap::<&str, (f64, usize, usize)>::new();
+    let t0 = std::time::Instant::now();
+    for g in 0..games {
+        let seats: Vec<_> = seating(&v, &kinds, g)
+            .into_iter()
+            .map(|(p, l)| (p, Settings::new(l, g as u64 * 7919 + 1)))
+            .collect();
+        let end = play(&v, &seats, years, |ask| decide(&v, ask.state, ask.power, ask.settings)).unwrap();
+        for (p, c) in &end.centres {
+            let l = seats.iter().find(|s| s.0 == *p).unwrap().1.level.as_str();
+            let e = sum.entry(l).or_default();
+            e.0 += *c as f64;
+            e.1 += 1;
+            if end.winner == Some(*p) {
+                e.2 += 1;
+            }
+        }
+        eprintln!(
+            "game {g}: {:?} winner {:?} year {}",
+            end.centres, end.winner, end.last_year
+        );
+    }
+    for (k, (c, n, w)) in sum {
+        println!("{k}: mean centres {:.2} over {n} seats, {w} wins", c / n as f64);
+    }
+    println!("{:?}", t0.elapsed());
+}
