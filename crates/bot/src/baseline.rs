@@ -24,7 +24,7 @@ use crate::Decision;
 
 /// How often a unit takes its next best space when the two are worth the same (DumbBot
 /// plays the alternative with a chance that falls as the gap between them grows).
-const ALTERNATIVE: f64 = 0.3;
+pub const ALTERNATIVE: f64 = 0.3;
 /// A gap of this share of the best value or more leaves no chance of the alternative.
 const ALTERNATIVE_GAP: f64 = 0.2;
 
@@ -279,13 +279,13 @@ impl Plan {
 pub fn bids(
     v: &Variant,
     state: &GameState,
-    lister: &mut Lister,
+    minors: &[(Unit, Vec<Order>)],
     plan: &Plan,
     orders: &[Order],
     rng: &mut Rng,
 ) -> Vec<Bid> {
     let player = plan.player;
-    if state.phase.kind != PhaseKind::Movement || !v.rule_on(Rule::DiplomacyPoints) || state.acts_as_minor(v, player) {
+    if minors.is_empty() || state.acts_as_minor(v, player) {
         return Vec::new();
     }
     let total = budget(v, state, player).total;
@@ -301,12 +301,12 @@ pub fn bids(
             .and_then(dest_of)
     };
     let mut offers: Vec<(f64, Order)> = Vec::new();
-    for u in biddable_units(v, state) {
-        if barred.iter().any(|(side, _)| *side == state.side(v, &u)) {
+    for (u, options) in minors {
+        if barred.iter().any(|(side, _)| *side == state.side(v, u)) {
             continue;
         }
         let mut best: Option<(f64, Order)> = None;
-        for o in lister.minor_orders(&u) {
+        for &o in options {
             let score = match o.kind {
                 OrderKind::SupportMove { unit, to } => match state.unit_at(unit.location.province) {
                     Some(w) if mine(w.power) && moving_to(w.location.province) == Some(to.province) => {
@@ -355,7 +355,7 @@ pub fn bids(
             }
         }
         if let Some((mut score, mut o)) = best {
-            if patrons_of(v, &u).contains(&player) {
+            if patrons_of(v, u).contains(&player) {
                 score *= 1.5;
             }
             // A little noise, so that rivals cannot read every bid.
@@ -383,6 +383,21 @@ pub fn bids(
         out.pop();
     }
     out
+}
+
+/// The minor units that may take bids this phase, each with the orders a bid may
+/// carry (empty outside Diplomacy Point movement phases).
+pub fn minor_options(v: &Variant, state: &GameState, lister: &mut Lister) -> Vec<(Unit, Vec<Order>)> {
+    if state.phase.kind != PhaseKind::Movement || !v.rule_on(Rule::DiplomacyPoints) {
+        return Vec::new();
+    }
+    biddable_units(v, state)
+        .into_iter()
+        .map(|u| {
+            let o = lister.minor_orders(&u);
+            (u, o)
+        })
+        .collect()
 }
 
 /// Retreats: each dislodged unit to the free space worth most, two never to the same.
@@ -506,7 +521,8 @@ pub fn decide_with(v: &Variant, g: &Graph, state: &GameState, player: PowerId, s
         PhaseKind::Movement => {
             let plan = Plan::new(v, g, state, &mut lister, player);
             let orders = plan.sample(v, &mut rng, ALTERNATIVE);
-            let bids = bids(v, state, &mut lister, &plan, &orders, &mut rng);
+            let minors = minor_options(v, state, &mut lister);
+            let bids = bids(v, state, &minors, &plan, &orders, &mut rng);
             Decision { orders, bids }
         }
         PhaseKind::Retreat => Decision {

@@ -76,3 +76,17 @@ fn a_decision_repeats_for_a_seed() {
         }
     }
 }
+
+/// The strong level's searched orders and bids are as legal as the baseline's: one
+/// strong seat among baselines, rotated, in every variant.
+#[test]
+fn the_strong_level_gives_only_legal_orders_and_bids_in_every_variant() {
+    for name in builtin_names() {
+        let v = variant(name);
+        let phases = games(&v, &[Level::Strong, Level::Baseline], 2, 6, |l, seed| Settings {
+            judgements: 300,
+            ..Settings::new(l, seed)
+        });
+        assert!(phases >= 12, "{name}: {phases} phases");
+    }
+}
