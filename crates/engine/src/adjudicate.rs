@@ -12,12 +12,17 @@ use crate::variant::{Location, PowerId, ProvinceId, Variant};
 /// The result of adjudicating one phase.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Adjudication {
+    /// The phase judged.
     pub phase: Phase,
     /// One entry per unit (movement, retreat) or per adjustment order.
     pub results: Vec<OrderResult>,
     /// Orders that did not apply to any unit (unknown unit, wrong power, wrong phase)
     /// or that lost to a later order for the same unit, with the reason.
     pub refused: Vec<(Order, OrderError)>,
+    /// The position after the phase: units moved, dislodged units listed for the
+    /// retreat phase, centres changed after a Fall. Its phase is the next in which
+    /// somebody has a choice ([`advance`]): a retreat phase no dislodged unit can use,
+    /// or a Winter nobody adjusts in, is skipped.
     pub next: GameState,
     /// A great power that reached the victory condition at this phase's end.
     pub winner: Option<PowerId>,
@@ -67,6 +72,7 @@ pub struct Judge {
 }
 
 impl Judge {
+    /// A judge with empty buffers; they grow to the board's size on first use.
     pub fn new() -> Self {
         Self::default()
     }

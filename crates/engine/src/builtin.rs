@@ -33,6 +33,7 @@ pub fn builtin(id: &str) -> Option<Result<Variant, LoadError>> {
     builtin_text(id).map(|(file, text)| load_variant(file, text))
 }
 
+/// The ids of the built-in variants, in a fixed order.
 pub fn builtin_names() -> impl Iterator<Item = &'static str> {
     BUILTIN.iter().map(|(name, _, _)| *name)
 }

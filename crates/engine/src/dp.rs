@@ -1,6 +1,6 @@
 //! Diplomacy Points: how great powers steer the armed minor powers of 1936 and 1648
 //! (Ambition & Empire rules). Each Spring and Fall every great power gets a budget of
-//! DPs ([`budget`]), bids them on minor units ([`bids`] checks a power's bids when it
+//! DPs ([`mod@budget`]), bids them on minor units ([`bids`] checks a power's bids when it
 //! submits them), and the GM's judge turns all bids into one order per minor unit
 //! ([`resolve`]), keeping who bid what in a report only the GM sees.
 //!

@@ -30,6 +30,7 @@ pub struct UnitJson {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DislodgedJson {
+    /// The unit, its fields inline in the object.
     #[serde(flatten)]
     pub unit: UnitJson,
     /// Where the dislodging unit came from over land (no retreat there); absent when it
@@ -45,6 +46,7 @@ pub struct DislodgedJson {
 pub struct StateJson {
     /// Phase code: S1901M, S1901R, F1901M, F1901R, W1901A.
     pub phase: String,
+    /// The units on the board.
     pub units: Vec<UnitJson>,
     /// Centre → owner. Centres not listed are unowned.
     pub owners: BTreeMap<String, String>,
@@ -74,6 +76,7 @@ pub struct StateJson {
 pub struct CarriedJson {
     /// The army's power.
     pub power: String,
+    /// The fleet carrying it.
     pub fleet: UnitJson,
     /// The carrying fleet is one of the dislodged units (retreat phase).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -113,7 +116,9 @@ pub struct ResultJson {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RefusedJson {
+    /// The power that gave it.
     pub power: String,
+    /// The order in canonical notation.
     pub order: String,
     /// Why, in words.
     pub error: String,
@@ -137,6 +142,7 @@ pub struct AdjudicationJson {
     pub winner: Option<String>,
 }
 
+/// A unit in its JSON form.
 pub fn unit_json(v: &Variant, u: &Unit) -> UnitJson {
     UnitJson {
         power: v.power(u.power).name.clone(),
@@ -150,6 +156,8 @@ pub fn unit_text(v: &Variant, u: &Unit) -> String {
     format!("{} {}", u.kind.letter(), v.location_name(u.location))
 }
 
+/// A position in its JSON form. Capitals are written for every power of a variant
+/// with capitals, so that the JSON says which is in force without the rules.
 pub fn state_to_json(v: &Variant, s: &GameState) -> StateJson {
     StateJson {
         phase: s.phase.code(),
@@ -224,6 +232,8 @@ fn power_by_name(v: &Variant, name: &str) -> Result<PowerId, String> {
     v.find_power(name).ok_or_else(|| format!("unknown power `{name}`"))
 }
 
+/// Reads a unit (`A`/`F` or `Army`/`Fleet`, any case); an unknown power or space is an
+/// error naming it.
 pub fn unit_from_json(v: &Variant, u: &UnitJson) -> Result<Unit, String> {
     let power = power_by_name(v, &u.power)?;
     let kind = match u.kind.to_ascii_uppercase().as_str() {
@@ -241,6 +251,8 @@ pub fn location_from_text(v: &Variant, text: &str) -> Result<Location, String> {
     Ok(order.unit.location)
 }
 
+/// Reads a position, checking every name against the variant; the error names the
+/// first unknown one. The inverse of [`state_to_json`].
 pub fn state_from_json(v: &Variant, s: &StateJson) -> Result<GameState, String> {
     let phase = parse_phase_code(&s.phase)?;
     let mut state = GameState::empty(v, phase);
@@ -307,6 +319,9 @@ pub fn state_from_json(v: &Variant, s: &StateJson) -> Result<GameState, String> 
     Ok(state)
 }
 
+/// The machine word of an outcome for [`ResultJson::outcome`]; several outcomes share
+/// one (both unmatched supports and convoys are `unmatched`), the reason tells them
+/// apart.
 pub fn outcome_word(o: &Outcome) -> &'static str {
     match o {
         Outcome::Held => "held",
@@ -334,10 +349,12 @@ pub fn outcome_word(o: &Outcome) -> &'static str {
     }
 }
 
+/// An order in canonical notation (`A bud - ser`), as [`Order::display`] writes it.
 pub fn order_text(v: &Variant, o: &Order) -> String {
     o.display(v).to_string()
 }
 
+/// A judged phase in its JSON form, each result with its reason in words.
 pub fn adjudication_json(v: &Variant, a: &Adjudication) -> AdjudicationJson {
     AdjudicationJson {
         phase: a.phase.code(),

@@ -3,15 +3,23 @@
 
 use crate::variant::{Location, ProvinceId, Terrain, UnitKind, Variant};
 
+/// How bad a finding is. Ordered, so that the worst of a report is its maximum.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
+    /// Suspicious but possibly meant, such as two close spaces without a border; the
+    /// author looks and decides.
     Warning,
+    /// The map is wrong (a one-way border, a fleet route along no shared coast, a space
+    /// no unit can reach): no game may be played on it until it is fixed.
     Error,
 }
 
+/// One thing [`lint`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
+    /// Warning or error.
     pub severity: Severity,
+    /// What is wrong and where, naming the spaces.
     pub message: String,
 }
 
@@ -37,6 +45,9 @@ pub fn km(a: (f64, f64), b: (f64, f64)) -> f64 {
     2.0 * 6371.0 * h.sqrt().asin()
 }
 
+/// Checks a loaded map: borders both ways, terrain that matches its borders, fleet
+/// moves along a shared coast (DATC 6.A.9), every space reachable, centres and starting
+/// units where they may stand, and borders that match the spaces' `at=` distances.
 pub fn lint(v: &Variant) -> Vec<Finding> {
     let mut out = Vec::new();
     let name = |p: ProvinceId| v.province(p).abbr.clone();
@@ -259,14 +270,23 @@ pub fn lint(v: &Variant) -> Vec<Finding> {
 
 /// Counts for the lint report.
 pub struct Counts {
+    /// Inland spaces.
     pub land: usize,
+    /// Coastal spaces.
     pub coast: usize,
+    /// Sea spaces.
     pub sea: usize,
+    /// Impassable spaces.
     pub impassable: usize,
+    /// Supply centres.
     pub centres: usize,
+    /// Per power: its name, its starting units and its starting centres, which a map
+    /// author compares with the rulebook.
     pub units: Vec<(String, usize, usize)>,
 }
 
+/// How many spaces of each terrain, centres, and starting units and centres per power
+/// the map has: the summary `chancery lint` prints.
 pub fn counts(v: &Variant) -> Counts {
     let t = |t: Terrain| v.provinces.iter().filter(|p| p.terrain == t).count();
     Counts {

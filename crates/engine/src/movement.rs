@@ -15,22 +15,35 @@ const NONE: u16 = u16::MAX;
 /// A unit's order as the resolver sees it: validated, with units instead of places.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command {
+    /// Holds; also every refused order, since a void order's unit holds.
     Hold,
+    /// Moves, over land or by sea (DATC 4.A.3 decides which; see [`Resolver::uses_convoy`]).
     Move {
+        /// The destination, coast included.
         to: Location,
+        /// The order asked for the sea route.
         via_convoy: bool,
     },
+    /// Supports the unit in `target` where it stands.
     SupportHold {
+        /// The supported unit's space.
         target: ProvinceId,
     },
-    /// `to_coast` is 0 unless the support named a coast, which must then match.
+    /// `to_coast` is 0 unless the support named a coast, which must then match
+    /// (DATC 6.B.9).
     SupportMove {
+        /// The supported unit's space.
         target: ProvinceId,
+        /// The space it moves to.
         to: ProvinceId,
+        /// The coast the support named, 0 for none.
         to_coast: u8,
     },
+    /// Convoys the army in `from` to `to`.
     Convoy {
+        /// The army's space.
         from: ProvinceId,
+        /// The army's destination.
         to: ProvinceId,
     },
 }
@@ -60,9 +73,15 @@ pub struct Extra {
 /// What the backup rule decided, for the reasons shown to players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backup {
+    /// The decision was reached without the backup rule.
     None,
+    /// A ring of moves with no other answer: every move succeeds (DATC 5.B.9, the backup
+    /// rule, 6.C.1).
     CircularMovement,
+    /// A cycle with a convoy in it: the convoys fail (the Szykman rule, DATC 4.A.2 and
+    /// 6.F.14 to 6.F.24).
     ConvoyParadox,
+    /// Any other cycle, which only variants can make: its decisions fail.
     OtherParadox,
 }
 
@@ -153,6 +172,7 @@ fn list(start: &[u32], b: usize) -> std::ops::Range<usize> {
 }
 
 impl Resolver {
+    /// An empty resolver; its buffers grow on the first [`Resolver::load`].
     pub fn new() -> Self {
         Self::default()
     }
@@ -363,43 +383,59 @@ impl Resolver {
         }
     }
 
+    /// The decision on unit `i`'s order after [`Resolver::run`]: for a move, it
+    /// succeeded; for a support, it was given (not cut); for a convoy, the fleet was not
+    /// dislodged and no paradox voided it; a hold is always true.
     pub fn succeeded(&self, i: usize) -> bool {
         self.resolution[i]
     }
 
+    /// Whether, and how, the backup rule decided unit `i`'s order.
     pub fn backup(&self, i: usize) -> Backup {
         self.backup[i]
     }
 
+    /// The space unit `i` stood in at the start of the turn.
     pub fn origin_of(&self, i: usize) -> ProvinceId {
         self.origin[i]
     }
 
+    /// Unit `i`'s command as loaded.
     pub fn command(&self, i: usize) -> Command {
         self.cmd[i]
     }
 
+    /// Whether unit `i`'s move goes by sea: ordered via convoy, not adjacent, or
+    /// convoyed by a fleet of its own power (DATC 4.A.3).
     pub fn uses_convoy(&self, i: usize) -> bool {
         self.by_convoy[i]
     }
 
+    /// Whether support `i` is for an order its supported unit really gave; an unmatched
+    /// support adds nothing.
     pub fn support_matches(&self, i: usize) -> bool {
         self.support_matches[i]
     }
 
+    /// The unit standing for space `p` at the start of the turn: its only unit, or in a
+    /// 1958 stack the first not ordered to move.
     pub fn occupant(&self, p: ProvinceId) -> Option<usize> {
         let o = self.occupant[p as usize];
         (o != NONE).then_some(o as usize)
     }
 
+    /// The units ordered to move into `p`.
     pub fn moves_into(&self, p: ProvinceId) -> impl Iterator<Item = usize> + '_ {
         list(&self.moves_into_start, p as usize).map(|k| self.moves_into[k] as usize)
     }
 
+    /// The units whose matching supports are for unit `i`'s order.
     pub fn supports_of(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         list(&self.supports_start, i).map(|k| self.supports[k] as usize)
     }
 
+    /// The unit moving head to head against unit `i` (each into the other's space, by
+    /// land), which the decision model treats apart (DATC 5.B's head-to-head battle).
     pub fn opponent(&self, i: usize) -> Option<usize> {
         let o = self.opponent[i];
         (o != NONE).then_some(o as usize)
@@ -448,18 +484,25 @@ impl Resolver {
 
     // ---- strengths, read after `run` for the reasons ----
 
+    /// Unit `i`'s attack strength (DATC 5.B), read after [`Resolver::run`] to say why
+    /// a move failed.
     pub fn final_attack_strength(&mut self, v: &Variant, i: usize) -> u32 {
         self.attack_strength(v, i)
     }
 
+    /// Space `p`'s hold strength (DATC 5.B), after [`Resolver::run`].
     pub fn final_hold_strength(&mut self, v: &Variant, p: ProvinceId) -> u32 {
         self.hold_strength(v, p)
     }
 
+    /// Unit `i`'s defend strength in a head-to-head battle (DATC 5.B), after
+    /// [`Resolver::run`].
     pub fn final_defend_strength(&mut self, v: &Variant, i: usize) -> u32 {
         self.defend_strength(v, i)
     }
 
+    /// Unit `i`'s prevent strength: how hard its move keeps others out of its target
+    /// (DATC 5.B), after [`Resolver::run`].
     pub fn final_prevent_strength(&mut self, v: &Variant, i: usize) -> u32 {
         self.prevent_strength(v, i)
     }

@@ -4,30 +4,46 @@ use crate::order::{Order, OrderError, OrderKind};
 use crate::state::Unit;
 use crate::variant::{Location, PowerId, ProvinceId, Variant};
 
+/// What became of one order (or of a unit without one). Each variant carries what
+/// [`OrderResult::reason`] needs to explain it to a player; [`Outcome::succeeded`]
+/// sorts them into success and failure as the DATC's test cases score them.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Outcome {
     /// Held (or had no order) and kept its place.
     Held,
+    /// The move succeeded; the unit is in its destination.
     Moved,
     /// The move failed against an equal or greater strength. `by` is the space of the
     /// unit whose strength stopped it (the defender, or a rival mover's origin).
     Bounced {
+        /// The move's attack strength.
         attack: u32,
+        /// The strength that stopped it: the defender's hold or defend strength, or a
+        /// rival's prevent strength.
         against: u32,
+        /// Where that strength stood.
         by: ProvinceId,
     },
     /// The move needed a convoy and no complete chain of convoying fleets carried it.
     NoConvoy,
     /// The move would have dislodged a unit of the mover's own power.
+    /// The move would have dislodged a unit of the mover's own power (DATC 6.D.10:
+    /// no power dislodges its own units, even with support).
     OwnUnit {
+        /// The own unit's space.
         at: ProvinceId,
     },
+    /// The support was given: not cut, and its unit gave the supported order.
     Supported,
+    /// The support was cut by an attack on the supporting unit, which did not come
+    /// from the space the support was directed at (DATC 6.D).
     SupportCut {
+        /// Where the cutting attack came from.
         by: ProvinceId,
     },
     /// The supported unit did not give the order the support was for.
     SupportUnmatched,
+    /// The convoy carried its army: the fleet was not dislodged and the army moved.
     Convoyed,
     /// No army made the move this convoy was for.
     ConvoyUnmatched,
@@ -38,6 +54,7 @@ pub enum Outcome {
     /// A minor power's sortie would have succeeded: the unit stays, the target's unit
     /// is not dislodged and nothing may enter the target this turn.
     SortieSucceeded {
+        /// The space attacked, closed to every move this turn.
         target: ProvinceId,
     },
     /// Boarding (Original 1958): the army and the fleet met and the army is aboard.
@@ -53,28 +70,42 @@ pub enum Outcome {
     LandingStuck,
     /// The order was refused; the unit held (or, in a retreat, disbanded).
     Void(OrderError),
+    /// The dislodged unit retreated where it was ordered.
     Retreated,
     /// Disbanded in a retreat phase: ordered to, no order, or a clash.
     Disbanded {
+        /// Which of those.
         why: DisbandReason,
     },
+    /// The build was carried out: a new unit stands in the centre.
     Built,
+    /// The ordered removal was carried out.
     Removed,
     /// Removed by the civil-disorder rule because removals were missing.
     RemovedInDisorder,
+    /// The power declined this build.
     Waived,
 }
 
+/// Why a dislodged unit left the board in a retreat phase.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum DisbandReason {
+    /// Its power ordered it to disband.
     Ordered,
+    /// Its power gave it no retreat order (DATC 6.H: a unit without an order disbands).
     NoOrder,
+    /// No space was open to it, so it could not retreat.
     NoRetreat,
     /// Two or more units retreated to the same space.
     Clash,
 }
 
 impl Outcome {
+    /// Whether the order did what it said: holds, moves, supports and convoys that
+    /// stood, retreats, builds and removals carried out, a disband that was ordered.
+    /// Bounces, cut or unmatched supports, void orders and forced disbands are
+    /// failures. This is the success of DATC's test cases, not whether the unit
+    /// survived.
     pub fn succeeded(&self) -> bool {
         matches!(
             self,
@@ -109,6 +140,7 @@ pub struct OrderResult {
     pub order: Option<Order>,
     /// The order as received, when it was refused.
     pub given: Option<Order>,
+    /// What happened to it.
     pub outcome: Outcome,
     /// Where the unit that dislodged this one came from.
     pub dislodged_by: Option<ProvinceId>,

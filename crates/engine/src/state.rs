@@ -26,21 +26,34 @@ impl Side {
     }
 }
 
+/// The three kinds of phase of a game year. Each takes its own orders (see
+/// [`crate::OrderKind`]) and is judged by its own code: [`crate::movement`] for
+/// movement, retreats in [`mod@crate::adjudicate`], [`crate::adjust`] for adjustments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum PhaseKind {
+    /// Units hold, move, support and convoy; supply centres change hands after Fall's.
     Movement,
+    /// Dislodged units retreat or disband; skipped when none was dislodged.
     Retreat,
+    /// Winter: powers build or remove units to match their centres.
     Adjustment,
 }
 
+/// One phase of the game calendar, such as Spring 1901 movement. Phases order by year,
+/// then season, then kind, which is the order they are played in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Phase {
+    /// Spring or Fall; the Winter adjustments count as Fall (see [`Phase::code`] for
+    /// how they are written).
     pub season: Season,
+    /// The game year, as on the board (1901 in Standard, 1648 in 1648).
     pub year: i32,
+    /// Movement, retreat or adjustment.
     pub kind: PhaseKind,
 }
 
 impl Phase {
+    /// The phase of `kind` in `season` of `year`.
     pub fn new(season: Season, year: i32, kind: PhaseKind) -> Self {
         Phase { season, year, kind }
     }
@@ -85,27 +98,40 @@ impl std::fmt::Display for Phase {
     }
 }
 
+/// A unit on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Unit {
+    /// The power that owns it: who orders it, unless a DP bid orders a minor's unit.
     pub power: PowerId,
+    /// Army or fleet.
     pub kind: UnitKind,
+    /// Where it stands; a fleet in a province with two coasts stands on one of them.
     pub location: Location,
 }
 
 /// A unit waiting to retreat, with what its retreat depends on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Dislodged {
+    /// The dislodged unit, where it stood when dislodged.
     pub unit: Unit,
     /// Where the dislodging unit came from, when it came over land; a unit may not
     /// retreat there. `None` when it came by convoy (DATC 4.A.5: then it may).
     pub attacker_from: Option<ProvinceId>,
 }
 
+/// A position: everything the rules need to judge the next phase, and nothing else (no
+/// orders, no history). [`crate::judge_phase`] takes one and returns the next. Vectors
+/// indexed by province are indexed by [`ProvinceId`] of the variant the position
+/// belongs to.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GameState {
+    /// The phase about to be played.
     pub phase: Phase,
+    /// The units on the board, in no order the rules depend on. One unit per space,
+    /// except in Original 1958's stacks.
     pub units: Vec<Unit>,
-    /// Owner of each space's centre (None for non-centres and unowned centres).
+    /// Owner of each space's centre (None for non-centres and unowned centres); owners
+    /// change only after a Fall movement or retreat phase.
     pub owners: Vec<Option<PowerId>>,
     /// Retreat phase only: the units that must retreat or disband.
     pub dislodged: Vec<Dislodged>,
@@ -128,8 +154,11 @@ pub struct GameState {
 /// says the fleet is in `GameState::dislodged` (retreat phase) rather than `units`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Carried {
+    /// The army's power (it may board another power's fleet, 1958 rule 7).
     pub army: PowerId,
+    /// The fleet it is aboard, as the fleet stands on the board.
     pub fleet: Unit,
+    /// Whether the fleet was dislodged and is waiting to retreat, carrying the army.
     pub carrier_dislodged: bool,
 }
 
@@ -206,14 +235,19 @@ impl GameState {
         }
     }
 
+    /// The unit in `province`, whichever coast it stands on; in a 1958 stack, the
+    /// first. Linear in the number of units, which is small.
     pub fn unit_at(&self, province: ProvinceId) -> Option<&Unit> {
         self.units.iter().find(|u| u.location.province == province)
     }
 
+    /// The index in `units` of the unit [`GameState::unit_at`] finds.
     pub fn unit_index_at(&self, province: ProvinceId) -> Option<usize> {
         self.units.iter().position(|u| u.location.province == province)
     }
 
+    /// How many supply centres `power` owns: its build allowance in the Winter, and
+    /// what victory counts.
     pub fn centre_count(&self, power: PowerId) -> usize {
         self.owners.iter().filter(|o| **o == Some(power)).count()
     }

@@ -78,6 +78,7 @@ pub struct SpaceIndex {
 }
 
 impl SpaceIndex {
+    /// Indexes `units` on `v`'s spaces, reusing the buffers of the last call.
     pub fn build(&mut self, v: &Variant, units: &[Unit]) {
         self.first.clear();
         self.first.resize(v.provinces.len(), NONE);
@@ -122,6 +123,7 @@ pub struct Validator {
 }
 
 impl Validator {
+    /// A validator with empty buffers; [`Validator::index`] a position before use.
     pub fn new() -> Self {
         Self::default()
     }

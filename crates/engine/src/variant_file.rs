@@ -10,10 +10,14 @@ use std::fmt;
 use crate::suggest::nearest;
 use crate::variant::*;
 
+/// Why a variant file was not loaded: the first error, with where it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoadError {
+    /// The file name given to the loader.
     pub file: String,
+    /// The line, counted from 1.
     pub line: usize,
+    /// What is wrong, naming the word at fault and, where one is close, the name meant.
     pub message: String,
 }
 

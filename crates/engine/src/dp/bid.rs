@@ -10,8 +10,11 @@ use crate::variant::{PowerId, Variant};
 /// paid for it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Bid {
+    /// The great power bidding, which pays.
     pub power: PowerId,
+    /// How many DPs it spends (DP rule 3: no more than its budget in all).
     pub dp: u32,
+    /// The order asked of the minor unit.
     pub order: Order,
 }
 

@@ -8,8 +8,11 @@ use crate::variant::{PowerId, PowerKind, ProvinceId, Variant};
 /// terms for the GM, and each deduction again as a sentence for the player.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Budget {
+    /// Whose budget it is.
     pub power: PowerId,
+    /// The DPs it may bid this turn: the base less deductions, never below zero.
     pub total: u32,
+    /// The reckoning for the GM, one step a line.
     pub lines: Vec<String>,
     /// The DPs before any deduction.
     pub base: u32,
@@ -21,7 +24,9 @@ pub struct Budget {
 /// it: "Liverpool is held by France".
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deduction {
+    /// DPs taken off; 0 for an excused loss.
     pub dp: u32,
+    /// Why, in a player's words.
     pub reason: String,
 }
 

@@ -34,6 +34,8 @@ impl BonusSchedule {
 }
 
 impl DpRules {
+    /// `power`'s DPs before deductions (DP rule 2): its own `dp-budget` line, else the
+    /// `default` one (0 without either), and whether it was the default.
     pub fn base_budget(&self, power: PowerId) -> (u32, bool) {
         if let Some((_, n)) = self.budgets.iter().find(|(p, _)| *p == Some(power)) {
             return (*n, false);

@@ -16,6 +16,7 @@ use crate::variant::{Location, PowerId, ProvinceId, Variant};
 /// A bid that counted, and what it was worth.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CountedBid {
+    /// The bid as submitted.
     pub bid: Bid,
     /// The client bonus added because the bidder is a patron of the minor (once per bid).
     pub bonus: u32,
@@ -26,14 +27,18 @@ pub struct CountedBid {
 /// A bid that did not count, and why.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct VoidBid {
+    /// The bid as submitted.
     pub bid: Bid,
+    /// Why it did not count (the rule it broke), for the GM's report.
     pub reason: String,
 }
 
 /// One distinct order asked of a minor unit, with its total.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct OrderTotal {
+    /// The order, as the bids ask it.
     pub order: Order,
+    /// Every counted bid's value on it, bonuses included (DP rule 4).
     pub total: u32,
     /// Raw DPs (no bonus) behind it, for the 1648 sortie test.
     pub dps: u32,
@@ -41,30 +46,44 @@ pub struct OrderTotal {
     pub set_aside: Option<String>,
 }
 
+/// How a minor unit's order was chosen from the bids on it (DP rule 4).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Decision {
     /// Nobody bid (or every bid was void or set aside): the unit holds.
     NoBids,
     /// The order with strictly the greatest total.
-    Won { total: u32 },
+    Won {
+        /// The winning total.
+        total: u32,
+    },
     /// Two or more orders share the greatest total: the unit holds.
-    Tie { total: u32 },
+    Tie {
+        /// The shared total.
+        total: u32,
+    },
 }
 
 /// What happened to the bids on one minor unit.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct UnitBids {
+    /// The minor unit.
     pub unit: Unit,
+    /// The bids on it that counted.
     pub bids: Vec<CountedBid>,
+    /// The bids on it that did not, with why.
     pub void: Vec<VoidBid>,
+    /// Each distinct order asked, with its total.
     pub totals: Vec<OrderTotal>,
+    /// The order the unit is given, in its own power's name: the winner, else a hold.
     pub chosen: Order,
+    /// How `chosen` was reached.
     pub decision: Decision,
 }
 
 /// The GM's account of a turn's bidding. Never part of the public outcome.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BidReport {
+    /// The movement phase the bids were for.
     pub phase: Phase,
     /// The client bonus in force this turn.
     pub bonus: u32,
