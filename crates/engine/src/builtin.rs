@@ -4,19 +4,21 @@
 use crate::variant::Variant;
 use crate::variant_file::{load_variant, LoadError};
 
-/// (id, file name, text) of every built-in variant.
+/// (id, file name, text) of every built-in variant. The files are the repository's
+/// `variants/`, reached through `crates/engine/variants`, a link to it inside the crate,
+/// so that a packaged crate carries them (cargo package copies what the link points at).
 pub const BUILTIN: &[(&str, &str, &str)] = &[
     (
         "standard",
         "variants/standard.var",
-        include_str!("../../../variants/standard.var"),
+        include_str!("../variants/standard.var"),
     ),
-    ("1936", "variants/1936.var", include_str!("../../../variants/1936.var")),
-    ("1648", "variants/1648.var", include_str!("../../../variants/1648.var")),
+    ("1936", "variants/1936.var", include_str!("../variants/1936.var")),
+    ("1648", "variants/1648.var", include_str!("../variants/1648.var")),
     (
         "original-1958",
         "variants/original-1958.var",
-        include_str!("../../../variants/original-1958.var"),
+        include_str!("../variants/original-1958.var"),
     ),
 ];
 

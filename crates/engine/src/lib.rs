@@ -186,3 +186,9 @@ pub use outcome::{OrderResult, Outcome};
 pub use phase::{judge_phase, PhaseResult};
 pub use state::{GameState, Phase, PhaseKind, Unit};
 pub use variant::{Location, PowerId, ProvinceId, Season, UnitKind, Variant};
+
+/// The README's example, run as a doc-test so that the front page of the crate cannot
+/// drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
