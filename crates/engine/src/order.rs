@@ -93,8 +93,10 @@ pub enum OrderKind {
 /// One order. `power` is who gave it; for `Waive` the unit is meaningless.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Order {
-    /// The power that gave the order. Usually the unit's owner; in DP variants a great
-    /// power may order a minor power's unit it controls (`Variant::controls`).
+    /// The power that gave the order: the unit's owner, or the great power whose player
+    /// plays the unit's faction (1936's Spanish factions; [`Variant::controls`]). A DP
+    /// bid's order names the minor unit it asks for but not who pays (see
+    /// [`crate::dp::Bid`]).
     pub power: PowerId,
     /// The unit ordered: for a build, the space built in.
     pub unit: UnitRef,

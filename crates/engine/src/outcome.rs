@@ -6,7 +6,7 @@ use crate::variant::{Location, PowerId, ProvinceId, Variant};
 
 /// What became of one order (or of a unit without one). Each variant carries what
 /// [`OrderResult::reason`] needs to explain it to a player; [`Outcome::succeeded`]
-/// sorts them into success and failure as the DATC's test cases score them.
+/// sorts them into success and failure.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Outcome {
     /// Held (or had no order) and kept its place.
@@ -43,7 +43,8 @@ pub enum Outcome {
     },
     /// The supported unit did not give the order the support was for.
     SupportUnmatched,
-    /// The convoy carried its army: the fleet was not dislodged and the army moved.
+    /// The convoy stood: the fleet was not dislodged, so the army's route through it
+    /// held (the army's own move may still bounce, which its result says).
     Convoyed,
     /// No army made the move this convoy was for.
     ConvoyUnmatched,
@@ -92,9 +93,10 @@ pub enum Outcome {
 pub enum DisbandReason {
     /// Its power ordered it to disband.
     Ordered,
-    /// Its power gave it no retreat order (DATC 6.H: a unit without an order disbands).
+    /// Its power gave it no retreat order, and a dislodged unit without one is
+    /// disbanded.
     NoOrder,
-    /// No space was open to it, so it could not retreat.
+    /// It had no order and no space was open to it.
     NoRetreat,
     /// Two or more units retreated to the same space.
     Clash,
@@ -104,8 +106,8 @@ impl Outcome {
     /// Whether the order did what it said: holds, moves, supports and convoys that
     /// stood, retreats, builds and removals carried out, a disband that was ordered.
     /// Bounces, cut or unmatched supports, void orders and forced disbands are
-    /// failures. This is the success of DATC's test cases, not whether the unit
-    /// survived.
+    /// failures. It is what the JSON result's `succeeded` says, and says nothing of
+    /// whether the unit survived: a unit that held can still be dislodged.
     pub fn succeeded(&self) -> bool {
         matches!(
             self,

@@ -33,14 +33,16 @@ impl Side {
 pub enum PhaseKind {
     /// Units hold, move, support and convoy; supply centres change hands after Fall's.
     Movement,
-    /// Dislodged units retreat or disband; skipped when none was dislodged.
+    /// Dislodged units retreat or disband; skipped when no dislodged unit has a space
+    /// to retreat to.
     Retreat,
     /// Winter: powers build or remove units to match their centres.
     Adjustment,
 }
 
-/// One phase of the game calendar, such as Spring 1901 movement. Phases order by year,
-/// then season, then kind, which is the order they are played in.
+/// One phase of the game calendar, such as Spring 1901 movement. The derived order
+/// compares the season first, so it is not the order of play: compare
+/// `(year, season, kind)` for that.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Phase {
     /// Spring or Fall; the Winter adjustments count as Fall (see [`Phase::code`] for
@@ -101,7 +103,8 @@ impl std::fmt::Display for Phase {
 /// A unit on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Unit {
-    /// The power that owns it: who orders it, unless a DP bid orders a minor's unit.
+    /// The power that owns it. Its player orders it (a faction's units, the faction's
+    /// sponsor); a minor power's units take their orders from DP bids.
     pub power: PowerId,
     /// Army or fleet.
     pub kind: UnitKind,
@@ -131,7 +134,7 @@ pub struct GameState {
     /// except in Original 1958's stacks.
     pub units: Vec<Unit>,
     /// Owner of each space's centre (None for non-centres and unowned centres); owners
-    /// change only after a Fall movement or retreat phase.
+    /// change as the Fall ends, and when a power falls into civil disorder (DP rule 11).
     pub owners: Vec<Option<PowerId>>,
     /// Retreat phase only: the units that must retreat or disband.
     pub dislodged: Vec<Dislodged>,
@@ -154,7 +157,8 @@ pub struct GameState {
 /// says the fleet is in `GameState::dislodged` (retreat phase) rather than `units`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Carried {
-    /// The army's power (it may board another power's fleet, 1958 rule 7).
+    /// The army's power, which may not be the fleet's (international boarding,
+    /// docs/rules-1958.md).
     pub army: PowerId,
     /// The fleet it is aboard, as the fleet stands on the board.
     pub fleet: Unit,

@@ -149,8 +149,8 @@ pub struct Province {
     pub at: Option<(f64, f64)>,
     /// Other names a player may write for it (`Saint Petersburg`).
     pub aliases: Vec<String>,
-    /// A canal (Kiel, Constantinople): marks the space for readers; the passage itself
-    /// is in the fleet adjacency.
+    /// A canal (1648's Copenhagen and Constantinople): marks the space for readers; the
+    /// passage itself is in the fleet adjacency.
     pub canal: bool,
     /// A sea space with land in it (1936 Gibraltar, Dodecanese) that armies may enter.
     pub landing: bool,
