@@ -270,7 +270,6 @@ fn coast_swap(v: &Variant, units: &[Unit], commands: &[Command], i: usize) -> bo
         })
 }
 
-/// The resolver's view of a validated movement order; other orders hold.
 /// Whether unit `i`'s move into `p` failed because the unit from `p` beat it head to
 /// head and dislodged it: such a move leaves no standoff behind (DATC 6.H.9, "a
 /// dislodged unit will not make the attacker's area contested").
@@ -279,6 +278,7 @@ fn lost_head_to_head(r: &Resolver, units: &[Unit], i: usize, p: ProvinceId) -> b
         .is_some_and(|m| units[m].location.province == p && !r.uses_convoy(m))
 }
 
+/// The resolver's view of a validated movement order; other orders hold.
 pub fn command_of(order: &Order) -> Command {
     match order.kind {
         OrderKind::Move { to, via_convoy } => Command::Move { to, via_convoy },
