@@ -3077,3 +3077,115 @@ return {units: small('g.units g.unit', 'data-unit'), spaces: small('path.space',
     .await;
     b.shot("game-phone-zoomed").await;
 }
+
+/// Issue 23 item 4: where the orders stand. A great power's player in a 1648 game (the
+/// longest legend: every minor power): at 1280 px the orders card stands beside the map;
+/// on a 375 px phone the legend keeps the player's own and neighbouring powers and folds
+/// the rest behind "Every power", so that the order field starts within 1.2 screen
+/// heights of the map's bottom.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_orders_stand_beside_the_map_or_close_under_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let base = server.base.clone();
+    let gm = server.register("gm-layout").await;
+    let game = gm
+        .post("/api/games", json!({"name": "Layout", "variant": "1648"}))
+        .await;
+    let id = game["id"].as_i64().unwrap();
+    server
+        .register("layout-player")
+        .await
+        .post(&format!("/api/games/{id}/join"), json!({"power": "France"}))
+        .await;
+    gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+    {
+        let Some(b) = browser(1280, 900).await else { return };
+        b.login(&base, "layout-player").await;
+        b.goto(&format!("{base}/games/{id}")).await;
+        b.find("#order-text").await;
+        let boxes = b
+            .js("const m = document.querySelector('figure.map').getBoundingClientRect(); const o = document.getElementById('orders-h').closest('section').getBoundingClientRect(); return [m.left, m.right, m.top, m.bottom, o.left, o.top];")
+            .await;
+        let f = |i: usize| boxes[i].as_f64().unwrap();
+        assert!(
+            f(4) >= f(1) && f(5) < f(3),
+            "at 1280 px the orders card stands beside the map (map {boxes})"
+        );
+        assert!(f(1) - f(0) >= 700.0, "the map keeps 700 px beside the orders: {boxes}");
+    }
+    let Some(b) = browser(375, 812).await else { return };
+    b.login(&base, "layout-player").await;
+    b.goto(&format!("{base}/games/{id}")).await;
+    b.find("#order-text").await;
+    let gap = b
+        .js("const m = document.querySelector('figure.map').getBoundingClientRect(); const o = document.getElementById('order-text').getBoundingClientRect(); return [o.top - m.bottom, window.innerHeight, document.querySelectorAll('.map-legend li.legend-power').length, [...document.querySelectorAll('.map-legend li.legend-power')].filter(l => l.offsetParent).map(l => l.dataset.power)];")
+        .await;
+    let (below, screen) = (gap[0].as_f64().unwrap(), gap[1].as_f64().unwrap());
+    let shown: Vec<&str> = gap[3].as_array().unwrap().iter().filter_map(|v| v.as_str()).collect();
+    assert!(
+        shown.contains(&"France"),
+        "the player's own power stays in the legend: {gap}"
+    );
+    assert!(
+        (shown.len() as i64) < gap[2].as_i64().unwrap(),
+        "the legend folds the far powers on a phone: {gap}"
+    );
+    assert!(
+        below <= 1.2 * screen,
+        "the order field starts {below} px under the map, more than 1.2 screens of {screen}"
+    );
+    eprintln!("375 px: the order field starts {below} px under the map ({screen} px screen)");
+    b.shot("game-phone-orders").await;
+    // "Every power" unfolds the legend.
+    b.find("label.legend-more-label").await.click().await.unwrap();
+    b.until(
+        "every power's line shown",
+        "[...document.querySelectorAll('.map-legend li.legend-power')].every(l => l.offsetParent)",
+    )
+    .await;
+}
+
+/// Issue 23 item 4: no page asks for something the server lacks (the favicon above all,
+/// which Chromium asks for on every page and logged as a 404). Every resource a page
+/// loaded, and the page itself, answered other than 404, and the icon Chromium asks for
+/// (the page's `link rel=icon`, else `/favicon.ico`) is there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_page_asks_for_what_is_not_there() {
+    let Some(b) = browser(1280, 900).await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("club.db").to_string_lossy());
+    let base = server.base.clone();
+    let gm = server.register("gm-favicon").await;
+    let (id, _players) = common::full_game(&server, &gm, "standard", json!({}), "icon").await;
+    b.login(&base, "gm-favicon").await;
+    for page in [
+        "/".to_string(),
+        format!("/games/{id}"),
+        format!("/games/{id}/history"),
+        format!("/games/{id}/gm"),
+        "/board".to_string(),
+        "/account".to_string(),
+        "/players/gm-favicon".to_string(),
+        "/api/docs".to_string(),
+        "/no-such-page".to_string(),
+    ] {
+        b.client.goto(&format!("{base}{page}")).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let missing = b
+            .js("return performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation')).filter(e => e.responseStatus === 404 && !e.name.endsWith('/no-such-page')).map(e => e.name);")
+            .await;
+        assert_eq!(missing, json!([]), "{page}: a 404 for what the page asked");
+        let icon = b
+            .js("const l = document.querySelector('link[rel=icon]'); return l ? l.getAttribute('href') : '/favicon.ico';")
+            .await;
+        let icon = icon.as_str().unwrap().to_string();
+        let answer = reqwest::get(format!("{base}{icon}")).await.unwrap();
+        assert_eq!(answer.status(), 200, "{page}: its icon {icon}");
+        assert_eq!(
+            answer.headers()["content-type"],
+            "image/svg+xml",
+            "{page}: its icon {icon}"
+        );
+    }
+}

@@ -45,6 +45,9 @@ const ASSETS: &[(&str, &str, &str)] = &[
         "text/javascript; charset=utf-8",
         include_str!("../../assets/history.js"),
     ),
+    // The pages name it in a `<link rel="icon">`; `/favicon.ico` serves it to a browser
+    // that asks there anyway (for a page of JSON or text), so that no page logs a 404.
+    ("favicon.svg", "image/svg+xml", include_str!("../../assets/favicon.svg")),
 ];
 
 /// Each asset's version: the first 16 hex digits of its SHA-256, worked out once.
@@ -67,6 +70,11 @@ pub fn url(name: &str) -> String {
         Some(i) => format!("/assets/{name}?v={}", versions()[i]),
         None => format!("/assets/{name}"),
     }
+}
+
+/// `/favicon.ico`: the icon, for browsers that ask there whatever a page says.
+pub async fn favicon(request: HeaderMap) -> Response {
+    serve(Path("favicon.svg".to_string()), Params(Version { v: None }), request).await
 }
 
 /// `?v=`: the version the page named; other parameters (a tracker's) are ignored.

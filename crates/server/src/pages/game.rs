@@ -425,7 +425,15 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
     }
     let (great, minor) = power_rows(&v, &view.powers);
     let label = format!("Map of {} in {}", game.name, state.phase);
-    let drawn = map::svg(&app, &MapOf::game(&app, &game).await?, &state, None, &label).await;
+    let drawn = map::svg_for(
+        &app,
+        &MapOf::game(&app, &game).await?,
+        &state,
+        None,
+        &label,
+        my_power.as_deref(),
+    )
+    .await;
     // The server's read marks: a thread is read once opened on any device (game.js
     // tells the server), not by loading the page.
     let unread = match (&viewer, &role) {

@@ -69,6 +69,7 @@ fn routes() -> Vec<(&'static str, MethodRouter<App>)> {
         ("/board/search", get(forum::search)),
         ("/moderation", get(moderation::page)),
         ("/assets/{name}", get(assets::serve)),
+        ("/favicon.ico", get(assets::favicon)),
         ("/mail/confirm/{token}", get(mail::confirm)),
         (
             "/mail/unsubscribe/{key}",
