@@ -121,6 +121,8 @@ pub struct AppState {
     pub rate: limits::RateLimiter,
     /// Tokens seen valid, for the rate limit's buckets.
     pub known_sessions: limits::KnownSessions,
+    /// Sessions read lately, trusted for a few seconds ([`auth::SessionCache`]).
+    pub sessions: auth::SessionCache,
     /// Names this process in the event log, to tell servers sharing a database apart.
     pub server_id: String,
     /// Wakes the scheduler early (a ready mark completed, a GM changed a deadline).
@@ -209,6 +211,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
         maps: services::maps::Drawings::default(),
         rate: limits::RateLimiter::new(opts.rate_per_second),
         known_sessions: limits::KnownSessions::default(),
+        sessions: auth::SessionCache::default(),
         server_id: format!("{}-{}", std::process::id(), db::new_id() % 100_000),
         wake: tokio::sync::Notify::new(),
         secure_cookie: public_origin.as_deref().is_some_and(|o| o.starts_with("https://")),

@@ -121,7 +121,11 @@ pub async fn login(
     security(("bearer" = []), ("cookie" = [])),
 )]
 pub async fn logout(State(app): State<App>, headers: HeaderMap) -> ApiResult<Response> {
-    accounts::logout(&app.db, request_token(&headers).as_deref()).await?;
+    let token = request_token(&headers);
+    accounts::logout(&app.db, token.as_deref()).await?;
+    if let Some(token) = &token {
+        app.sessions.forget(token);
+    }
     let mut response = Json(LoggedOut { logged_out: true }).into_response();
     response
         .headers_mut()

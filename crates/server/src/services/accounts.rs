@@ -148,15 +148,21 @@ pub async fn register(app: &App, name: &str, password: &str) -> ApiResult<Sessio
     start_session(&app.db, account).await
 }
 
-/// The account a session token belongs to, while the session lasts.
-pub async fn session_account(db: &Db, token: &str) -> ApiResult<Option<Account>> {
+/// The account a session token belongs to, while the session lasts, and when it ends
+/// (ms). Read from the database; requests go through [`crate::auth::SessionCache`].
+pub async fn session_account(db: &Db, token: &str) -> ApiResult<Option<(Account, i64)>> {
     Ok(store::sessions::account(&db.read, &token_hash(token), system_ms())
         .await?
-        .map(|(a, zone)| Account {
-            id: a.id,
-            name: a.name,
-            // A stored name that no longer reads (a zone dropped from the database) is UTC.
-            zone: zone.and_then(|z| z.parse().ok()),
+        .map(|(a, zone, expires_ms)| {
+            (
+                Account {
+                    id: a.id,
+                    name: a.name,
+                    // A stored name that no longer reads (a zone dropped from the database) is UTC.
+                    zone: zone.and_then(|z| z.parse().ok()),
+                },
+                expires_ms,
+            )
         }))
 }
 
@@ -231,6 +237,7 @@ pub async fn change_password(
     store::accounts::set_password(&mut *tx, account.id, &new_hash).await?;
     let ended = store::sessions::delete_others(&mut *tx, account.id, &keep).await?;
     tx.commit().await?;
+    app.sessions.forget_account(account.id);
     Ok(ended)
 }
 

@@ -220,5 +220,7 @@ pub async fn set_zone(app: &App, account: &Account, zone: Option<&str>) -> ApiRe
     let mut options = store::mail::options(&app.db.read, account.id).await?;
     options.time_zone = zone;
     save_options(app, account, &options).await?;
+    // Pages give times in the zone the session's account carries (auth::SessionCache).
+    app.sessions.forget_account(account.id);
     settings(app, account).await
 }

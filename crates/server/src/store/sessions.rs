@@ -21,14 +21,15 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(
     Ok(())
 }
 
-/// The account whose session this is, unless it has expired by `now_ms`.
+/// The account whose session this is, unless it has expired by `now_ms`, its time zone
+/// and when the session expires.
 pub async fn account<'e, E: Executor<'e, Database = Any>>(
     e: E,
     token_hash: &str,
     now_ms: i64,
-) -> sqlx::Result<Option<(AccountRow, Option<String>)>> {
+) -> sqlx::Result<Option<(AccountRow, Option<String>, i64)>> {
     sqlx::query(
-        "SELECT a.id, a.name, a.created_ms, o.time_zone FROM sessions s JOIN accounts a ON a.id = s.account_id \
+        "SELECT a.id, a.name, a.created_ms, o.time_zone, s.expires_ms FROM sessions s JOIN accounts a ON a.id = s.account_id \
          LEFT JOIN mail_options o ON o.account_id = a.id WHERE s.token_hash = $1 AND s.expires_ms > $2",
     )
     .bind(token_hash)
@@ -43,6 +44,7 @@ pub async fn account<'e, E: Executor<'e, Database = Any>>(
                 created_ms: r.try_get("created_ms")?,
             },
             r.try_get("time_zone")?,
+            r.try_get("expires_ms")?,
         ))
     })
     .transpose()
