@@ -98,6 +98,14 @@ impl<T: Copy> NameTable<T> {
     pub fn find(&self, text: &str) -> Option<T> {
         let word = |k: usize| text.split(is_separator).filter(|w| !is_empty_word(w)).nth(k);
         let count = text.split(is_separator).filter(|w| !is_empty_word(w)).count();
+        if count == 0 {
+            // A name of separators alone (`_`) is one word, as `normalise_name` keeps it.
+            let whole = text.trim();
+            return match self.longest(|k| (k == 0 && !whole.is_empty()).then_some(whole)) {
+                Some((t, 1)) => Some(t),
+                _ => None,
+            };
+        }
         match self.longest(word) {
             Some((t, n)) if n == count => Some(t),
             _ => None,
@@ -193,5 +201,22 @@ mod tests {
             assert_eq!(t.longest(|k| [typed].get(k).copied()), Some((want, 1)), "{typed}");
         }
         assert_eq!(t.longest(|k| ["northumbri"].get(k).copied()), None);
+    }
+
+    /// A variant may name a power `_` (a quoted name passes the lint): the name folds
+    /// to no words, so it is kept as one word and found by itself, not by `-` or a blank.
+    #[test]
+    fn a_name_of_separators_alone_is_found() {
+        use crate::variant::normalise_name;
+        let names = ["_", "italy_", "a,b", "%"].map(normalise_name);
+        assert_eq!(names, ["_", "italy", "a,b", "%"]);
+        let t = NameTable::new(names.iter().map(String::as_str).zip([1u16, 2, 3, 4]));
+        assert_eq!(t.find("_"), Some(1));
+        assert_eq!(t.find(" _ "), Some(1));
+        assert_eq!(t.find("-"), None);
+        assert_eq!(t.find(""), None);
+        assert_eq!(t.find("Italy_"), Some(2));
+        assert_eq!(t.find("A,B"), Some(3));
+        assert_eq!(t.find("%"), Some(4));
     }
 }

@@ -613,6 +613,11 @@ pub fn normalise_name(name: &str) -> String {
     while out.ends_with(' ') {
         out.pop();
     }
+    // A name of separators alone (`_`, `-`) folds to nothing, and no order could name
+    // it: such a name is its own single word instead, lowercased.
+    if out.is_empty() {
+        return name.trim().to_ascii_lowercase();
+    }
     out
 }
 

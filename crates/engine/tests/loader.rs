@@ -145,3 +145,48 @@ proptest! {
         let _ = load_variant("x.var", &text);
     }
 }
+
+/// Standard with each power renamed: every whole-word use of an old name (the `power`
+/// line, `home=`, `unit` lines) becomes the new name, quoted.
+pub fn renamed_standard(names: &[(&str, &str)]) -> String {
+    let mut text = standard_text().replacen("variant standard", "variant renamed", 1);
+    for (old, new) in names {
+        let mut out = String::new();
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find(old) {
+            let before = rest[..i].chars().last();
+            let after = rest[i + old.len()..].chars().next();
+            let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric());
+            out.push_str(&rest[..i]);
+            if word(before) || word(after) {
+                out.push_str(old);
+            } else {
+                out.push_str(&format!("\"{new}\""));
+            }
+            rest = &rest[i + old.len()..];
+        }
+        out.push_str(rest);
+        text = out;
+    }
+    text
+}
+
+/// A power's name may hold any characters (a quoted name passes the lint); `_`, made of
+/// a separator alone, was declared and then unknown on its own `unit` lines.
+#[test]
+fn powers_named_with_any_characters_load_and_are_found() {
+    let names = [
+        ("Austria", "_"),
+        ("England", "A,B"),
+        ("Italy", "Italy_"),
+        ("Turkey", "%"),
+    ];
+    let v = load_variant("renamed.var", &renamed_standard(&names)).unwrap();
+    for (_, new) in names {
+        let p = v.find_power(new).unwrap_or_else(|| panic!("`{new}` is found"));
+        assert_eq!(v.power(p).name, new);
+    }
+    let austria = v.find_power("_").unwrap();
+    assert_ne!(Some(austria), v.find_power("-"));
+    assert_eq!(v.find_power("_").map(|p| v.power(p).name.as_str()), Some("_"));
+}

@@ -90,6 +90,12 @@ const BACKEND_MIGRATIONS: &[(i64, &str, &str, &str)] = &[
         include_str!("../migrations/0027_board_search_visible.sqlite.sql"),
         include_str!("../migrations/0027_board_search_visible.postgres.sql"),
     ),
+    (
+        30,
+        "press_recipients",
+        include_str!("../migrations/0030_press_recipients.sqlite.sql"),
+        include_str!("../migrations/0030_press_recipients.postgres.sql"),
+    ),
 ];
 
 /// SQLite connections for reads (each a thread of sqlx's), beside the one writer.

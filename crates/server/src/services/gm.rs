@@ -698,11 +698,11 @@ async fn announce(tx: &mut Tx, app: &App, game: &Game, phase: &str, announcer: i
         sender_power: None,
         from_gm: true,
         grey: false,
-        recipients: "*",
+        recipients: &store::press::Recipients::Everyone,
         body,
         sent_ms: app.clock.now_ms(),
     };
-    Ok(store::press::insert(&mut **tx, &message).await?)
+    Ok(store::press::insert(tx, &message).await?)
 }
 
 /// Ends the game with `outcome` inside `tx` and announces it to everyone in press, in

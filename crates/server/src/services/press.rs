@@ -56,11 +56,16 @@ pub enum Recipients {
 }
 
 impl Recipients {
-    fn stored(recipients: &str) -> Recipients {
-        if recipients == "*" {
-            Recipients::Everyone(Everyone::All)
-        } else {
-            Recipients::Powers(recipients.split(',').map(str::to_string).collect())
+    /// As the API names them: the GM, when a recipient, as `GM` after the powers.
+    fn stored(recipients: store::press::Recipients) -> Recipients {
+        match recipients {
+            store::press::Recipients::Everyone => Recipients::Everyone(Everyone::All),
+            store::press::Recipients::Private { mut powers, gm } => {
+                if gm {
+                    powers.push(GM.to_string());
+                }
+                Recipients::Powers(powers)
+            }
         }
     }
 
@@ -149,7 +154,14 @@ pub async fn send(app: &App, account: &Account, id: i64, m: Message) -> ApiResul
         return Err(ApiError::conflict("the game is over"));
     }
     let state = game.state(&v)?;
-    let recipients = if public { "*".to_string() } else { to.join(",") };
+    let recipients = if public {
+        store::press::Recipients::Everyone
+    } else {
+        store::press::Recipients::Private {
+            powers: to.iter().filter(|t| *t != GM).cloned().collect(),
+            gm: to.iter().any(|t| t == GM),
+        }
+    };
     let msg_id = new_id();
     let now = app.clock.now_ms();
     // Grey press hides the sender from other players; the GM always knows it.
@@ -177,14 +189,13 @@ pub async fn send(app: &App, account: &Account, id: i64, m: Message) -> ApiResul
             body: &body,
             sent_ms: now,
         };
-        if !mailed {
-            return Ok(store::press::insert(&pool, &message).await?);
-        }
-        // The game is marked for the press mail pass in the message's own transaction,
-        // so that no message is left unmailed (`services::press_mail`).
         let mut tx = pool.begin().await?;
-        store::press::insert(&mut *tx, &message).await?;
-        store::mail::note_press(&mut *tx, id, now).await?;
+        store::press::insert(&mut tx, &message).await?;
+        if mailed {
+            // The game is marked for the press mail pass in the message's own
+            // transaction, so that no message is left unmailed (`services::press_mail`).
+            store::mail::note_press(&mut *tx, id, now).await?;
+        }
         Ok(tx.commit().await?)
     };
     app.db.writing(insert).await?;
@@ -364,14 +375,18 @@ async fn readable(
     Ok(rows
         .into_iter()
         .filter_map(|r| {
-            let to = Recipients::stored(&r.recipients);
+            let public = r.recipients == store::press::Recipients::Everyone;
             let (visible, own) = match role {
                 Role::Gm => (true, false),
                 Role::Player(p) => {
-                    let own = r.sender_power.as_deref() == Some(p.as_str());
-                    (to.is_everyone() || own || to.powers().contains(p), own)
+                    let own = !r.from_gm && r.sender_power.as_deref() == Some(p.as_str());
+                    let named = match &r.recipients {
+                        store::press::Recipients::Everyone => true,
+                        store::press::Recipients::Private { powers, .. } => powers.contains(p),
+                    };
+                    (named || own, own)
                 }
-                Role::Observer | Role::Visitor => (to.is_everyone(), false),
+                Role::Observer | Role::Visitor => (public, false),
             };
             // The query chose already; this is the rule written once more in Rust, so
             // that a mistake in the SQL cannot show a message to the wrong reader.
@@ -379,6 +394,7 @@ async fn readable(
                 return None;
             }
             let show_sender = !r.grey || own || *role == Role::Gm;
+            let to = Recipients::stored(r.recipients);
             Some(PressMessage {
                 id: r.id,
                 phase: r.phase,
@@ -614,12 +630,16 @@ mod tests {
     #[test]
     fn recipients_are_all_or_a_list() {
         assert_eq!(
-            serde_json::to_value(Recipients::stored("*")).unwrap(),
+            serde_json::to_value(Recipients::stored(store::press::Recipients::Everyone)).unwrap(),
             serde_json::json!("all")
         );
+        let private = store::press::Recipients::Private {
+            powers: vec!["France".into(), "A,B".into()],
+            gm: true,
+        };
         assert_eq!(
-            serde_json::to_value(Recipients::stored("France,GM")).unwrap(),
-            serde_json::json!(["France", "GM"])
+            serde_json::to_value(Recipients::stored(private)).unwrap(),
+            serde_json::json!(["France", "A,B", "GM"])
         );
     }
 }

@@ -18,7 +18,7 @@ use crate::error::ApiResult;
 use crate::services::mail::{self, Block, Kind, Reader};
 use crate::services::press::GM;
 use crate::store;
-use crate::store::press::{MessageRow, Readable};
+use crate::store::press::{MessageRow, Readable, Recipients};
 use crate::App;
 
 /// At most one press mail per game per reader in this time.
@@ -28,12 +28,15 @@ const MOST_QUOTED: usize = 50;
 
 /// Whether a message belongs in the reader's press mail.
 fn mailed_to(m: &MessageRow, reader_power: Option<&str>) -> bool {
-    let to_gm = m.recipients.split(',').any(|r| r == GM);
+    let (powers, to_gm): (&[String], bool) = match &m.recipients {
+        Recipients::Everyone => (&[], false),
+        Recipients::Private { powers, gm } => (powers, *gm),
+    };
     match reader_power {
         // A player: announcements and private messages to the power, not its own.
         Some(p) => {
             let own = !m.from_gm && m.sender_power.as_deref() == Some(p);
-            !own && (m.from_gm || m.recipients.split(',').any(|r| r == p))
+            !own && (m.from_gm || powers.iter().any(|r| r == p))
         }
         // The GM: private messages to the GM.
         None => !m.from_gm && to_gm,
@@ -136,10 +139,17 @@ async fn mail_reader(
         .into_iter()
         .rev()
     {
-        let to = if m.recipients == "*" {
-            "everyone".to_string()
-        } else {
-            m.recipients.replace(',', ", ")
+        let to = match &m.recipients {
+            Recipients::Everyone => "everyone".to_string(),
+            Recipients::Private { powers, gm } => {
+                let gm = gm.then_some(GM);
+                powers
+                    .iter()
+                    .map(String::as_str)
+                    .chain(gm)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
         };
         blocks.push(Block::Para(format!(
             "{} to {to}, {} ({}):",
