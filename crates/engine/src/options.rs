@@ -9,12 +9,23 @@
 //! Orders that name a unit are proposed only for units that stand on the board; the
 //! validator alone would also take a support of an empty space, which no player means.
 
+use std::rc::Rc;
+
 use crate::adjust::{build_sites, surplus};
 use crate::order::{Order, OrderKind, UnitRef};
 use crate::rules::Rule;
 use crate::state::{GameState, PhaseKind, Unit};
 use crate::validate::{retreat_options_into, Validator};
 use crate::variant::{Location, PowerId, ProvinceId, Terrain, UnitKind, Variant};
+
+/// Where a convoy could take an army from one space (`Lister::convoy_reach`).
+#[derive(Debug, Default)]
+struct Reach {
+    /// The shores a chain of fleets reaches.
+    coasts: Vec<ProvinceId>,
+    /// The sea spaces of the fleets in such chains.
+    fleets: Vec<ProvinceId>,
+}
 
 /// How wide a list to give.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +49,15 @@ pub struct Lister<'a> {
     /// as 1936's Gibraltar): the only places a convoy can start from or land at.
     coasts: Vec<ProvinceId>,
     buf: Vec<Location>,
+    /// Per space: the coasts a convoy by the fleets at sea could land an army from there
+    /// at (one search per space, made when first asked).
+    convoy_reach: Vec<Option<Rc<Reach>>>,
+    /// Per space: the fleet standing at sea there (a unit index), which alone can convoy.
+    sea_fleet: Vec<Option<usize>>,
+    /// Per unit of the position: where it could be moving to, for supports of its move.
+    moves: Vec<Option<Vec<Location>>>,
+    /// Per space: whether the unit being listed could move or support into it.
+    in_reach: Vec<bool>,
 }
 
 impl<'a> Lister<'a> {
@@ -48,6 +68,16 @@ impl<'a> Lister<'a> {
         let coasts = (0..v.provinces.len() as ProvinceId)
             .filter(|&p| v.army_can_stand(p) && v.fleet_can_stand(p))
             .collect();
+        let mut sea_fleet = vec![None; v.provinces.len()];
+        for (i, u) in state.units.iter().enumerate() {
+            let p = u.location.province as usize;
+            if u.kind == UnitKind::Fleet
+                && v.province(u.location.province).terrain == Terrain::Sea
+                && sea_fleet[p].is_none()
+            {
+                sea_fleet[p] = Some(i);
+            }
+        }
         Lister {
             v,
             state,
@@ -55,14 +85,67 @@ impl<'a> Lister<'a> {
             scope,
             coasts,
             buf: Vec::new(),
+            convoy_reach: vec![None; v.provinces.len()],
+            sea_fleet,
+            moves: vec![None; state.units.len()],
+            in_reach: Vec::new(),
         }
     }
 
+    /// The coasts an army in `from` could be convoyed to by the fleets at sea, and the
+    /// sea spaces of the fleets that could carry it: a search through chains of sea
+    /// spaces holding fleets (DATC 6.D.32: no chain, no convoy). Made once per space.
+    fn convoy_reach(&mut self, from: ProvinceId) -> Rc<Reach> {
+        if let Some(r) = &self.convoy_reach[from as usize] {
+            return r.clone();
+        }
+        let v = self.v;
+        let mut reach = Reach::default();
+        if !v.rule_on(Rule::NoConvoys) && self.shore(from) {
+            let mut seen = vec![false; v.provinces.len()];
+            let mut work: Vec<ProvinceId> = Vec::new();
+            for (p, &fleet) in self.sea_fleet.iter().enumerate() {
+                if fleet.is_some_and(|f| {
+                    v.fleet_neighbours(self.state.units[f].location)
+                        .iter()
+                        .any(|l| l.province == from)
+                }) {
+                    seen[p] = true;
+                    work.push(p as ProvinceId);
+                }
+            }
+            let mut reached = vec![false; v.provinces.len()];
+            while let Some(at) = work.pop() {
+                reach.fleets.push(at);
+                let f = self.sea_fleet[at as usize].expect("a fleet stands there");
+                for l in v.fleet_neighbours(self.state.units[f].location) {
+                    let q = l.province;
+                    // A sea with a landing (1936's Gibraltar) is a shore and may also
+                    // hold a convoying fleet.
+                    if q != from && self.shore(q) {
+                        reached[q as usize] = true;
+                    }
+                    if !seen[q as usize] && self.sea_fleet[q as usize].is_some() {
+                        seen[q as usize] = true;
+                        work.push(q);
+                    }
+                }
+            }
+            reach.coasts = (0..v.provinces.len() as ProvinceId)
+                .filter(|&q| reached[q as usize])
+                .collect();
+        }
+        let reach = Rc::new(reach);
+        self.convoy_reach[from as usize] = Some(reach.clone());
+        reach
+    }
+
+    /// Adds `order` in its canonical form if the validator takes it. The candidates
+    /// are made distinct (tests/options.rs checks that no order is listed twice), so no
+    /// search of the list is needed.
     fn keep(&mut self, order: Order, out: &mut Vec<Order>) {
         if let Ok(ok) = self.validator.validate(self.v, self.state, &order) {
-            if !out.contains(&ok) {
-                out.push(ok);
-            }
+            out.push(ok);
         }
     }
 
@@ -71,7 +154,7 @@ impl<'a> Lister<'a> {
     /// Empty in an adjustment phase (see [`Lister::adjustments`]) and for a unit the
     /// power does not command.
     pub fn unit_orders(&mut self, power: PowerId, unit: &Unit) -> Vec<Order> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(32);
         match self.state.phase.kind {
             PhaseKind::Movement => self.movement(power, unit, &mut out),
             PhaseKind::Retreat => self.retreats(power, unit, &mut out),
@@ -117,19 +200,19 @@ impl<'a> Lister<'a> {
         // Moves over land or water to a neighbour.
         match unit.kind {
             UnitKind::Army => {
+                let reach = self.convoy_reach(from.province);
                 for &p in v.army_neighbours(from.province) {
                     let to = Location::province(p);
                     self.keep(order(OrderKind::Move { to, via_convoy: false }), out);
-                    if self.scope == Scope::All && !no_convoys {
+                    if self.scope == Scope::All && reach.coasts.binary_search(&p).is_ok() {
                         self.keep(order(OrderKind::Move { to, via_convoy: true }), out);
                     }
                 }
-                // Moves by convoy beyond the neighbours: only where fleets at sea touch
-                // the army's coast can any route start.
-                if !no_convoys && self.shore(from.province) && self.sea_fleet_touches(from) {
-                    for k in 0..self.coasts.len() {
-                        let p = self.coasts[k];
-                        if p != from.province && !v.army_neighbours(from.province).contains(&p) {
+                // Moves by convoy beyond the neighbours, to the coasts a chain of fleets
+                // at sea reaches.
+                if !no_convoys {
+                    for &p in &reach.coasts {
+                        if !v.army_neighbours(from.province).contains(&p) {
                             let to = Location::province(p);
                             self.keep(order(OrderKind::Move { to, via_convoy: false }), out);
                             if self.scope == Scope::All {
@@ -146,42 +229,61 @@ impl<'a> Lister<'a> {
             }
         }
         // Supports of the units in reach, holding or moving.
-        for other in &state.units {
-            if other.location.province == from.province {
+        let stacks = v.rule_on(Rule::Stacking);
+        // The spaces this unit could support into, as a table: asked once per other
+        // unit's every move.
+        self.in_reach.clear();
+        self.in_reach.resize(v.provinces.len(), false);
+        match unit.kind {
+            UnitKind::Army => v
+                .army_neighbours(from.province)
+                .iter()
+                .for_each(|&p| self.in_reach[p as usize] = true),
+            UnitKind::Fleet => v
+                .fleet_neighbours(from)
+                .iter()
+                .for_each(|l| self.in_reach[l.province as usize] = true),
+        }
+        for (j, other) in state.units.iter().enumerate() {
+            if other.location.province == from.province || (stacks && twin_before(state, j)) {
                 continue;
             }
             let target = UnitRef {
                 kind: Some(other.kind),
                 location: Location::province(other.location.province),
             };
-            if v.can_reach_province(unit.kind, from, other.location.province) {
+            if self.in_reach[other.location.province as usize] {
                 self.keep(order(OrderKind::SupportHold { unit: target }), out);
             }
-            self.buf.clear();
-            self.moves_of(other);
-            for k in 0..self.buf.len() {
-                let to = self.buf[k];
-                if to.province != from.province && v.can_reach_province(unit.kind, from, to.province) {
+            let moves = self.moves_of(j);
+            for &to in &moves {
+                if to.province != from.province && self.in_reach[to.province as usize] {
                     self.keep(order(OrderKind::SupportMove { unit: target, to }), out);
                 }
             }
+            self.moves[j] = Some(moves);
         }
         // Convoys by a fleet at sea of the armies its route could carry.
         if unit.kind == UnitKind::Fleet && v.province(from.province).terrain == Terrain::Sea && !no_convoys {
-            for army in &state.units {
-                if army.kind != UnitKind::Army || !self.shore(army.location.province) {
+            for (j, army) in state.units.iter().enumerate() {
+                if army.kind != UnitKind::Army
+                    || !self.shore(army.location.province)
+                    || (stacks && twin_before(state, j))
+                {
                     continue;
                 }
                 let a = UnitRef {
                     kind: Some(UnitKind::Army),
                     location: army.location,
                 };
-                for k in 0..self.coasts.len() {
-                    let p = self.coasts[k];
-                    if p != army.location.province
-                        && self
-                            .validator
-                            .on_convoy_route(v, state, from.province, army.location.province, p)
+                let reach = self.convoy_reach(army.location.province);
+                if !reach.fleets.contains(&from.province) {
+                    continue;
+                }
+                for &p in &reach.coasts {
+                    if self
+                        .validator
+                        .on_convoy_route(v, state, from.province, army.location.province, p)
                     {
                         self.keep(
                             order(OrderKind::Convoy {
@@ -242,44 +344,27 @@ impl<'a> Lister<'a> {
         self.coasts.binary_search(&p).is_ok()
     }
 
-    fn sea_fleet_touches(&self, from: Location) -> bool {
-        self.state.units.iter().any(|u| {
-            u.kind == UnitKind::Fleet
-                && self.v.province(u.location.province).terrain == Terrain::Sea
-                && self
-                    .v
-                    .fleet_neighbours(u.location)
-                    .iter()
-                    .any(|l| l.province == from.province)
-        })
-    }
-
-    /// Into `buf`: where `unit` could be moving to, for the supports of its move. An
-    /// army's list includes the coasts a convoy could bring it to.
-    fn moves_of(&mut self, unit: &Unit) {
+    /// Where the unit with index `j` could be moving to, for the supports of its move
+    /// (taken out of the cache; the caller puts it back). An army's list includes the
+    /// coasts a convoy could bring it to.
+    fn moves_of(&mut self, j: usize) -> Vec<Location> {
+        if let Some(m) = self.moves[j].take() {
+            return m;
+        }
         let v = self.v;
+        let unit = self.state.units[j];
+        let mut out = Vec::new();
         match unit.kind {
             UnitKind::Army => {
-                self.buf.extend(
+                out.extend(
                     v.army_neighbours(unit.location.province)
                         .iter()
                         .map(|&p| Location::province(p)),
                 );
-                if !v.rule_on(Rule::NoConvoys)
-                    && self.shore(unit.location.province)
-                    && self.sea_fleet_touches(unit.location)
-                {
-                    for k in 0..self.coasts.len() {
-                        let p = self.coasts[k];
-                        let to = Location::province(p);
-                        if p != unit.location.province
-                            && !self.buf.contains(&to)
-                            && self
-                                .validator
-                                .convoy_route_exists(v, self.state, unit.location.province, p)
-                        {
-                            self.buf.push(to);
-                        }
+                for &p in &self.convoy_reach(unit.location.province).coasts {
+                    let to = Location::province(p);
+                    if !out.contains(&to) {
+                        out.push(to);
                     }
                 }
             }
@@ -288,15 +373,16 @@ impl<'a> Lister<'a> {
                     // A support need only name the space (DATC 6.B.4); one that names
                     // the coast too is also right when it is the coast moved to (6.B.9).
                     let to = Location::province(l.province);
-                    if !self.buf.contains(&to) {
-                        self.buf.push(to);
+                    if !out.contains(&to) {
+                        out.push(to);
                     }
-                    if l.coast != 0 && self.scope == Scope::All && !self.buf.contains(&l) {
-                        self.buf.push(l);
+                    if l.coast != 0 && self.scope == Scope::All && !out.contains(&l) {
+                        out.push(l);
                     }
                 }
             }
         }
+        out
     }
 
     fn retreats(&mut self, power: PowerId, unit: &Unit, out: &mut Vec<Order>) {
@@ -402,6 +488,15 @@ impl<'a> Lister<'a> {
         }
         out
     }
+}
+
+/// Whether a unit of the same kind stands in the same space before unit `j` (Original
+/// 1958 stacks): orders naming the one name the other, so only the first is listed.
+fn twin_before(state: &GameState, j: usize) -> bool {
+    let u = &state.units[j];
+    state.units[..j]
+        .iter()
+        .any(|t| t.kind == u.kind && t.location.province == u.location.province)
 }
 
 /// The units `power` gives orders to in this phase: on the board in a movement phase

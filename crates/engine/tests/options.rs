@@ -97,6 +97,14 @@ fn supported_move_possible(v: &Variant, state: &GameState, order: &Order) -> boo
 
 fn check_unit(v: &Variant, state: &GameState, lister: &mut Lister, power: PowerId, unit: &Unit, space: &[Order]) {
     let listed = lister.unit_orders(power, unit);
+    for (k, order) in listed.iter().enumerate() {
+        assert!(
+            !listed[..k].contains(order),
+            "{}: `{}` listed twice",
+            state.phase,
+            order.display(v)
+        );
+    }
     for order in &listed {
         assert_eq!(
             validate(v, state, order).as_ref(),
