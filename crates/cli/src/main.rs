@@ -1,11 +1,13 @@
 //! The `chancery` command.
 
 mod adjudicate_json;
+mod bot;
 mod budget;
 mod commands;
 mod order_lines;
 mod output;
 mod render;
+mod selfplay;
 mod serve;
 mod shape;
 
@@ -154,6 +156,50 @@ enum Command {
         #[arg(long)]
         input: Option<String>,
     },
+    /// A bot's orders (and DP bids) for one power: a position in the form of
+    /// `chancery adjudicate` on stdin, {"orders": [...], "bids": [...]} on stdout.
+    Bot {
+        /// A built-in variant name or a path to a .var file.
+        variant: String,
+        /// The power to play (a great power; it orders its factions too).
+        #[arg(long)]
+        power: String,
+        /// The seed of the bot's dice: the same seed, the same decision.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// random, baseline or strong.
+        #[arg(long, default_value = "strong")]
+        level: String,
+        /// The strong bot's budget: phases the engine may judge for one decision.
+        #[arg(long)]
+        judgements: Option<u32>,
+        /// Read the request from this file instead of stdin.
+        #[arg(long)]
+        input: Option<String>,
+    },
+    /// Play whole games between bots, seats rotated, and print a table per kind of
+    /// seat: centres at the end, solo wins, eliminations, time per decision.
+    Selfplay {
+        /// A built-in variant name or a path to a .var file.
+        variant: String,
+        #[arg(long, default_value_t = 10)]
+        games: usize,
+        /// Years per game (a game also ends at a victory).
+        #[arg(long, default_value_t = 20)]
+        years: i32,
+        /// Seat kinds for the great powers in order, the last repeated to fill the
+        /// board: `strong,baseline` is one strong bot against baselines.
+        #[arg(long, default_value = "strong,baseline")]
+        seats: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// The strong bot's budget: phases the engine may judge for one decision.
+        #[arg(long)]
+        judgements: Option<u32>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -186,6 +232,38 @@ fn main() -> ExitCode {
             cell_km,
         } => shape::run(&variant, &output, cell_km),
         Command::Adjudicate { input } => adjudicate_json::run(input.as_deref()),
+        Command::Bot {
+            variant,
+            power,
+            seed,
+            level,
+            judgements,
+            input,
+        } => bot::run(&bot::BotArgs {
+            variant: &variant,
+            power: &power,
+            seed,
+            level: &level,
+            judgements,
+            input: input.as_deref(),
+        }),
+        Command::Selfplay {
+            variant,
+            games,
+            years,
+            seats,
+            seed,
+            threads,
+            judgements,
+        } => selfplay::run(&selfplay::SelfplayArgs {
+            variant: &variant,
+            games,
+            years,
+            seats: &seats,
+            seed,
+            threads,
+            judgements,
+        }),
         Command::Budget { variant, state, phase } => budget::run(&variant, state.as_deref(), phase.as_deref()),
         Command::Render {
             variant,
