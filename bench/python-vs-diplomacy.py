@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Chancery's Python package against the `diplomacy` package (PyPI 1.1.2), side by side in
+one process: the same Standard phases (random games whose orders come from the package's
+own lists), each engine timed on the same work, the two alternating round by round so
+that the machine's load falls on both alike.
+
+    python bench/python-vs-diplomacy.py [--games 20] [--rounds 5] [--seed 1]
+
+Prints, per measure, the median over rounds of the per-phase mean, and the ratio.
+"""
+
+import argparse
+import os
+import random
+import statistics
+import time
+
+import chancery
+import diplomacy
+
+
+def pick_orders(dgame, rng):
+    possible = dgame.get_all_possible_orders()
+    chosen = {}
+    for power, locs in sorted(dgame.get_orderable_locations().items()):
+        orders = []
+        if dgame.get_current_phase().endswith("A"):
+            count = dgame.get_state()["builds"][power]["count"]
+            options = sorted(o for loc in locs for o in possible[loc] if o != "WAIVE")
+            rng.shuffle(options)
+            used = set()
+            for o in options:
+                if len(orders) == abs(count):
+                    break
+                if o.split()[1][:3] not in used:
+                    used.add(o.split()[1][:3])
+                    orders.append(o)
+        else:
+            for loc in sorted(locs):
+                every = sorted(possible[loc])
+                moves = [o for o in every if " - " in o and " S " not in o and " C " not in o and "VIA" not in o]
+                orders.append(rng.choice(moves if moves and rng.random() < 0.6 else every))
+        chosen[power] = orders
+    return chosen
+
+
+def record_games(n, seed, years=8):
+    """Each game as a list of phases' orders, played in the package."""
+    games = []
+    for g in range(n):
+        rng = random.Random(seed * 1000 + g)
+        d = diplomacy.Game()
+        phases = []
+        while not d.is_game_done and int(d.get_current_phase()[1:5]) < 1901 + years:
+            orders = pick_orders(d, rng)
+            for p, lst in orders.items():
+                d.set_orders(p, lst)
+            d.process()
+            phases.append(orders)
+        games.append(phases)
+    return games
+
+
+def time_process(engine, games):
+    """Mean seconds per process() over every phase of every game."""
+    total, count = 0.0, 0
+    for phases in games:
+        g = diplomacy.Game() if engine == "diplomacy" else chancery.Game()
+        for orders in phases:
+            for p, lst in orders.items():
+                if engine == "diplomacy":
+                    g.set_orders(p, lst)
+                else:
+                    g.set_orders(p, lst, strict=False)
+            t = time.perf_counter()
+            g.process()
+            total += time.perf_counter() - t
+            count += 1
+    return total / count
+
+
+def time_possible(engine, games):
+    """Mean seconds per get_all_possible_orders() over the positions of the games."""
+    total, count = 0.0, 0
+    for phases in games:
+        g = diplomacy.Game() if engine == "diplomacy" else chancery.Game()
+        for orders in phases:
+            t = time.perf_counter()
+            g.get_all_possible_orders()
+            total += time.perf_counter() - t
+            count += 1
+            for p, lst in orders.items():
+                if engine == "diplomacy":
+                    g.set_orders(p, lst)
+                else:
+                    g.set_orders(p, lst, strict=False)
+            g.process()
+    return total / count
+
+
+def positions_for_many(games):
+    """Chancery games at every recorded phase, with that phase's orders given."""
+    out = []
+    for phases in games:
+        g = chancery.Game()
+        for orders in phases:
+            for p, lst in orders.items():
+                g.set_orders(p, lst, strict=False)
+            out.append(g.copy())
+            g.process()
+    return out
+
+
+def time_many(batch, threads):
+    games = [g.copy() for g in batch]
+    t = time.perf_counter()
+    chancery.process_many(games, threads=threads)
+    return (time.perf_counter() - t) / len(games)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    games = record_games(a.games, a.seed)
+    phases = sum(len(g) for g in games)
+    print(f"{a.games} games, {phases} phases; load average {os.getloadavg()[0]:.2f} at the start")
+    res = {k: [] for k in ["process/diplomacy", "process/chancery", "possible/diplomacy", "possible/chancery"]}
+    for r in range(a.rounds):
+        order = ["diplomacy", "chancery"] if r % 2 == 0 else ["chancery", "diplomacy"]
+        for engine in order:
+            res[f"process/{engine}"].append(time_process(engine, games))
+        for engine in order:
+            res[f"possible/{engine}"].append(time_possible(engine, games))
+    med = {k: statistics.median(v) * 1e6 for k, v in res.items()}
+    print(f"process():                 diplomacy {med['process/diplomacy']:8.1f} µs   chancery {med['process/chancery']:7.1f} µs   {med['process/diplomacy'] / med['process/chancery']:5.1f}×")
+    print(f"get_all_possible_orders(): diplomacy {med['possible/diplomacy']:8.1f} µs   chancery {med['possible/chancery']:7.1f} µs   {med['possible/diplomacy'] / med['possible/chancery']:5.1f}×")
+    batch = positions_for_many(games) * 4
+    cores = os.cpu_count() or 1
+    for threads in sorted({1, 2, cores}):
+        t = statistics.median(time_many(batch, threads) for _ in range(a.rounds)) * 1e6
+        print(f"process_many({len(batch)} games, threads={threads}): {t:6.2f} µs per game-phase")
+    print(f"load average {os.getloadavg()[0]:.2f} at the end")
+
+
+if __name__ == "__main__":
+    main()
