@@ -12,36 +12,15 @@ Prints, per measure, the median over rounds of the per-phase mean, and the ratio
 import argparse
 import os
 import random
+import sys
 import statistics
 import time
 
 import chancery
 import diplomacy
 
-
-def pick_orders(dgame, rng):
-    possible = dgame.get_all_possible_orders()
-    chosen = {}
-    for power, locs in sorted(dgame.get_orderable_locations().items()):
-        orders = []
-        if dgame.get_current_phase().endswith("A"):
-            count = dgame.get_state()["builds"][power]["count"]
-            options = sorted(o for loc in locs for o in possible[loc] if o != "WAIVE")
-            rng.shuffle(options)
-            used = set()
-            for o in options:
-                if len(orders) == abs(count):
-                    break
-                if o.split()[1][:3] not in used:
-                    used.add(o.split()[1][:3])
-                    orders.append(o)
-        else:
-            for loc in sorted(locs):
-                every = sorted(possible[loc])
-                moves = [o for o in every if " - " in o and " S " not in o and " C " not in o and "VIA" not in o]
-                orders.append(rng.choice(moves if moves and rng.random() < 0.6 else every))
-        chosen[power] = orders
-    return chosen
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "crates", "python", "tests"))
+from random_orders import pick_orders  # noqa: E402
 
 
 def record_games(n, seed, years=8):

@@ -10,7 +10,7 @@ mod text;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use chancery_bot::{decide, Level, Settings};
+use chancery_bot::{decide, Decision, Level, Settings};
 use chancery_engine::adjust::surplus;
 use chancery_engine::builtin::builtin;
 use chancery_engine::dp::{budget, check_bids, parse_bid, Bid};
@@ -203,6 +203,33 @@ impl Game {
     }
 }
 
+impl Game {
+    /// The `diplomacy` package's two forms of a per-power answer: the list of the power
+    /// named, or a dict of every power in `all` when none is.
+    fn per_power<'py>(
+        &self,
+        py: Python<'py>,
+        power: Option<&str>,
+        all: Vec<PowerId>,
+        of: impl Fn(PowerId) -> Vec<String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        match power {
+            Some(name) => Ok(of(self.power_id(name)?).into_pyobject(py)?.into_any()),
+            None => {
+                let d = PyDict::new(py);
+                for p in all {
+                    d.set_item(text::power(self.v(), p), of(p))?;
+                }
+                Ok(d.into_any())
+            }
+        }
+    }
+
+    fn every_power(&self) -> Vec<PowerId> {
+        (0..self.v().powers.len() as PowerId).collect()
+    }
+}
+
 fn phase_from_code(code: &str) -> Option<Phase> {
     let c = code.trim().to_ascii_uppercase();
     if c.len() < 3 {
@@ -330,16 +357,7 @@ impl Game {
             );
             out
         };
-        match power {
-            Some(name) => Ok(units_of(self.power_id(name)?).into_pyobject(py)?.into_any()),
-            None => {
-                let d = PyDict::new(py);
-                for p in 0..self.v().powers.len() as PowerId {
-                    d.set_item(text::power(self.v(), p), units_of(p))?;
-                }
-                Ok(d.into_any())
-            }
-        }
+        self.per_power(py, power, self.every_power(), units_of)
     }
 
     /// The supply centres `power` owns (`["PAR", "BRE"]`), or every power's as a dict.
@@ -351,16 +369,7 @@ impl Game {
                 .map(|i| text::space(self.v(), i as u16))
                 .collect()
         };
-        match power {
-            Some(name) => Ok(centres_of(self.power_id(name)?).into_pyobject(py)?.into_any()),
-            None => {
-                let d = PyDict::new(py);
-                for p in 0..self.v().powers.len() as PowerId {
-                    d.set_item(text::power(self.v(), p), centres_of(p))?;
-                }
-                Ok(d.into_any())
-            }
-        }
+        self.per_power(py, power, self.every_power(), centres_of)
     }
 
     /// Replaces the units of `power` (the `diplomacy` package's `set_units`, for set-ups):
@@ -456,16 +465,7 @@ impl Game {
             out.dedup();
             out
         };
-        match power {
-            Some(name) => Ok(of(self.power_id(name)?).into_pyobject(py)?.into_any()),
-            None => {
-                let d = PyDict::new(py);
-                for p in self.player_powers() {
-                    d.set_item(text::power(self.v(), p), of(p))?;
-                }
-                Ok(d.into_any())
-            }
-        }
+        self.per_power(py, power, self.player_powers().collect(), of)
     }
 
     /// Every legal order of the phase by location (`{"PAR": ["A PAR H", "A PAR - BUR",
@@ -535,16 +535,7 @@ impl Game {
                 .map(|o| text::order(self.v(), o))
                 .collect()
         };
-        match power {
-            Some(name) => Ok(of(self.power_id(name)?).into_pyobject(py)?.into_any()),
-            None => {
-                let d = PyDict::new(py);
-                for p in self.player_powers() {
-                    d.set_item(text::power(self.v(), p), of(p))?;
-                }
-                Ok(d.into_any())
-            }
-        }
+        self.per_power(py, power, self.player_powers().collect(), of)
     }
 
     /// Forgets every order and bid given this phase.
@@ -754,14 +745,22 @@ fn process_many(py: Python<'_>, games: Vec<Bound<'_, Game>>, threads: Option<usi
     Ok(())
 }
 
-fn bot_settings(level: &str, seed: u64, judgements: Option<u32>) -> PyResult<Settings> {
+fn bot_decide(
+    py: Python<'_>,
+    game: &Game,
+    power: &str,
+    seed: u64,
+    level: &str,
+    judgements: Option<u32>,
+) -> PyResult<Decision> {
+    let p = game.power_id(power)?;
     let level = Level::parse(level)
         .ok_or_else(|| ChanceryError::new_err(format!("no bot level `{level}`: random, baseline or strong")))?;
-    let mut s = Settings::new(level, seed);
+    let mut settings = Settings::new(level, seed);
     if let Some(j) = judgements {
-        s.judgements = j;
+        settings.judgements = j;
     }
-    Ok(s)
+    Ok(py.detach(|| decide(game.v(), &game.state, p, &settings)))
 }
 
 /// A bot's orders for `power` in the game's current phase, in the package's notation
@@ -776,9 +775,7 @@ fn bot_orders(
     level: &str,
     judgements: Option<u32>,
 ) -> PyResult<Vec<String>> {
-    let p = game.power_id(power)?;
-    let settings = bot_settings(level, seed, judgements)?;
-    let d = py.detach(|| decide(game.v(), &game.state, p, &settings));
+    let d = bot_decide(py, game, power, seed, level, judgements)?;
     Ok(d.orders.iter().map(|o| text::order(game.v(), o)).collect())
 }
 
@@ -794,18 +791,12 @@ fn bot_decision<'py>(
     level: &str,
     judgements: Option<u32>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let p = game.power_id(power)?;
-    let settings = bot_settings(level, seed, judgements)?;
-    let d = py.detach(|| decide(game.v(), &game.state, p, &settings));
+    let d = bot_decide(py, game, power, seed, level, judgements)?;
     let out = PyDict::new(py);
-    out.set_item(
-        "orders",
-        d.orders.iter().map(|o| text::order(game.v(), o)).collect::<Vec<_>>(),
-    )?;
-    out.set_item(
-        "bids",
-        d.bids.iter().map(|b| text::bid(game.v(), b)).collect::<Vec<_>>(),
-    )?;
+    let orders: Vec<String> = d.orders.iter().map(|o| text::order(game.v(), o)).collect();
+    let bids: Vec<String> = d.bids.iter().map(|b| text::bid(game.v(), b)).collect();
+    out.set_item("orders", orders)?;
+    out.set_item("bids", bids)?;
     Ok(out)
 }
 
