@@ -105,6 +105,11 @@ enum Command {
         /// first moderator, who then appoints others on the moderation page.
         #[arg(long = "moderator", value_name = "NAME")]
         moderators: Vec<String>,
+        /// How many phases a bot in a seat may have the engine judge for one decision
+        /// (default: the strong bot's own); the effort is a count, not a time, so that
+        /// a bot decides alike whatever the machine's load.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        bot_judgements: Option<u32>,
     },
     /// Draw a variant's map to SVG or PNG (by the file name): the starting position,
     /// a saved position, one phase's orders with their results, or a test case.
@@ -213,6 +218,7 @@ fn main() -> ExitCode {
             mail_dir,
             mail_from,
             moderators,
+            bot_judgements,
         } => serve::run(chancery_server::ServeOptions {
             listen,
             database,
@@ -221,6 +227,7 @@ fn main() -> ExitCode {
             mail_dir,
             mail_from,
             moderators,
+            bot_judgements,
             ..Default::default()
         }),
         Command::Cases { files, verbose, known } => commands::cases(&files, verbose, known.as_deref()),

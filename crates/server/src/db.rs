@@ -66,6 +66,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "topic_follows",
         include_str!("../migrations/0026_topic_follows.sql"),
     ),
+    (28, "bots", include_str!("../migrations/0028_bots.sql")),
 ];
 
 /// Migrations written once per backend, where the two databases have no common SQL

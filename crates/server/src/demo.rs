@@ -68,6 +68,7 @@ pub async fn create_if_empty(app: &App) -> Result<(), String> {
                 // The seats are open: one newcomer's ready mark must not end the phase
                 // for the powers nobody plays yet.
                 early_processing: Some(EarlyProcessing::Never),
+                bots_fill_seats: false,
             },
         )
         .await
@@ -94,6 +95,7 @@ pub async fn create_if_empty(app: &App) -> Result<(), String> {
             tx.commit().await.map_err(|e| e.to_string())?;
         }
     }
+    against_bots(app, &gm).await.map_err(err)?;
     // The demo's GM moderates its board, which opens with a pinned welcome.
     moderation::appoint_at_start(
         &app.db,
@@ -118,6 +120,36 @@ pub async fn create_if_empty(app: &App) -> Result<(), String> {
     };
     forum::change_topic(app, &gm, welcome.topic, pin).await.map_err(err)?;
     eprintln!("chancery-server: created the demo club: log in as `{DEMO_GM}` with password `{password}`");
+    Ok(())
+}
+
+/// A Standard game against bots (issue 22): bots play every power but England, which
+/// waits for a newcomer; once someone takes it the game moves at their pace (the bots
+/// are ready as soon as a phase opens), and until then at the deadlines.
+async fn against_bots(app: &App, gm: &crate::model::Account) -> crate::error::ApiResult<()> {
+    let game = games::create::create(
+        app,
+        gm,
+        NewGame {
+            name: "Demo: Standard against bots".into(),
+            variant: Some("standard".into()),
+            variant_file: None,
+            deadlines: Deadlines::default(),
+            press: Some("full".into()),
+            grey_press: false,
+            anonymous: false,
+            reveal_at_end: false,
+            start_at_ms: None,
+            early_processing: None,
+            bots_fill_seats: false,
+        },
+    )
+    .await?;
+    for power in ["Austria", "France", "Germany", "Italy", "Russia", "Turkey"] {
+        let seat = crate::services::bots::BotSeat { power: power.into() };
+        crate::services::bots::seat(app, gm, game.id, seat).await?;
+    }
+    crate::services::gm::start(app, gm, game.id).await?;
     Ok(())
 }
 

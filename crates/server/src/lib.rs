@@ -87,6 +87,10 @@ pub struct ServeOptions {
     /// gets its first; moderators appoint the rest. A name with no account is created
     /// with the password in `CHANCERY_MODERATOR_PASSWORD`, else the server stops.
     pub moderators: Vec<String>,
+    /// How many phases a bot may have the engine judge for one decision
+    /// (`--bot-judgements`); None: the bot crate's default for its level. The effort is
+    /// a count, not a time, so that a bot's decision is the same whatever the load.
+    pub bot_judgements: Option<u32>,
 }
 
 impl Default for ServeOptions {
@@ -103,6 +107,7 @@ impl Default for ServeOptions {
             mail_dir: None,
             mail_from: None,
             moderators: Vec::new(),
+            bot_judgements: None,
         }
     }
 }
@@ -137,6 +142,10 @@ pub struct AppState {
     pub mail_wake: tokio::sync::Notify,
     /// The maps lately drawn for results mails.
     pub mail_maps: services::mail_map::Pictures,
+    /// Wakes the bots early (a phase opened, a bot was seated).
+    pub bot_wake: tokio::sync::Notify,
+    /// Each bot decision's budget in the engine's judgements (`--bot-judgements`).
+    pub bot_judgements: u32,
 }
 
 pub type App = Arc<AppState>;
@@ -219,6 +228,8 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
         mailer,
         mail_wake: tokio::sync::Notify::new(),
         mail_maps: services::mail_map::Pictures::default(),
+        bot_wake: tokio::sync::Notify::new(),
+        bot_judgements: opts.bot_judgements.unwrap_or_else(services::bots::default_judgements),
     });
     let converted = services::history::convert_stored_results(&app).await?;
     if converted > 0 {
@@ -232,6 +243,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
     tokio::spawn(scheduler::run(app.clone(), opts.tick_ms));
     tokio::spawn(mailer::run(app.clone(), opts.tick_ms));
     tokio::spawn(services::mail_jobs::run(app.clone(), opts.tick_ms));
+    tokio::spawn(services::bots::run(app.clone(), opts.tick_ms));
     let router = routes::router(app.clone(), opts.test_clock);
     // The line tests wait for; keep its shape.
     eprintln!(

@@ -27,11 +27,18 @@ fn main() -> ExitCode {
             "--mail-dir" => value("--mail-dir").map(|v| opts.mail_dir = Some(v)),
             "--mail-from" => value("--mail-from").map(|v| opts.mail_from = Some(v)),
             "--moderator" => value("--moderator").map(|v| opts.moderators.push(v)),
+            "--bot-judgements" => value("--bot-judgements").and_then(|v| match v.parse() {
+                Ok(n) if n > 0 => {
+                    opts.bot_judgements = Some(n);
+                    Ok(())
+                }
+                _ => Err("--bot-judgements needs a number above 0".into()),
+            }),
             "--rate" => value("--rate").and_then(|v| {
                 v.parse().map(|n| opts.rate_per_second = n).map_err(|_| "--rate needs a number".into())
             }),
             other => Err(format!(
-                "unknown argument `{other}`; usage: chancery-server [--listen ADDR:PORT] [--database URL] [--no-demo] [--tick-ms N] [--rate N] [--public-url URL] [--smtp URL] [--mail-dir DIR] [--mail-from ADDRESS] [--moderator NAME]... [--test-clock]"
+                "unknown argument `{other}`; usage: chancery-server [--listen ADDR:PORT] [--database URL] [--no-demo] [--tick-ms N] [--rate N] [--public-url URL] [--smtp URL] [--mail-dir DIR] [--mail-from ADDRESS] [--moderator NAME]... [--bot-judgements N] [--test-clock]"
             )),
         };
         if let Err(e) = parsed {

@@ -32,6 +32,7 @@ pub async fn once(app: &App) -> ApiResult<usize> {
         if game.status == GameStatus::Forming {
             games::seats::start(app, &mut tx, &game).await?;
             tx.commit().await?;
+            app.bot_wake.notify_one();
         }
     }
     let due = store::games::due(&app.db.read, now, 100).await?;
@@ -47,6 +48,10 @@ pub async fn once(app: &App) -> ApiResult<usize> {
                 Err(e) => eprintln!("chancery-server: processing game {id} phase {seq}: {}", e.message),
             }
         }
+    }
+    if processed > 0 {
+        // New phases: their bots' turn.
+        app.bot_wake.notify_one();
     }
     Ok(processed)
 }

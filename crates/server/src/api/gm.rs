@@ -4,7 +4,8 @@ use axum::extract::State;
 use axum::Json;
 
 use crate::auth::Account;
-use crate::error::{ApiResult, Body, ErrorBody, Path};
+use crate::error::{ApiResult, Body, ErrorBody, Params, Path};
+use crate::services::bots::{self, BotQuery, BotSeat, BotSeated, BotUnseated};
 use crate::services::games::view::GameView;
 use crate::services::gm::{
     self, Deadline, Declared, Disorder, End, Ended, Events, Extend, Paused, Processed, Resumed, RolledBack,
@@ -178,6 +179,53 @@ pub async fn replace(
     Body(b): Body<Seat>,
 ) -> ApiResult<Json<Seated>> {
     Ok(Json(gm::replace(&app, &account, id, b).await?))
+}
+
+/// Give a power to a bot.
+///
+/// The game's GM only (403 otherwise). A vacant power, before the start or later, or
+/// one whose player is gone (instead of civil disorder: the seat ends, and the players
+/// are mailed as for a replacement). The bot orders (and bids) every phase on its own
+/// and marks ready; a person takes the seat back through `gm/replace`.
+#[utoipa::path(post, path = "/api/games/{id}/gm/bot", operation_id = "gm_seat_bot", tag = "gm",
+    params(("id" = i64, Path, description = "The game's id")),
+    request_body = BotSeat,
+    responses(
+        (status = 200, description = "Done", body = BotSeated),
+        (status = 403, description = "Not the game's GM", body = ErrorBody),
+        (status = 409, description = "A bot plays it already, the power is in permanent civil disorder, or the game is over", body = ErrorBody),
+        (status = 422, description = "Not a power a player takes", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = [])),
+)]
+pub async fn seat_bot(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    Body(b): Body<BotSeat>,
+) -> ApiResult<Json<BotSeated>> {
+    Ok(Json(bots::seat(&app, &account, id, b).await?))
+}
+
+/// Take a bot off its power (`?power=`), which is vacant again.
+///
+/// The game's GM only (403 otherwise).
+#[utoipa::path(delete, path = "/api/games/{id}/gm/bot", operation_id = "gm_unseat_bot", tag = "gm",
+    params(("id" = i64, Path, description = "The game's id"), BotQuery),
+    responses(
+        (status = 200, description = "Done", body = BotUnseated),
+        (status = 403, description = "Not the game's GM", body = ErrorBody),
+        (status = 404, description = "No bot plays that power", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = [])),
+)]
+pub async fn unseat_bot(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    Params(q): Params<BotQuery>,
+) -> ApiResult<Json<BotUnseated>> {
+    Ok(Json(bots::unseat(&app, &account, id, q).await?))
 }
 
 /// Declare a power in civil disorder.

@@ -81,6 +81,7 @@ pub fn router() -> OpenApiRouter<App> {
         .routes(routes!(gm::rollforward))
         .routes(routes!(gm::assign))
         .routes(routes!(gm::replace))
+        .routes(routes!(gm::seat_bot, gm::unseat_bot))
         .routes(routes!(gm::civil_disorder))
         .routes(routes!(gm::end))
         .routes(routes!(gm::settings))

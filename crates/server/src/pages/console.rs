@@ -34,6 +34,8 @@ use crate::App;
 /// replace a player or to chase one.
 enum Holder {
     Account(String),
+    /// A bot plays it (issue 22).
+    Bot,
     CivilDisorder,
     Vacant,
 }
@@ -107,6 +109,9 @@ struct Console {
     vacant: Vec<String>,
     /// Every power a player can hold (great powers and factions ordered by nobody else).
     playable: Vec<String>,
+    /// The playable powers no bot plays yet, to give to one (vacant, or a departed
+    /// player's instead of civil disorder).
+    for_bots: Vec<String>,
     has_minors: bool,
     movement_minutes: i64,
     retreat_minutes: i64,
@@ -141,6 +146,7 @@ fn seat_rows(v: &Variant, powers: &[PowerView]) -> Vec<SeatRow> {
         .map(|p| SeatRow {
             power: Badge::new(&p.name, colour(v, &p.name)),
             holder: match (&p.player, p.civil_disorder) {
+                _ if p.bot => Holder::Bot,
                 (Some(account), _) => Holder::Account(account.clone()),
                 (None, true) => Holder::CivilDisorder,
                 (None, false) => Holder::Vacant,
@@ -309,6 +315,12 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         .filter(|p| p.playable && !p.has_player)
         .map(|p| p.name.clone())
         .collect();
+    let for_bots = view
+        .powers
+        .iter()
+        .filter(|p| p.playable && !p.bot && !state.disordered.iter().any(|&d| v.power(d).name == p.name))
+        .map(|p| p.name.clone())
+        .collect();
     render(&Console {
         layout: Layout::new(&format!("GM: {}", game.name), Some(&account), &[]),
         id,
@@ -325,6 +337,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         seats: seat_rows(&v, &view.powers),
         vacant,
         playable,
+        for_bots,
         has_minors: v.has_minors(),
         movement_minutes: game.movement_minutes,
         retreat_minutes: game.retreat_minutes,

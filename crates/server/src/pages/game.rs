@@ -37,6 +37,8 @@ enum Seat {
     Named(String),
     OrderedBy(String),
     Taken,
+    /// A bot plays it (issue 22).
+    Bot,
     Minor,
     Vacant,
 }
@@ -66,6 +68,7 @@ fn power_rows(v: &Variant, powers: &[PowerView]) -> (Vec<PowerRow>, Vec<PowerRow
         let player = match (&p.player, &p.ordered_by) {
             (Some(n), _) => Seat::Named(n.clone()),
             (None, Some(by)) => Seat::OrderedBy(by.clone()),
+            (None, None) if p.bot => Seat::Bot,
             (None, None) if p.has_player => Seat::Taken,
             _ if is_minor => Seat::Minor,
             _ => Seat::Vacant,

@@ -57,6 +57,8 @@ struct Shown {
     processed: String,
     how: String,
     missing: Vec<String>,
+    /// The powers a bot ordered.
+    bots: Vec<String>,
     winner: Option<String>,
     undrawable: bool,
     /// The maps with their legends (`map::svg`): the renderer's SVG, escaped by it.
@@ -154,6 +156,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)
         how,
         bid_report,
         missing,
+        bots,
         before,
         after,
         result: stored,
@@ -198,6 +201,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)
         processed: time_text(&crate::clock::iso_utc(processed_ms), zone_of(viewer.as_ref())),
         how,
         missing,
+        bots,
         winner: stored.winner.clone(),
         undrawable: adjudication.is_none() && !stored.results.is_empty(),
         before_map,

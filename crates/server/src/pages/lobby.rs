@@ -21,6 +21,8 @@ struct Row {
     deadline: String,
     turn: Option<Turn>,
     free_seats: usize,
+    /// How many powers bots play: the game is marked "has bots".
+    bots: usize,
     /// Press messages the viewer has not read (their own games only).
     unread: usize,
 }
@@ -84,6 +86,7 @@ fn row(g: &GameSummary, turn: Option<Turn>, zone: Option<chrono_tz::Tz>) -> Row 
         phase: g.phase.clone(),
         phase_words: phase_words(&g.phase),
         free_seats: g.free_seats,
+        bots: g.bots,
         unread: 0,
         deadline: g
             .deadline

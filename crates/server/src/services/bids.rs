@@ -260,26 +260,47 @@ pub async fn submit(app: &App, account: &Account, id: i64, b: Bids) -> ApiResult
         phase: b.phase.clone(),
     };
     let (mut tx, game, v, power) = lock_for_bids(app, account, id, b.power.as_deref(), &named).await?;
+    let state = game.state(&v)?;
+    write(&mut tx, &game, &v, &power, &b.bids, b.replace, app.clock.now_ms()).await?;
+    let answered = power_bids(&mut tx, &game, &state, &power).await?;
+    tx.commit().await?;
+    Ok(answered)
+}
+
+/// Checks a power's bids (with its orders stored now) and stores them, in the caller's
+/// transaction holding the game's lock: all of them or none. A player's bids and a
+/// bot's both come here, so a bot's bids pass exactly the checks a person's do.
+pub async fn write(
+    tx: &mut Tx,
+    game: &Game,
+    v: &Variant,
+    power: &str,
+    bids: &[NewBid],
+    replace: bool,
+    now: i64,
+) -> ApiResult<()> {
+    let id = game.id;
+    let power = power.to_string();
     let power_id = v
         .find_power(&power)
         .ok_or_else(|| ApiError::unprocessable("unknown power"))?;
-    let state = game.state(&v)?;
+    let state = game.state(v)?;
     let mut new: Vec<Bid> = Vec::new();
-    for nb in &b.bids {
-        let bid = read_bid(&v, &state, power_id, nb).map_err(|e| {
+    for nb in bids {
+        let bid = read_bid(v, &state, power_id, nb).map_err(|e| {
             ApiError::unprocessable(format!("bid `{}`: {e}", nb.order)).with(json!({"order": nb.order}))
         })?;
         // A later bid on the same unit in one request replaces the earlier, as orders do.
         new.retain(|o: &Bid| o.order.unit.location.province != bid.order.unit.location.province);
         new.push(bid);
     }
-    let kept: Vec<Bid> = if b.replace {
+    let kept: Vec<Bid> = if replace {
         Vec::new()
     } else {
-        store::bids::for_phase(&mut *tx, id, game.seq, Some(&power))
+        store::bids::for_phase(&mut **tx, id, game.seq, Some(&power))
             .await?
             .iter()
-            .filter_map(|s| engine_bid(&v, s))
+            .filter_map(|s| engine_bid(v, s))
             .filter(|old| {
                 !new.iter()
                     .any(|n| n.order.unit.location.province == old.order.unit.location.province)
@@ -287,28 +308,25 @@ pub async fn submit(app: &App, account: &Account, id: i64, b: Bids) -> ApiResult
             .collect()
     };
     let all: Vec<Bid> = kept.iter().chain(new.iter()).copied().collect();
-    let orders = own_orders(&mut tx, &v, &game, power_id).await?;
-    dp::check_bids(&v, &state, power_id, &orders, &all).map_err(|e| ApiError::unprocessable(e.to_string()))?;
-    if b.replace {
-        store::bids::delete(&mut *tx, id, game.seq, &power, None).await?;
+    let orders = own_orders(tx, v, game, power_id).await?;
+    dp::check_bids(v, &state, power_id, &orders, &all).map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    if replace {
+        store::bids::delete(&mut **tx, id, game.seq, &power, None).await?;
     }
-    let now = app.clock.now_ms();
     for bid in &new {
         // Stored in the engine's canonical notation, so the bidder reads back exactly
         // the order that will compete for the unit.
-        let canonical = dp::bids::bid_problem(&v, &state, bid).map_err(ApiError::unprocessable)?;
+        let canonical = dp::bids::bid_problem(v, &state, bid).map_err(ApiError::unprocessable)?;
         let row = BidRow {
             power: power.clone(),
-            unit: unit_key(&v, &canonical),
+            unit: unit_key(v, &canonical),
             dp: bid.dp as i64,
-            order: canonical.display(&v).to_string(),
+            order: canonical.display(v).to_string(),
         };
-        store::bids::delete(&mut *tx, id, game.seq, &power, Some(&row.unit)).await?;
-        store::bids::insert(&mut *tx, id, game.seq, &row, now).await?;
+        store::bids::delete(&mut **tx, id, game.seq, &power, Some(&row.unit)).await?;
+        store::bids::insert(&mut **tx, id, game.seq, &row, now).await?;
     }
-    let answered = power_bids(&mut tx, &game, &state, &power).await?;
-    tx.commit().await?;
-    Ok(answered)
+    Ok(())
 }
 
 /// Removes one bid of the power's this phase (`unit`), or all of them. Fewer bids never

@@ -24,7 +24,7 @@ use crate::App;
 /// The start of every GM tool: a suspended GM uses none (asked before the lock, so that
 /// the refusal never holds the game; a moderator gives the game another GM), then the
 /// game locked and the caller checked to be its GM.
-async fn gm_lock(app: &App, account: &Account, id: i64) -> ApiResult<(Tx, Game)> {
+pub(crate) async fn gm_lock(app: &App, account: &Account, id: i64) -> ApiResult<(Tx, Game)> {
     refuse_if_suspended(app, account).await?;
     let (tx, game) = games::lock(app, id).await?;
     if game.gm_id != account.id {
@@ -53,6 +53,7 @@ pub async fn start(app: &App, account: &Account, id: i64) -> ApiResult<Status> {
     }
     seats::start(app, &mut tx, &game).await?;
     tx.commit().await?;
+    app.bot_wake.notify_one();
     app.wake.notify_one();
     Ok(Status {
         game: id,
@@ -80,6 +81,7 @@ pub async fn process_now(app: &App, account: &Account, id: i64) -> ApiResult<Pro
     }
     let result = adjudicate_current(app, &mut tx, &game, "gm").await?;
     tx.commit().await?;
+    app.bot_wake.notify_one();
     Ok(Processed {
         game: id,
         processed: result.phase,
@@ -203,6 +205,7 @@ pub async fn resume(app: &App, account: &Account, id: i64) -> ApiResult<Resumed>
     let phase = phase_code(app, &game).await?;
     log_event(&mut tx, app, id, game.seq, &phase, "resumed", "").await?;
     tx.commit().await?;
+    app.bot_wake.notify_one();
     app.wake.notify_one();
     Ok(Resumed {
         game: id,
@@ -225,6 +228,7 @@ pub async fn rollback(app: &App, account: &Account, id: i64) -> ApiResult<Rolled
     let (mut tx, game) = gm_lock(app, account, id).await?;
     let phase = processing::rollback(app, &mut tx, &game).await?;
     tx.commit().await?;
+    app.bot_wake.notify_one();
     Ok(RolledBack {
         game: id,
         phase,
@@ -248,6 +252,7 @@ pub async fn rollforward(app: &App, account: &Account, id: i64) -> ApiResult<Rol
     let (mut tx, game) = gm_lock(app, account, id).await?;
     let (phase, changed) = processing::roll_forward(app, &mut tx, &game).await?;
     tx.commit().await?;
+    app.bot_wake.notify_one();
     Ok(RolledForward {
         game: id,
         restored: phase,
@@ -313,6 +318,11 @@ pub async fn replace(app: &App, account: &Account, id: i64, s: Seat) -> ApiResul
     let (who, _) = account_id(&mut tx, &s.account).await?;
     let old = store::mail::player_of(&mut *tx, id, &power).await?;
     store::members::end_seat(&mut *tx, id, &power, app.clock.now_ms()).await?;
+    // A person takes a bot's seat the same way; the bot's ready mark goes with it, so
+    // that the phase waits for the person.
+    if store::bots::unseat(&mut *tx, id, &power, app.clock.now_ms()).await? {
+        store::orders::set_ready(&mut *tx, id, game.seq, &power, false).await?;
+    }
     seat_player(app, &mut tx, &game, who, Some(&power)).await?;
     crate::services::mail::power_taken(&mut tx, app, &game, &power, who, old).await?;
     let phase = phase_code(app, &game).await?;
@@ -407,6 +417,7 @@ pub async fn civil_disorder(app: &App, account: &Account, id: i64, p: Disorder) 
     // The seat the declaration ends is remembered, for a rollback past it to give back.
     store::disorder::declare(&mut *tx, id, &power, game.seq).await?;
     store::members::end_seat(&mut *tx, id, &power, app.clock.now_ms()).await?;
+    store::bots::unseat(&mut *tx, id, &power, app.clock.now_ms()).await?;
     let phase = state.phase.code();
     let detail = if permanent {
         let factions = gone[1..]

@@ -46,6 +46,8 @@ pub struct PhaseLine {
     pub how: String,
     /// The powers with a decision that gave no orders.
     pub missing: Vec<String>,
+    /// The powers whose orders a bot gave (issue 22).
+    pub bots: Vec<String>,
 }
 
 /// A game's processed phases, in order.
@@ -57,10 +59,16 @@ pub struct PhaseList {
 
 pub async fn list(app: &App, id: i64) -> ApiResult<PhaseList> {
     games::load(&app.db.read, id).await?;
+    let bots = store::bots::played(&app.db.read, id).await?;
     let phases = store::phases::list(&app.db.read, id)
         .await?
         .into_iter()
         .map(|p| PhaseLine {
+            bots: bots
+                .iter()
+                .filter(|(s, _)| *s == p.seq)
+                .map(|(_, b)| b.clone())
+                .collect(),
             seq: p.seq,
             processed: iso_utc(p.processed_ms),
             missing: missing(p.missing.as_deref()),
@@ -112,6 +120,8 @@ pub struct PhaseDetail {
     pub centres: BTreeMap<String, usize>,
     /// The powers with a decision that gave no orders.
     pub missing: Vec<String>,
+    /// The powers whose orders a bot gave (issue 22).
+    pub bots: Vec<String>,
 }
 
 pub async fn one(app: &App, id: i64, seq: i64) -> ApiResult<PhaseDetail> {
@@ -134,6 +144,7 @@ pub async fn one(app: &App, id: i64, seq: i64) -> ApiResult<PhaseDetail> {
         result,
         centres,
         missing: missing(row.missing.as_deref()),
+        bots: store::bots::played_in(&app.db.read, id, seq).await?,
     })
 }
 
@@ -173,6 +184,8 @@ pub struct ProcessedPhase {
     pub bid_report: Option<String>,
     /// The powers that had a decision and gave no orders.
     pub missing: Vec<String>,
+    /// The powers whose orders a bot gave.
+    pub bots: Vec<String>,
     pub before: GameState,
     pub after: GameState,
     /// The public result.
@@ -203,6 +216,7 @@ pub async fn processed_phase(db: &crate::reads::Reads, v: &Variant, id: i64, seq
     Ok(ProcessedPhase {
         seq,
         missing: missing(row.missing.as_deref()),
+        bots: store::bots::played_in(db, id, seq).await?,
         phase: row.phase,
         processed_ms: row.processed_ms,
         how: row.how,

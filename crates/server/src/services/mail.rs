@@ -663,6 +663,42 @@ pub async fn power_taken(
     Ok(())
 }
 
+/// The GM gave `power` to a bot: its old player (if it had one) hears the seat has
+/// ended, the others that a bot plays it now, as they hear of a new player.
+pub async fn bot_took(tx: &mut Tx, app: &App, game: &Game, power: &str, old_player: Option<i64>) -> ApiResult<()> {
+    let url = game_url(&app.mailer, game);
+    if let Some(old) = old_player {
+        to_account(
+            tx,
+            app,
+            old,
+            Some(game.id),
+            Kind::Game,
+            format!("{}: you no longer play {power}", game.name),
+            &[Block::Para(format!(
+                "The GM of {} has given {power} to a bot. Thank you for playing.",
+                game.name
+            ))],
+        )
+        .await?;
+    }
+    let subject = format!("{}: a bot plays {power}", game.name);
+    for reader in players(app, game, Kind::Game).await? {
+        if Some(reader.account_id) == old_player {
+            continue;
+        }
+        let blocks = [
+            Block::Para(format!("A bot plays {power} in {} from now on.", game.name)),
+            Block::Link {
+                label: "The game".into(),
+                url: url.clone(),
+            },
+        ];
+        enqueue(tx, app, &reader, Some(game.id), Kind::Game, subject.clone(), &blocks).await?;
+    }
+    Ok(())
+}
+
 /// The GM declared `power` in civil disorder: its player hears the seat has ended, the
 /// others what now happens to the power. `rules` says what does (holds until a new
 /// player comes, or rule 11's minors).

@@ -9,7 +9,8 @@
 //! - [`orders`]: orders and ready marks, each for the phase it names; [`bids`]: DP bids,
 //!   budgets and the GM's bid report; [`order_words`]: orders in words, and examples
 //!   from a power's own units.
-//! - [`gm`]: the game master's tools.
+//! - [`gm`]: the game master's tools; [`bots`]: bots in seats, seated by the GM and
+//!   deciding each phase on the job pool, exactly once across servers.
 //! - [`press`]: messages, and who may send and read each.
 //! - [`votes`]: the players' draw votes.
 //! - [`players`]: the club's player records.
@@ -33,6 +34,7 @@
 pub mod accounts;
 pub mod bids;
 pub mod board;
+pub mod bots;
 pub mod forum;
 pub mod forum_search;
 pub mod forum_text;

@@ -209,18 +209,57 @@ async fn store_orders(app: App, account: Account, id: i64, s: Submission) -> Api
         open_for_orders(g, r, now)
     })
     .await?;
+    let mut rows = write(&mut tx, &game, &v, &power, &s.orders, s.replace, app.clock.now_ms()).await?;
+    // After a replacement the stored orders are exactly these: no need to read them back.
+    let answered = if s.replace {
+        rows.sort();
+        answer(
+            &game,
+            &v,
+            &power,
+            rows.into_iter()
+                .map(|(unit, order)| OrderLine {
+                    unit,
+                    order,
+                    words: String::new(),
+                })
+                .collect(),
+        )?
+    } else {
+        power_orders(&mut tx, &game, &power, &v).await?
+    };
+    tx.commit().await?;
+    Ok(answered)
+}
+
+/// Checks a power's orders on the board and stores them, in the caller's transaction
+/// holding the game's lock: every order the engine reads and the board allows, or none
+/// (the error lists the refused). A player's submission and a bot's both come here, so
+/// a bot's orders pass exactly the checks a person's do. Returns the rows written (unit
+/// key, canonical order).
+pub async fn write(
+    tx: &mut Tx,
+    game: &Game,
+    v: &chancery_engine::Variant,
+    power: &str,
+    texts: &[String],
+    replace: bool,
+    now_ms: i64,
+) -> ApiResult<Vec<(String, String)>> {
+    let id = game.id;
+    let power = power.to_string();
     let power_id = v
         .find_power(&power)
         .ok_or_else(|| ApiError::unprocessable("unknown power"))?;
-    let state = game.state(&v)?;
+    let state = game.state(v)?;
     let mut accepted = Vec::new();
     let mut refused = Vec::new();
-    for text in &s.orders {
+    for text in texts {
         if text.chars().count() > MAX_ORDER_CHARS {
             refused.push(json!({"order": text, "error": "the order is too long"}));
             continue;
         }
-        match parse_order(&v, power_id, text).and_then(|o| validate(&v, &state, &o)) {
+        match parse_order(v, power_id, text).and_then(|o| validate(v, &state, &o)) {
             Ok(order) => accepted.push(order),
             Err(e) => refused.push(json!({"order": text, "error": e.to_string()})),
         }
@@ -235,12 +274,12 @@ async fn store_orders(app: App, account: Account, id: i64, s: Submission) -> Api
         };
         return Err(ApiError::unprocessable(message).with(json!({"refused": refused})));
     }
-    if s.replace {
-        store::orders::delete(&mut *tx, id, game.seq, &power, None).await?;
+    if replace {
+        store::orders::delete(&mut **tx, id, game.seq, &power, None).await?;
     }
     // Waived builds have no unit to key on: number them after those already stored.
     let mut waives = if accepted.iter().any(|o| o.kind == OrderKind::Waive) {
-        store::orders::of_power(&mut *tx, id, game.seq, &power)
+        store::orders::of_power(&mut **tx, id, game.seq, &power)
             .await?
             .iter()
             .filter(|o| o.unit.starts_with("waive"))
@@ -265,41 +304,22 @@ async fn store_orders(app: App, account: Account, id: i64, s: Submission) -> Api
             let letter = order.unit.kind.map_or('?', |k| k.letter().to_ascii_lowercase());
             let base = format!("{space}/{letter}");
             let n = slots.entry(base.clone()).or_insert(0);
-            if *n == 0 && !s.replace {
-                store::orders::delete_stack(&mut *tx, id, game.seq, &power, &space, &base).await?;
+            if *n == 0 && !replace {
+                store::orders::delete_stack(&mut **tx, id, game.seq, &power, &space, &base).await?;
             }
             *n += 1;
             format!("{base}/{n}")
         } else {
             space
         };
-        let text = order.display(&v).to_string();
+        let text = order.display(v).to_string();
         match rows.iter_mut().find(|(k, _)| *k == key) {
             Some(row) => row.1 = text,
             None => rows.push((key, text)),
         }
     }
-    store::orders::upsert(&mut *tx, id, game.seq, &power, app.clock.now_ms(), &rows).await?;
-    // After a replacement the stored orders are exactly these: no need to read them back.
-    let answered = if s.replace {
-        rows.sort();
-        answer(
-            &game,
-            &v,
-            &power,
-            rows.into_iter()
-                .map(|(unit, order)| OrderLine {
-                    unit,
-                    order,
-                    words: String::new(),
-                })
-                .collect(),
-        )?
-    } else {
-        power_orders(&mut tx, &game, &power, &v).await?
-    };
-    tx.commit().await?;
-    Ok(answered)
+    store::orders::upsert(&mut **tx, id, game.seq, &power, now_ms, &rows).await?;
+    Ok(rows)
 }
 
 /// A power's current orders: the player's own; the GM names the power.
@@ -346,13 +366,25 @@ pub async fn clear(app: &App, account: &Account, id: i64, q: ClearQuery) -> ApiR
     Ok(answered)
 }
 
-/// The powers whose ready mark early processing waits for: those with a player, not in
-/// civil disorder, with a choice to make.
+/// The powers a person or a bot plays now: those whose ready marks count.
+async fn seated(tx: &mut Tx, game: &Game) -> ApiResult<Vec<String>> {
+    let mut seated = store::members::seated(&mut **tx, game.id).await?;
+    seated.extend(store::bots::powers(&mut **tx, game.id).await?);
+    Ok(seated)
+}
+
+/// Whether a person plays some power: bots' marks alone never process a phase early.
+async fn has_person(tx: &mut Tx, game: &Game) -> ApiResult<bool> {
+    Ok(!store::members::seated(&mut **tx, game.id).await?.is_empty())
+}
+
+/// The powers whose ready mark early processing waits for: those with a player (a
+/// person or a bot), not in civil disorder, with a choice to make.
 async fn waiting_for(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<Vec<String>> {
     let v = game.variant(app).await?;
     let state = game.state(&v)?;
     let disorder = disorder_powers(tx, game.id).await?;
-    let seated = store::members::seated(&mut **tx, game.id).await?;
+    let seated = seated(tx, game).await?;
     let ready = store::orders::ready_powers(&mut **tx, game.id, game.seq).await?;
     Ok(seated
         .into_iter()
@@ -368,10 +400,14 @@ pub async fn process_if_all_ready(app: &App, tx: &mut Tx, game: &Game, how: &str
     if game.status != GameStatus::Active || !game.process_when_ready {
         return Ok(false);
     }
-    let seated = store::members::seated(&mut **tx, game.id).await?;
+    let seated = seated(tx, game).await?;
     let ready = store::orders::ready_powers(&mut **tx, game.id, game.seq).await?;
-    // Nobody's mark, nobody asked for it: an empty game waits for its deadline.
-    if !ready.iter().any(|p| seated.contains(p)) || !waiting_for(app, tx, game).await?.is_empty() {
+    // Nobody's mark, nobody asked for it: an empty game waits for its deadline; so does
+    // one of bots alone.
+    if !ready.iter().any(|p| seated.contains(p))
+        || !has_person(tx, game).await?
+        || !waiting_for(app, tx, game).await?.is_empty()
+    {
         return Ok(false);
     }
     adjudicate_current(app, tx, game, how).await?;
@@ -394,20 +430,33 @@ pub async fn mark_ready(app: &App, account: &Account, id: i64, r: ReadyRequest) 
         }
     })
     .await?;
-    store::orders::set_ready(&mut *tx, id, game.seq, &power, true).await?;
-    let all_ready = waiting_for(app, &mut tx, &game).await?.is_empty();
-    // A game set to wait for the deadline counts the marks but is not processed by them.
-    let processed = all_ready && game.process_when_ready;
-    if processed {
-        adjudicate_current(app, &mut tx, &game, "all ready").await?;
-    }
+    let (all_ready, processed) = ready(app, &mut tx, &game, &power).await?;
     tx.commit().await?;
+    if processed {
+        // A new phase: its bots' turn.
+        app.bot_wake.notify_one();
+    }
     Ok(ReadyMark {
         power,
         ready: true,
         all_ready: Some(all_ready),
         processed: Some(processed),
     })
+}
+
+/// Marks `power` ready in the game's current phase, in the caller's transaction holding
+/// the game's lock; the last mark processes the phase there. A player's mark and a
+/// bot's both come here. Returns whether everyone is ready and whether it processed.
+pub async fn ready(app: &App, tx: &mut Tx, game: &Game, power: &str) -> ApiResult<(bool, bool)> {
+    store::orders::set_ready(&mut **tx, game.id, game.seq, power, true).await?;
+    let all_ready = waiting_for(app, tx, game).await?.is_empty();
+    // A game set to wait for the deadline counts the marks but is not processed by them;
+    // nor is a game nobody but bots plays (the bots would play it to its end at once).
+    let processed = all_ready && game.process_when_ready && has_person(tx, game).await?;
+    if processed {
+        adjudicate_current(app, tx, game, "all ready").await?;
+    }
+    Ok((all_ready, processed))
 }
 
 /// Takes back the power's ready mark in the phase the request names.

@@ -62,6 +62,8 @@ pub struct PlayedGame {
     pub joined: String,
     /// When it left the power, if it did.
     pub left: Option<String>,
+    /// A bot played the power too, before or after the account (issue 22).
+    pub bot: bool,
 }
 
 /// A game an account runs as GM.
@@ -134,6 +136,7 @@ fn played(seat: store::players::SeatRow) -> PlayedGame {
         result,
         joined: iso_utc(seat.joined_ms),
         left: seat.left_ms.map(iso_utc),
+        bot: false,
     }
 }
 
@@ -145,10 +148,15 @@ pub async fn record(db: &Db, viewer: Option<&Account>, name: &str) -> ApiResult<
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no account is called `{name}`")))?;
     let own = viewer.is_some_and(|v| v.id == account.id);
+    let with_bots = store::bots::beside_account(&db.read, account.id).await?;
     let games: Vec<PlayedGame> = store::players::seats(&db.read, account.id, own)
         .await?
         .into_iter()
         .map(played)
+        .map(|g| PlayedGame {
+            bot: with_bots.iter().any(|(id, p)| *id == g.game && *p == g.power),
+            ..g
+        })
         .collect();
     let gm_of = store::players::run_by(&db.read, account.id)
         .await?

@@ -309,6 +309,9 @@ pub async fn rollback(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> 
     store::phases::insert(&mut **tx, Table::Undone, &row).await?;
     store::phases::delete(&mut **tx, Table::Phases, game.id, seq).await?;
     store::orders::clear_ready(&mut **tx, game.id, seq).await?;
+    // The bots' ready marks went too: they decide the phase again (the same orders, as
+    // they decide the same position alike).
+    store::bots::forget_turns_from(&mut **tx, game.id, seq).await?;
     // The phase the game leaves goes with its orders, bids and ready marks (issue 14,
     // finding 8): set aside, to come back if a roll forward restores the same result,
     // and listed in the GM's log.

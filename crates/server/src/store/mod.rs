@@ -18,9 +18,12 @@
 //! - [`phases`]: processed phases and rolled-back results; [`orders`]: orders and ready
 //!   marks; [`bids`]: DP bids; [`disorder`]: civil-disorder declarations; [`set_aside`]:
 //!   the orders and bids a rollback or a declaration took off a phase, kept.
+//! - [`bots`]: the powers bots play, each bot's turn in a phase, and the games whose
+//!   vacant seats bots take at the start.
 
 pub mod accounts;
 pub mod bids;
+pub mod bots;
 pub mod disorder;
 pub mod events;
 pub mod forum;

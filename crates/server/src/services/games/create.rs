@@ -61,6 +61,11 @@ pub struct NewGame {
     /// only the deadline does.
     #[serde(default)]
     pub early_processing: Option<EarlyProcessing>,
+    /// Bots take the seats nobody has when the game starts (issue 22): a club can start
+    /// with the people it has. Nobody may join a bot's seat; the GM gives it to a
+    /// person (`gm/replace`).
+    #[serde(default)]
+    pub bots_fill_seats: bool,
 }
 
 /// Creates a forming game; `account` is its GM.
@@ -136,6 +141,9 @@ pub async fn create(app: &App, account: &Account, g: NewGame) -> ApiResult<Game>
         },
     )
     .await?;
+    if g.bots_fill_seats {
+        store::bots::fill_at_start(&mut *tx, id, crate::services::bots::SEAT_LEVEL.as_str()).await?;
+    }
     crate::services::forum::create_game_thread(&mut tx, id, name, account.id, now).await?;
     tx.commit().await?;
     let game = load(&app.db.read, id).await?;

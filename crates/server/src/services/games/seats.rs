@@ -58,6 +58,7 @@ pub async fn seat_player(
         return Err(ApiError::conflict("the GM cannot also play a power"));
     }
     let taken = store::members::seated(&mut **tx, game.id).await?;
+    let bots = store::bots::powers(&mut **tx, game.id).await?;
     if let Some(power) = store::members::power_of(&mut **tx, game.id, account_id).await? {
         return Err(ApiError::conflict(format!("that account already plays {power}")));
     }
@@ -85,6 +86,11 @@ pub async fn seat_player(
             if taken.contains(&p) {
                 return Err(ApiError::conflict(format!("{p} already has a player")));
             }
+            if bots.contains(&p) {
+                return Err(ApiError::conflict(format!(
+                    "a bot plays {p}; the GM can give it to a person (replace)"
+                )));
+            }
             if disordered.contains(&p) {
                 return Err(ApiError::conflict(format!(
                     "{p} is in permanent civil disorder (rule 11): its centres are minor powers now"
@@ -94,7 +100,7 @@ pub async fn seat_player(
         }
         None => playable
             .iter()
-            .find(|p| !taken.contains(p) && !disordered.contains(p))
+            .find(|p| !taken.contains(p) && !bots.contains(p) && !disordered.contains(p))
             .cloned()
             .ok_or_else(|| ApiError::conflict("every power already has a player"))?,
     };
@@ -103,19 +109,36 @@ pub async fn seat_player(
     store::members::stop_observing(&mut **tx, game.id, account_id, now).await?;
     store::members::insert(&mut **tx, game.id, account_id, Some(&power), now).await?;
     store::members::clear_disorder(&mut **tx, game.id, &power).await?;
-    if game.status == GameStatus::Forming && game.start_at_ms.is_none() && taken.len() + 1 >= playable.len() {
+    if game.status == GameStatus::Forming
+        && game.start_at_ms.is_none()
+        && taken.len() + bots.len() + 1 >= playable.len()
+    {
         start(app, tx, game).await?;
     }
     Ok(power)
 }
 
-/// forming → active: the first deadline is set from now.
+/// forming → active: the first deadline is set from now. A game created with "bots take
+/// the seats nobody has" gets its bots now.
 pub async fn start(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<()> {
     let v = game.variant(app).await?;
     let state = game.state(&v)?;
     let deadline = game.deadline_from(app.clock.now_ms(), state.phase.kind)?;
     store::games::start(&mut **tx, game.id, deadline).await?;
     super::log_event(tx, app, game.id, game.seq, &state.phase.code(), "started", "").await?;
+    if let Some(level) = store::bots::fill_level(&mut **tx, game.id).await? {
+        let mut taken = store::members::seated(&mut **tx, game.id).await?;
+        taken.extend(store::bots::powers(&mut **tx, game.id).await?);
+        let now = app.clock.now_ms();
+        for power in playable_powers(&v) {
+            let disordered = v.find_power(&power).is_some_and(|p| state.in_disorder(p));
+            if !taken.contains(&power) && !disordered {
+                store::bots::seat(&mut **tx, game.id, &power, &level, game.seq, now).await?;
+                store::members::clear_disorder(&mut **tx, game.id, &power).await?;
+                super::log_event(tx, app, game.id, game.seq, &state.phase.code(), "bot_seated", &power).await?;
+            }
+        }
+    }
     crate::services::mail::game_started(tx, app, game, &state.phase.to_string(), deadline).await?;
     Ok(())
 }

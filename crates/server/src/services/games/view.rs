@@ -43,9 +43,12 @@ pub struct PowerView {
     pub ordered_by: Option<String>,
     /// A player can take it (not a minor, nor a faction ordered by another).
     pub playable: bool,
+    /// Someone plays it: a person or a bot.
     pub has_player: bool,
-    /// The player's account name, when the viewer may know it.
+    /// The player's account name, when the viewer may know it (never a bot's).
     pub player: Option<String>,
+    /// A bot plays it (issue 22): it orders, bids and marks ready on its own.
+    pub bot: bool,
     pub civil_disorder: bool,
     /// Ready in the current phase.
     pub ready: bool,
@@ -125,6 +128,7 @@ pub async fn game_view(app: &App, game: &Game, role: &Role) -> ApiResult<GameVie
     let v = game.variant(app).await?;
     let state = game.state(&v)?;
     let around = store::members::around(&app.db.read, game.id, game.seq, game.gm_id).await?;
+    let bots = store::bots::powers(&app.db.read, game.id).await?;
     let show_names = !game.hides_players() || *role == Role::Gm;
     let powers = v
         .powers
@@ -143,8 +147,9 @@ pub async fn game_view(app: &App, game: &Game, role: &Role) -> ApiResult<GameVie
                 },
                 ordered_by: p.player.map(|o| v.power(o).name.clone()),
                 playable: !v.is_minor(id) && p.player.is_none(),
-                has_player: player.is_some(),
+                has_player: player.is_some() || bots.contains(&p.name),
                 player: player.filter(|_| show_names || own).map(|m| m.name.clone()),
+                bot: bots.contains(&p.name),
                 civil_disorder: around.disorder.contains(&p.name),
                 ready: around.ready.contains(&p.name),
                 centres: state.centre_count(id),
@@ -227,15 +232,18 @@ pub struct GameSummary {
     pub phase: String,
     pub deadline: Option<String>,
     pub deadline_ms: Option<i64>,
-    /// Powers a newcomer may still take: playable, without a player, not in civil
-    /// disorder (0 once the game is over).
+    /// Powers a newcomer may still take: playable, without a player or a bot, not in
+    /// civil disorder (0 once the game is over).
     pub free_seats: usize,
+    /// How many powers bots play (the lobby marks a game with bots).
+    pub bots: usize,
 }
 
 /// The newest 500 games.
 pub async fn list(app: &App) -> ApiResult<Vec<GameSummary>> {
     let seated: std::collections::HashMap<i64, i64> =
         store::members::seated_counts(&app.db.read).await?.into_iter().collect();
+    let bots: std::collections::HashMap<i64, i64> = store::bots::counts(&app.db.read).await?.into_iter().collect();
     let mut games = Vec::new();
     for g in store::games::newest(&app.db.read, 500).await? {
         let state = serde_json::from_str::<StateJson>(&g.state_json).ok();
@@ -246,12 +254,14 @@ pub async fn list(app: &App) -> ApiResult<Vec<GameSummary>> {
             .unwrap_or_default();
         let disordered = state.as_ref().map(|s| s.disordered.clone()).unwrap_or_default();
         let open = playable.iter().filter(|p| !disordered.contains(p)).count();
-        let taken = seated.get(&g.id).copied().unwrap_or(0) as usize;
-        games.push((g, state, open.saturating_sub(taken)));
+        let robots = bots.get(&g.id).copied().unwrap_or(0) as usize;
+        let taken = seated.get(&g.id).copied().unwrap_or(0) as usize + robots;
+        games.push((g, state, open.saturating_sub(taken), robots));
     }
     Ok(games
         .into_iter()
-        .map(|(g, state, free)| GameSummary {
+        .map(|(g, state, free, bots)| GameSummary {
+            bots,
             phase: state.map(|s| s.phase).unwrap_or_default(),
             free_seats: if g.status == GameStatus::Finished { 0 } else { free },
             id: g.id,
