@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Api, Server, PASSWORD};
-use serde_json::json;
+use serde_json::{json, Value};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn accounts_sessions_errors_and_docs() {
@@ -170,14 +170,21 @@ async fn production_servers_have_no_test_clock_and_create_the_demo_club() {
     assert_eq!(status, 404, "the clock endpoint exists only with --test-clock");
     let (status, _) = server.visitor().call("GET", "/api/test/adjudications", None).await;
     assert_eq!(status, 404, "so does the count of adjudications");
-    // The demo club: a game of each built-in variant, a few phases in.
+    // The demo club: a game of each built-in variant, a few phases in, and a Standard
+    // game against bots (issue 22) with England open.
     let games = server.visitor().get("/api/games").await;
     let variants = server.visitor().get("/api/variants").await;
     assert_eq!(
         games["games"].as_array().unwrap().len(),
-        variants["variants"].as_array().unwrap().len()
+        variants["variants"].as_array().unwrap().len() + 1
     );
-    for g in games["games"].as_array().unwrap() {
+    let (with_bots, games_list): (Vec<&Value>, Vec<&Value>) =
+        games["games"].as_array().unwrap().iter().partition(|g| g["bots"] != 0);
+    assert_eq!(with_bots.len(), 1, "one demo game against bots");
+    assert_eq!(with_bots[0]["bots"], 6);
+    assert_eq!(with_bots[0]["free_seats"], 1);
+    assert_eq!(with_bots[0]["status"], "active");
+    for g in games_list {
         let id = g["id"].as_i64().unwrap();
         let phases = server.visitor().get(&format!("/api/games/{id}/phases")).await;
         assert_eq!(phases["phases"].as_array().unwrap().len(), 4, "{g}");
@@ -188,7 +195,7 @@ async fn production_servers_have_no_test_clock_and_create_the_demo_club() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|g| g["variant"] == "standard")
+        .find(|g| g["variant"] == "standard" && g["bots"] == 0)
         .expect("a standard demo game");
     let id = standard["id"].as_i64().unwrap();
     let view = server.visitor().get(&format!("/api/games/{id}")).await;
