@@ -13,6 +13,14 @@ use serde_json::{json, Value};
 /// How long a test waits for the bots of a phase before it fails.
 const PHASE_WAIT: Duration = Duration::from_secs(90);
 
+/// The bots' effort in these tests: the strong bot's search cut short, since a debug
+/// build judges far slower than a release one (what it decides is not under test here).
+const JUDGEMENTS: [&str; 2] = ["--bot-judgements", "40"];
+
+fn start(url: &str) -> Server {
+    Server::start_adding(url, &JUDGEMENTS)
+}
+
 fn powers_where(view: &Value, test: impl Fn(&Value) -> bool) -> Vec<String> {
     view["powers"]
         .as_array()
@@ -75,7 +83,7 @@ async fn hold_and_ready(player: &Api, id: i64, view: &Value, power: &str) {
 async fn two_people_and_bots_play_three_years_of_1936() {
     for target in common::targets().await {
         eprintln!("backend: {}", target.label);
-        let server = Server::start(&target.url);
+        let server = start(&target.url);
         let gm = server.register("bots-gm").await;
         let game = gm
             .post(
@@ -159,7 +167,7 @@ async fn two_people_and_bots_play_three_years_of_1936() {
 async fn a_gm_gives_a_departed_players_power_to_a_bot() {
     for target in common::targets().await {
         eprintln!("backend: {}", target.label);
-        let server = Server::start(&target.url);
+        let server = start(&target.url);
         let gm = server.register("gone-gm").await;
         let (id, [england, france]) = common::started_game(
             &server,
@@ -228,7 +236,7 @@ async fn a_gm_gives_a_departed_players_power_to_a_bot() {
 async fn a_person_takes_a_bots_seat() {
     for target in common::targets().await {
         eprintln!("backend: {}", target.label);
-        let server = Server::start(&target.url);
+        let server = start(&target.url);
         let gm = server.register("take-gm").await;
         let (id, [england]) =
             common::started_game(&server, &gm, "take", "standard", [("take-england", "England")]).await;
@@ -287,7 +295,7 @@ async fn a_person_takes_a_bots_seat() {
 async fn a_bots_bids_stay_secret() {
     for target in common::targets().await {
         eprintln!("backend: {}", target.label);
-        let server = Server::start(&target.url);
+        let server = start(&target.url);
         let gm = server.register("secret-gm").await;
         let (id, [britain]) =
             common::started_game(&server, &gm, "secret", "1936", [("secret-britain", "Britain")]).await;
