@@ -11,12 +11,21 @@ fn main() {
     let kinds: Vec<Level> = a[4].split(',').map(|k| Level::parse(k).unwrap()).collect();
     let mut sum = std::collections::HashMap::<&str, (f64, usize, usize)>::new();
     let t0 = std::time::Instant::now();
+    let mut times = Vec::new();
     for g in 0..games {
         let seats: Vec<_> = seating(&v, &kinds, g)
             .into_iter()
             .map(|(p, l)| (p, Settings::new(l, g as u64 * 7919 + 1)))
             .collect();
-        let end = play(&v, &seats, years, |ask| decide(&v, ask.state, ask.power, ask.settings)).unwrap();
+        let end = play(&v, &seats, years, |ask| {
+            let t = std::time::Instant::now();
+            let d = decide(&v, ask.state, ask.power, ask.settings);
+            if ask.settings.level == Level::Strong && ask.state.phase.kind == chancery_engine::PhaseKind::Movement {
+                times.push(t.elapsed());
+            }
+            d
+        })
+        .unwrap();
         for (p, c) in &end.centres {
             let l = seats.iter().find(|s| s.0 == *p).unwrap().1.level.as_str();
             let e = sum.entry(l).or_default();
@@ -33,6 +42,15 @@ fn main() {
     }
     for (k, (c, n, w)) in sum {
         println!("{k}: mean centres {:.2} over {n} seats, {w} wins", c / n as f64);
+    }
+    times.sort();
+    if !times.is_empty() {
+        println!(
+            "strong decisions: median {:?}, p95 {:?}, max {:?}",
+            times[times.len() / 2],
+            times[times.len() * 95 / 100],
+            times[times.len() - 1]
+        );
     }
     println!("{:?}", t0.elapsed());
 }

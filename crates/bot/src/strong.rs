@@ -28,6 +28,10 @@ use crate::{Decision, Settings};
 
 /// How many predictions of the others' orders each candidate is judged against.
 const PREDICTIONS: usize = 6;
+/// One-unit changes tried per unit of ours without an improvement before the search
+/// stops short of its budget (30 per unit won 17 of 28 Standard games by 1920 where 6
+/// won 7, at about three times the time).
+const PATIENCE: usize = 30;
 
 pub fn decide(v: &Variant, state: &GameState, power: PowerId, settings: &Settings) -> Decision {
     let g = Graph::new(v);
@@ -110,7 +114,7 @@ pub fn decide_with(v: &Variant, g: &Graph, state: &GameState, power: PowerId, se
     // Then one unit at a time, while judgements are left.
     let units = my_plan.units.len();
     let mut stale = 0;
-    while search.left >= per && units > 0 && stale < 6 * units + 10 {
+    while search.left >= per && units > 0 && stale < PATIENCE * units + 10 {
         let mut orders = best.0.clone();
         if !search.mutate(&mut orders) {
             stale += 1;
