@@ -163,7 +163,8 @@ pub fn map(name: &str, as_json: bool, geojson: bool) -> Result<ExitCode, Failure
             Some(text) => chancery_geo::Shapes::from_geojson(&v, &text)?,
             None => chancery_geo::shape(&v, &chancery_geo::Options::default()).map_err(|e| e.to_string())?,
         };
-        say!(raw "{}", shapes.to_geojson(&v));
+        // For a reader of the geography: no sea over land (the server's map.geojson too).
+        say!(raw "{}", shapes.with_seas_cut(&v).to_geojson(&v));
     } else if as_json {
         say!(
             "{}",

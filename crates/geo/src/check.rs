@@ -18,7 +18,22 @@ use crate::{land, Shapes};
 
 /// Shared boundary shorter than this is a point contact, not an edge.
 pub const EDGE_KM: f64 = 1.0;
-/// A land space must have this share of its area on real land; a sea at most the rest.
+/// Two outlines closer than this read as one line where the map is drawn (1400 pixels
+/// across Europe is 3 to 6 km a pixel; the generator's cells are 4 km): two spaces whose
+/// shapes meet corner to corner along a diagonal, or parted by a sliver of land outside
+/// play, look as if they share a border though no segment is shared.
+pub const GAP_KM: f64 = 5.0;
+/// A stretch of one space's outline this long lying within [`GAP_KM`] of another's is a
+/// contact a player sees, and tries to move across.
+pub const CONTACT_KM: f64 = 5.0;
+/// Outline this close to the frame is the map's edge (the generator's cells follow the
+/// frame in steps of 4 km).
+const FRAME_KM: f64 = 10.0;
+/// Outlines are sampled at this spacing for the contact measure.
+const SAMPLE_KM: f64 = 1.0;
+/// A land space must have this share of its area on real land; a drawn sea at most the
+/// rest (the grid's steps along the coast, islands smaller than a cell). The seas of
+/// [`crate::Shapes::with_seas_cut`] (`map.geojson`) have the land cut out.
 pub const ON_LAND: f64 = 0.95;
 /// A detached piece smaller than this that draws no border of its own is a step of the
 /// grid's staircase where two shapes meet at a corner, not a patch a player would see.
@@ -49,8 +64,11 @@ pub struct DrawingReport {
     pub junctions: usize,
     /// `strait` and `junction` lines that name no border of the graph.
     pub not_borders: Vec<(String, String)>,
-    /// Shared edges the graph does not have, with their length in km.
-    pub foreign: Vec<(String, String, f64)>,
+    /// Contacts the graph does not have, with their length in km: stretches of outline
+    /// longer than [`CONTACT_KM`] within [`GAP_KM`] of each other (a shared edge, a
+    /// diagonal of corners, a sliver of land outside play), impassable spaces aside.
+    /// And a point of each (latitude, longitude).
+    pub foreign: Vec<(String, String, f64, (f64, f64))>,
     /// Spaces whose `at=` anchor lies outside their shape.
     pub anchors_outside: Vec<String>,
     /// Land and coast spaces with less than 95% of their area on land (share on land).
@@ -79,9 +97,9 @@ impl DrawingReport {
         for (a, b) in &self.not_borders {
             out.push(format!("{a}–{b} is declared a strait or junction but is no border"));
         }
-        for (a, b, km) in &self.foreign {
+        for (a, b, km, (lat, lon)) in &self.foreign {
             out.push(format!(
-                "{a} and {b} share {km:.0} km of edge, but the graph has no such border"
+                "{a} and {b} meet along {km:.0} km of outline (at {lat:.2},{lon:.2}), but the graph has no such border"
             ));
         }
         for s in &self.anchors_outside {
@@ -200,6 +218,114 @@ fn per_space(shapes: &Shapes, pieces: &HashMap<(Piece, Piece), f64>) -> HashMap<
     out
 }
 
+/// A contact between two spaces, from `contacts`: its length and a point of it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Contact {
+    km: f64,
+    /// Latitude and longitude of the sample nearest the other space.
+    at: (f64, f64),
+}
+
+/// For each pair of spaces, the length of outline of one lying within [`GAP_KM`] of the
+/// other's (the longer of the two ways round), unless water lies between: a sample of one
+/// space's outline counts as against another's unless a third space nearer to it is a
+/// sea (a strait drawn as water between two lands, or a sea between a land and another
+/// sea), or, between two seas, a land. A thin strip of a third land space between two
+/// lands is no parting a player sees, so it counts unless wider than [`GAP_KM`].
+/// Every outline is sampled every [`SAMPLE_KM`], the samples put in buckets a tenth of
+/// a degree high, and each sample looks at the buckets within reach.
+fn contacts(variant: &Variant, shapes: &Shapes) -> HashMap<(ProvinceId, ProvinceId), Contact> {
+    let terrain = |p: ProvinceId| variant.province(p).terrain;
+    // (space, lon, lat, length of outline the sample stands for)
+    let mut samples: Vec<(ProvinceId, f64, f64, f64)> = Vec::new();
+    // Outlines along the frame are the map's edge, not borders: two spaces that both end
+    // there (1936's Egypt and Atlantic at 21° N) run side by side along it for a while.
+    let f = shapes.frame;
+    let on_edge = |lon: f64, lat: f64| {
+        let lat_km = |d: f64| d.abs() * 110.57;
+        let lon_km = |d: f64| d.abs() * 111.32 * lat.to_radians().cos();
+        lat_km(lat - f.south).min(lat_km(f.north - lat)) < FRAME_KM
+            || lon_km(lon - f.west).min(lon_km(f.east - lon)) < FRAME_KM
+    };
+    for s in &shapes.spaces {
+        if terrain(s.province) == Terrain::Impassable {
+            continue;
+        }
+        for polygon in &s.geometry.0 {
+            for ring in std::iter::once(polygon.exterior()).chain(polygon.interiors()) {
+                for seg in ring.0.windows(2) {
+                    let (a, b) = (seg[0], seg[1]);
+                    let l = km(a, b);
+                    let n = (l / SAMPLE_KM).ceil().max(1.0) as usize;
+                    for k in 0..n {
+                        let t = (k as f64 + 0.5) / n as f64;
+                        let (lon, lat) = (a.x + t * (b.x - a.x), a.y + t * (b.y - a.y));
+                        if !on_edge(lon, lat) {
+                            samples.push((s.province, lon, lat, l / n as f64));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    const BUCKET_DEG: f64 = 0.1;
+    let key = |lon: f64, lat: f64| ((lon / BUCKET_DEG).floor() as i64, (lat / BUCKET_DEG).floor() as i64);
+    let mut buckets: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
+    for (i, &(_, lon, lat, _)) in samples.iter().enumerate() {
+        buckets.entry(key(lon, lat)).or_default().push(i);
+    }
+    let sea = |p: ProvinceId| terrain(p) == Terrain::Sea;
+    let mut near: HashMap<(ProvinceId, ProvinceId), Contact> = HashMap::new();
+    // The nearest sample of each other space within reach, and its distance.
+    let mut nearest: Vec<(ProvinceId, f64)> = Vec::new();
+    for &(p, lon, lat, l) in &samples {
+        let (bx, by) = key(lon, lat);
+        let reach_lat = (GAP_KM / (110.57 * BUCKET_DEG)).ceil() as i64;
+        let reach_lon = (GAP_KM / (111.32 * BUCKET_DEG * lat.to_radians().cos().max(0.05))).ceil() as i64;
+        nearest.clear();
+        for dy in -reach_lat..=reach_lat {
+            for dx in -reach_lon..=reach_lon {
+                let Some(list) = buckets.get(&(bx + dx, by + dy)) else {
+                    continue;
+                };
+                for &j in list {
+                    let (q, qlon, qlat, _) = samples[j];
+                    if q == p {
+                        continue;
+                    }
+                    let d = km(geo::Coord { x: lon, y: lat }, geo::Coord { x: qlon, y: qlat });
+                    if d > GAP_KM {
+                        continue;
+                    }
+                    match nearest.iter_mut().find(|(x, _)| *x == q) {
+                        Some((_, e)) => *e = e.min(d),
+                        None => nearest.push((q, d)),
+                    }
+                }
+            }
+        }
+        for &(q, d) in &nearest {
+            let parted = nearest
+                .iter()
+                .any(|&(c, dc)| c != q && dc < d && if sea(p) && sea(q) { !sea(c) } else { sea(c) });
+            if parted {
+                continue;
+            }
+            let e = near.entry((p, q)).or_default();
+            e.km += l;
+            e.at = (lat, lon);
+        }
+    }
+    let mut out: HashMap<(ProvinceId, ProvinceId), Contact> = HashMap::new();
+    for (&(p, q), &c) in &near {
+        let e = out.entry((p.min(q), p.max(q))).or_default();
+        if c.km > e.km {
+            *e = c;
+        }
+    }
+    out
+}
+
 /// Square kilometres of a lon/lat polygon (its area in square degrees, scaled at its
 /// latitude: ample for the size of a patch).
 fn km2(polygon: &Polygon<f64>) -> f64 {
@@ -308,7 +434,7 @@ fn detached(
 }
 
 /// Share of a shape's area that lies on Natural Earth's land.
-fn share_on_land(geometry: &MultiPolygon<f64>) -> f64 {
+pub fn share_on_land(geometry: &MultiPolygon<f64>) -> f64 {
     let Some(b) = geometry.bounding_rect() else { return 0.0 };
     // Both areas through the same boolean operations, so a ring that touches itself is
     // read the same way in each.
@@ -318,21 +444,13 @@ fn share_on_land(geometry: &MultiPolygon<f64>) -> f64 {
     if total <= 0.0 {
         return 0.0;
     }
-    let near: Vec<Polygon<f64>> = land::land()
-        .0
-        .iter()
-        .filter(|p| p.bounding_rect().is_some_and(|r| r.intersects(&b)))
-        .cloned()
-        .collect();
-    let clip = MultiPolygon(near).intersection(&MultiPolygon(vec![b.to_polygon()]));
-    geometry.intersection(&clip).unsigned_area() / total
+    geometry.intersection(&land::land_near(geometry)).unsigned_area() / total
 }
 
 /// Measures a drawing against the variant's graph.
 pub fn check(variant: &Variant, shapes: &Shapes) -> DrawingReport {
     let graph = Graph::new(variant);
     let pieces = shared_lengths(shapes);
-    let shared = per_space(shapes, &pieces);
     // A border counts as drawn only between the spaces' main pieces (or islands of their
     // own): one drawn only through a patch of a space inside its neighbours is not one a
     // player can see.
@@ -374,13 +492,15 @@ pub fn check(variant: &Variant, shapes: &Shapes) -> DrawingReport {
             report.missing.push((abbr(a), abbr(b)));
         }
     }
-    let mut foreign: Vec<_> = shared
-        .iter()
-        .filter(|(&(a, b), &l)| l > EDGE_KM && !graph.may_touch(a, b))
-        .map(|(&(a, b), &l)| (a, b, l))
+    let mut foreign: Vec<_> = contacts(variant, shapes)
+        .into_iter()
+        .filter(|&((a, b), c)| c.km > CONTACT_KM && !graph.may_touch(a, b))
         .collect();
-    foreign.sort_by_key(|&(a, b, _)| (a, b));
-    report.foreign = foreign.into_iter().map(|(a, b, l)| (abbr(a), abbr(b), l)).collect();
+    foreign.sort_by_key(|&((a, b), _)| (a, b));
+    report.foreign = foreign
+        .into_iter()
+        .map(|((a, b), c)| (abbr(a), abbr(b), c.km, c.at))
+        .collect();
     for (i, p) in variant.provinces.iter().enumerate() {
         let Some(shape) = shapes.space(i as ProvinceId) else {
             report.no_shape.push(p.abbr.clone());

@@ -26,6 +26,9 @@ pub const OUTSIDE_WATER: u16 = u16::MAX;
 /// Land held out of play by an `outside` point while the spaces grow: it competes with
 /// them for cells, touches any of them, and becomes `OUTSIDE_LAND` once they have grown.
 const HELD: u16 = u16::MAX - 2;
+/// Cells (rows and columns) kept between spaces the graph does not join: two cells of
+/// 4 km keep their outlines about 8 km apart, more than `check::GAP_KM`.
+const APART_CELLS: i64 = 2;
 /// How far land held out of play reaches from its point.
 const HELD_RANGE_KM: f64 = 120.0;
 
@@ -702,11 +705,7 @@ fn grow(variant: &Variant, grid: &Grid, graph: &Graph, extra: &[(usize, Province
         if d > 0 && !sides(grid, c).any(|k| labels[k] == p) {
             continue;
         }
-        let ok = p == HELD
-            || sides(grid, c).all(|k| {
-                let l = labels[k];
-                l == OUTSIDE_LAND || l == OUTSIDE_WATER || l == HELD || graph.may_touch(l, p)
-            });
+        let ok = p == HELD || apart_from_strangers(grid, graph, &labels, c, p);
         if !ok {
             continue;
         }
@@ -743,6 +742,30 @@ fn grow(variant: &Variant, grid: &Grid, graph: &Graph, extra: &[(usize, Province
         }
     }
     labels
+}
+
+/// Whether `p` may take cell `c`: no cell within `APART_CELLS` (in rows and columns)
+/// belongs to a space the graph does not let `p` touch. Sides alone would let two such
+/// spaces meet corner to corner, which along a diagonal draws as a shared border
+/// (Standard's Burgundy and Piedmont shared 200 km of outline that way, with no segment
+/// in common); the band keeps them apart by more than `check::GAP_KM`, and the cells
+/// between go to a space that may touch both, or stay outside play.
+fn apart_from_strangers(grid: &Grid, graph: &Graph, labels: &[u16], c: usize, p: u16) -> bool {
+    let (i, j) = ((c % grid.w) as i64, (c / grid.w) as i64);
+    let r = APART_CELLS;
+    for dj in -r..=r {
+        for di in -r..=r {
+            let (a, b) = (i + di, j + dj);
+            if a < 0 || b < 0 || a >= grid.w as i64 || b >= grid.h as i64 {
+                continue;
+            }
+            let l = labels[(b * grid.w as i64 + a) as usize];
+            if !(l == OUTSIDE_LAND || l == OUTSIDE_WATER || l == HELD || graph.may_touch(l, p)) {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// Islands that no space's growth reached join the nearest coast space across a narrow

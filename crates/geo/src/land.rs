@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use geo::orient::Direction;
-use geo::{MultiPolygon, Orient};
+use geo::{BooleanOps, BoundingRect, Intersects, MultiPolygon, Orient};
 
 const LAND_GEOJSON: &str = include_str!("../../../geodata/land.geojson");
 
@@ -36,4 +36,23 @@ pub fn land() -> &'static MultiPolygon<f64> {
         // Shapefiles wind the other way from GeoJSON; the boolean operations want one.
         MultiPolygon(polygons).orient(Direction::Default)
     })
+}
+
+/// The land near a geometry: every land polygon meeting its bounding box, clipped to it.
+pub fn land_near(geometry: &MultiPolygon<f64>) -> MultiPolygon<f64> {
+    let Some(b) = geometry.bounding_rect() else {
+        return MultiPolygon(Vec::new());
+    };
+    let near: Vec<geo::Polygon<f64>> = land()
+        .0
+        .iter()
+        .filter(|p| p.bounding_rect().is_some_and(|r| r.intersects(&b)))
+        .cloned()
+        .collect();
+    MultiPolygon(near).intersection(&MultiPolygon(vec![b.to_polygon()]))
+}
+
+/// A geometry with the land cut out of it.
+pub fn without_land(geometry: &MultiPolygon<f64>) -> MultiPolygon<f64> {
+    geometry.difference(&land_near(geometry))
 }

@@ -22,7 +22,7 @@ mod trace;
 use chancery_engine::{ProvinceId, Variant};
 use geo::{LineString, MultiPolygon};
 
-pub use check::{check, DrawingReport};
+pub use check::{check, share_on_land, DrawingReport};
 
 /// The part of the globe a variant's board shows, in degrees.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -77,6 +77,21 @@ impl Shapes {
     /// (`kind: "outside"`).
     pub fn to_geojson(&self, variant: &Variant) -> String {
         geojson_io::write(self, variant)
+    }
+
+    /// The shapes for a reader of the geography rather than for the drawing: each sea
+    /// with Natural Earth's land cut out (land outside play such as Iceland or the
+    /// Faroes, islands smaller than the generator's cells, the steps of its coast), so
+    /// that no sea lies over land (`map.geojson`, `chancery map --geojson`). The drawing
+    /// keeps the seas on the grid, where sea and coast share their edges exactly.
+    pub fn with_seas_cut(&self, variant: &Variant) -> Shapes {
+        let mut out = self.clone();
+        for s in &mut out.spaces {
+            if variant.province(s.province).terrain == chancery_engine::variant::Terrain::Sea {
+                s.geometry = land::without_land(&s.geometry);
+            }
+        }
+        out
     }
 }
 

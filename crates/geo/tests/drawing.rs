@@ -5,7 +5,7 @@
 use chancery_engine::builtin::builtin;
 use chancery_engine::variant_file::load_variant;
 use chancery_engine::Variant;
-use chancery_geo::{builtin_shapes, check, Crossing, DrawingReport, Frame, Shapes, SpaceShape};
+use chancery_geo::{builtin_shapes, check, share_on_land, Crossing, DrawingReport, Frame, Shapes, SpaceShape};
 use geo::{coord, LineString, MultiPolygon, Polygon, Rect};
 
 fn load(name: &str) -> (Variant, Shapes) {
@@ -166,4 +166,110 @@ fn a_border_through_a_detached_piece_is_not_drawn() {
     let r = check(&v, &shapes(true));
     assert_eq!(r.not_borders, vec![("b".to_string(), "c".to_string())]);
     assert!(r.errors().iter().any(|e| e.contains("b–c is declared")));
+}
+
+/// Issue 23: a GIS reader of `map.geojson` sees no sea over land. The shapes as served
+/// (`Shapes::with_seas_cut`) have no sea with more than 1% of its area on Natural
+/// Earth's land: land outside play (Iceland, Greenland, Svalbard, the Faroes), islands
+/// smaller than the generator's cells and the steps of its coasts are cut out.
+#[test]
+fn no_sea_of_the_served_shapes_lies_over_land() {
+    for name in ALL {
+        let (variant, shapes) = load(name);
+        let started = std::time::Instant::now();
+        let cut = shapes.with_seas_cut(&variant);
+        eprintln!("{name}: seas cut in {:?}", started.elapsed());
+        let over: Vec<String> = cut
+            .spaces
+            .iter()
+            .filter(|s| variant.province(s.province).terrain == chancery_engine::variant::Terrain::Sea)
+            .map(|s| (variant.province(s.province).abbr.clone(), share_on_land(&s.geometry)))
+            .filter(|(_, share)| *share > 0.01)
+            .map(|(abbr, share)| format!("{abbr} {:.2}%", share * 100.0))
+            .collect();
+        assert!(over.is_empty(), "{name}: seas over land: {over:?}");
+        // Every sea keeps nearly all of its water.
+        for (before, after) in shapes.spaces.iter().zip(&cut.spaces) {
+            use geo::Area;
+            let (a, b) = (before.geometry.unsigned_area(), after.geometry.unsigned_area());
+            assert!(
+                b >= a * 0.9,
+                "{name}: {} lost more than a tenth",
+                variant.province(before.province).abbr
+            );
+        }
+    }
+}
+
+/// Issue 23: a contact is what a player sees, not only a shared segment. Two spaces
+/// the graph does not join, parted by 3 km (a sliver of land outside play, or shapes
+/// meeting corner to corner along a diagonal), read as sharing a border; 11 km apart,
+/// or parted by a strait of a sea, they do not.
+#[test]
+fn outlines_a_few_km_apart_are_a_contact() {
+    let text = "variant strip\nstart Spring 1901\nvictory centres 1\n\
+         power P great\n\
+         province a coast \"A\" sc home=P at=0.5,0.5\n\
+         province b coast \"B\" at=0.5,1.5\n\
+         province c coast \"C\" at=0.5,2.5\n\
+         province s sea \"S\" at=0.5,2.015\n\
+         army a: b\narmy b: a\n\
+         fleet b: s\nfleet c: s\nfleet s: b c\n\
+         unit P A a\n";
+    let v = load_variant("strip.var", text).unwrap();
+    let rect = |x0: f64, x1: f64| {
+        MultiPolygon(vec![
+            Rect::new(coord! {x: x0, y: 0.0}, coord! {x: x1, y: 1.0}).to_polygon()
+        ])
+    };
+    let shapes = |gap: f64, sea: bool| Shapes {
+        frame: Frame {
+            west: -1.0,
+            south: -1.0,
+            east: 5.0,
+            north: 2.0,
+        },
+        spaces: [(0, rect(0.0, 1.0)), (1, rect(1.0, 2.0)), (2, rect(2.0 + gap, 3.0))]
+            .into_iter()
+            .chain(sea.then(|| (3, rect(2.0, 2.0 + gap))))
+            .map(|(province, geometry)| SpaceShape { province, geometry })
+            .collect(),
+        crossings: Vec::new(),
+        outside: MultiPolygon(Vec::new()),
+    };
+    let contacts = |r: &DrawingReport| -> Vec<(String, String)> {
+        r.foreign.iter().map(|(a, b, _, _)| (a.clone(), b.clone())).collect()
+    };
+    // 0.03° of longitude at the equator: 3.3 km of land outside play.
+    let r = check(&v, &shapes(0.03, false));
+    assert_eq!(contacts(&r), vec![("b".to_string(), "c".to_string())]);
+    assert!(r.foreign[0].2 > 100.0, "the whole side: {:?}", r.foreign);
+    assert!(r.errors().iter().any(|e| e.starts_with("b and c meet along")));
+    // 0.1°: 11 km apart, a gap a player sees.
+    assert_eq!(
+        contacts(&check(&v, &shapes(0.1, false))),
+        Vec::<(String, String)>::new()
+    );
+    // The same 3.3 km filled by a sea: a strait, drawn as water.
+    assert_eq!(
+        contacts(&check(&v, &shapes(0.03, true))),
+        Vec::<(String, String)>::new()
+    );
+}
+
+/// Issue 23: the pairs a player tripped on. Standard's Burgundy touched Piedmont south
+/// of Switzerland and Tyrolia beside it, corner to corner, which the old measure (shared
+/// segments) did not see.
+#[test]
+fn burgundy_meets_neither_piedmont_nor_tyrolia() {
+    let r = report("standard");
+    for (a, b) in [("bur", "pie"), ("bur", "tyr")] {
+        assert!(
+            !r.foreign
+                .iter()
+                .any(|(x, y, _, _)| (x.as_str(), y.as_str()) == (a, b) || (y.as_str(), x.as_str()) == (a, b)),
+            "{a} and {b}: {:?}",
+            r.foreign
+        );
+    }
 }

@@ -122,7 +122,7 @@ async fn built_in_maps_as_geojson() {
         // The same document as `chancery map NAME --geojson` prints.
         let v = chancery_engine::builtin::builtin(name).unwrap().unwrap();
         let shapes = chancery_render::shapes_of(&v).unwrap();
-        assert_eq!(text, shapes.to_geojson(&v), "{name}");
+        assert_eq!(text, shapes.with_seas_cut(&v).to_geojson(&v), "{name}");
         // RFC 7946: a FeatureCollection, one Polygon or MultiPolygon per space in
         // longitude and latitude.
         let doc: Value = serde_json::from_str(&text).unwrap();

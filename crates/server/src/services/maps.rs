@@ -213,7 +213,8 @@ pub async fn geojson(app: &App, name: &str) -> ApiResult<Arc<str>> {
     let text: Arc<str> = app
         .jobs
         .run(Weight::Quick, QUICK_BUDGET, move || {
-            chancery_render::shapes_of(&v).map(|shapes| shapes.to_geojson(&v))
+            // Seas with the land cut out, so that a GIS reader sees no sea over land.
+            chancery_render::shapes_of(&v).map(|shapes| shapes.with_seas_cut(&v).to_geojson(&v))
         })
         .await
         .map_err(|e| app.jobs.refusal(e, "reading the shapes"))?
