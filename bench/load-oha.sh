@@ -22,6 +22,15 @@
 # bench/load-mix.lua); SKIP_OHA=1 leaves the paced run out; SERVER_BIN=path runs that
 # server binary (to compare two builds) instead of building this tree's. Needs oha on
 # PATH (or OHA=/path/to/oha) and python3.
+#
+# The database: a fresh SQLite file (synchronous=FULL, the server's default) unless
+# DATABASE=postgres://USER:PASSWORD@HOST:PORT/DB names a PostgreSQL server; the script
+# then creates a database of its own there (the role needs CREATEDB: /work/wt/pg-setup.sh
+# makes one) and drops it at the end, so every run starts empty.
+#
+# A figure taken while other work shares the cores measures the other work: the script
+# refuses to run while the 1-minute load average is 1 or more (FORCE=1 runs anyway,
+# and the printed load averages then say what the figures are worth).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RATE=${1:-1500}
@@ -31,10 +40,47 @@ OHA=${OHA:-oha}
 PORT=${PORT:-18789}
 TARGET=${CARGO_TARGET_DIR:-target}
 BIN=${SERVER_BIN:-$TARGET/release/chancery-server}
+quiet() {
+  local load
+  load=$(cut -d' ' -f1 /proc/loadavg)
+  if [ -z "${FORCE:-}" ] && awk -v l="$load" 'BEGIN { exit !(l >= 1) }'; then
+    echo "load average $load (>= 1): the machine is not quiet, so the figures would measure the other work; not running (FORCE=1 to run anyway)" >&2
+    exit 3
+  fi
+}
+quiet
+# After a build the load takes a minute or two to fall: wait for it (QUIET_WAIT seconds,
+# default 300), then refuse as above.
+wait_quiet() {
+  local until=$((SECONDS + ${QUIET_WAIT:-300}))
+  while [ -z "${FORCE:-}" ] && [ $SECONDS -lt $until ] && awk -v l="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN { exit !(l >= 1) }'; do
+    sleep 10
+  done
+  quiet
+}
 [ -n "${NO_BUILD:-}" ] || [ -n "${SERVER_BIN:-}" ] || cargo build -q --release -p chancery-server --bin chancery-server
 DIR=$(mktemp -d)
-trap 'kill "$SERVER" 2>/dev/null || true; rm -rf "$DIR"' EXIT
-"$BIN" --listen "127.0.0.1:$PORT" --database "$DIR/load.db" --no-demo 2>"$DIR/server.log" &
+DB="$DIR/load.db"
+DROP=""
+case "${DATABASE:-}" in
+  postgres://*|postgresql://*)
+    NAME="chancery_load_$$"
+    psql -q "$DATABASE" -c "CREATE DATABASE $NAME" >/dev/null
+    DB="${DATABASE%/*}/$NAME"
+    DROP="$NAME"
+    ;;
+  "") ;;
+  *) echo "DATABASE must be a postgres:// URL (SQLite is the default)" >&2; exit 2 ;;
+esac
+cleanup() {
+  kill "$SERVER" 2>/dev/null || true
+  wait "$SERVER" 2>/dev/null || true
+  if [ -n "$DROP" ]; then psql -q "$DATABASE" -c "DROP DATABASE IF EXISTS $DROP" >/dev/null || true; fi
+  rm -rf "$DIR"
+}
+trap cleanup EXIT
+echo "database: $(case "$DB" in postgres*) echo "PostgreSQL ($DROP)";; *) echo "SQLite ($DB)";; esac)"
+"$BIN" --listen "127.0.0.1:$PORT" --database "$DB" --no-demo 2>"$DIR/server.log" &
 SERVER=$!
 for _ in $(seq 1 100); do grep -q "listening on" "$DIR/server.log" && break; sleep 0.1; done
 
@@ -116,6 +162,7 @@ with open(f"{out}/processes", "w") as f:
 PY
 
 if [ -z "${SKIP_OHA:-}" ]; then
+wait_quiet
 echo "uptime before: $(uptime)"
 PIDS=()
 while IFS=$'\t' read -r name method url token body rate conns; do
