@@ -36,6 +36,9 @@ pub struct UnitPlan {
     pub moves: Vec<(f64, ProvinceId, Order)>,
     pub supports: Vec<Order>,
     pub convoys: Vec<Order>,
+    /// Original 1958's boarding orders with a unit of our own (rules 6 and 7): the
+    /// strong bot pairs them; the baseline does not board.
+    pub boards: Vec<Order>,
 }
 
 /// A player's view of a phase: values and, in a movement phase, each unit's options.
@@ -75,11 +78,13 @@ impl Plan {
                 let mut moves = vec![(value(here), here, hold)];
                 let mut supports = Vec::new();
                 let mut convoys = Vec::new();
+                let mut boards = Vec::new();
                 for o in options {
                     match o.kind {
                         OrderKind::Move { to, .. } => moves.push((value(to.province), to.province, o)),
                         OrderKind::SupportHold { .. } | OrderKind::SupportMove { .. } => supports.push(o),
                         OrderKind::Convoy { .. } => convoys.push(o),
+                        OrderKind::Board { with: None, .. } => boards.push(o),
                         _ => {}
                     }
                 }
@@ -90,6 +95,7 @@ impl Plan {
                     moves,
                     supports,
                     convoys,
+                    boards,
                 });
             }
         }
