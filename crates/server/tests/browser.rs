@@ -116,6 +116,8 @@ async fn browser(width: u32, height: u32) -> Option<Browser> {
             json!({"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2.0, "touch": true}});
     }
     caps.insert("goog:chromeOptions".into(), options);
+    // Keep the console's messages, failed loads among them, for `console`.
+    caps.insert("goog:loggingPrefs".into(), json!({"browser": "ALL"}));
     let url = format!("http://127.0.0.1:{port}");
     let mut last = String::new();
     // chromedriver takes a moment to listen.
@@ -146,7 +148,35 @@ fn screenshot_dir() -> PathBuf {
     dir
 }
 
+/// chromedriver's record of the browser's console since the last time it was asked (its
+/// `se/log` command: not in the W3C protocol, so fantoccini has no call for it).
+#[derive(Debug)]
+struct ConsoleLog;
+
+impl fantoccini::wd::WebDriverCompatibleCommand for ConsoleLog {
+    fn endpoint(&self, base: &url::Url, session: Option<&str>) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (axum::http::Method, Option<String>) {
+        (axum::http::Method::POST, Some(r#"{"type":"browser"}"#.to_string()))
+    }
+}
+
 impl Browser {
+    /// The console's messages since the last call, as text.
+    async fn console(&self) -> Vec<String> {
+        let log = self.client.issue_cmd(ConsoleLog).await.expect("the browser's console");
+        log.as_array()
+            .map(|entries| {
+                entries
+                    .iter()
+                    .filter_map(|e| e["message"].as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     async fn goto(&self, url: &str) {
         self.client
             .goto(url)
@@ -3148,9 +3178,9 @@ async fn the_orders_stand_beside_the_map_or_close_under_it() {
 }
 
 /// Issue 23 item 4: no page asks for something the server lacks (the favicon above all,
-/// which Chromium asks for on every page and logged as a 404). Every resource a page
-/// loaded, and the page itself, answered other than 404, and the icon Chromium asks for
-/// (the page's `link rel=icon`, else `/favicon.ico`) is there.
+/// which Chromium asks for on every page and logged as a 404). The console shows no 404,
+/// every resource a page loaded and the page itself answered other than 404, and the
+/// icon Chromium asks for (the page's `link rel=icon`, else `/favicon.ico`) is there.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_page_asks_for_what_is_not_there() {
     let Some(b) = browser(1280, 900).await else { return };
@@ -3171,8 +3201,20 @@ async fn no_page_asks_for_what_is_not_there() {
         "/api/docs".to_string(),
         "/no-such-page".to_string(),
     ] {
+        b.console().await;
         b.client.goto(&format!("{base}{page}")).await.unwrap();
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        // What a developer's console shows: no "Failed to load resource … 404" (the page
+        // that does not exist answers 404 by design, and says so once).
+        let (expected, console): (Vec<String>, Vec<String>) = b
+            .console()
+            .await
+            .into_iter()
+            .filter(|m| m.contains("404"))
+            .partition(|m| m.contains("/no-such-page "));
+        assert_eq!(console, Vec::<String>::new(), "{page}: a 404 in the console");
+        // The console is read indeed: the missing page's own 404 is there.
+        assert_eq!(page == "/no-such-page", !expected.is_empty(), "{page}: {expected:?}");
         let missing = b
             .js("return performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation')).filter(e => e.responseStatus === 404 && !e.name.endsWith('/no-such-page')).map(e => e.name);")
             .await;
