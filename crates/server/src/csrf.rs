@@ -14,7 +14,7 @@ use axum::http::{HeaderMap, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::input::is_json_type;
 use crate::App;
 
@@ -51,7 +51,8 @@ fn check(method: &Method, headers: &HeaderMap, public_origin: Option<&str>) -> R
         .or_else(|| headers.get(REFERER).and_then(|v| v.to_str().ok()).and_then(origin_of));
     let ours = origin.as_deref().is_some_and(|o| same_origin(o, host, public_origin));
     if !ours {
-        return Err(ApiError::forbidden(
+        return Err(ApiError::coded(
+            ErrorCode::CrossSite,
             "a request with the session cookie must come from this server's pages (its Origin does not match); \
              other clients send the token as `Authorization: Bearer`",
         ));
@@ -126,7 +127,7 @@ mod tests {
             (ORIGIN, "http://evil.example"),
             (CONTENT_TYPE, "application/json"),
         ]);
-        assert_eq!(check(&post, &evil, None).unwrap_err().status, StatusCode::FORBIDDEN);
+        assert_eq!(check(&post, &evil, None).unwrap_err().status(), StatusCode::FORBIDDEN);
         let null = headers(&[
             (C, COOKIE),
             (HOST, "club.example"),
@@ -150,7 +151,7 @@ mod tests {
             (CONTENT_TYPE, "text/plain"),
         ]);
         assert_eq!(
-            check(&post, &text, None).unwrap_err().status,
+            check(&post, &text, None).unwrap_err().status(),
             StatusCode::UNSUPPORTED_MEDIA_TYPE
         );
         // Behind a proxy the Host is internal; the public URL's origin is ours.

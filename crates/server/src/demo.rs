@@ -47,7 +47,7 @@ pub async fn create_if_empty(app: &App) -> Result<(), String> {
     let gm = match create_account(app, DEMO_GM, &password).await {
         Ok(a) => a,
         // Another server on the same database is creating the club.
-        Err(e) if e.status == axum::http::StatusCode::CONFLICT => return Ok(()),
+        Err(e) if e.status() == axum::http::StatusCode::CONFLICT => return Ok(()),
         Err(e) => return Err(err(e)),
     };
     let mut rng = StdRng::seed_from_u64(1901);
@@ -119,7 +119,7 @@ pub async fn create_if_empty(app: &App) -> Result<(), String> {
         locked: None,
     };
     forum::change_topic(app, &gm, welcome.topic, pin).await.map_err(err)?;
-    eprintln!("chancery-server: created the demo club: log in as `{DEMO_GM}` with password `{password}`");
+    tracing::info!("created the demo club: log in as `{DEMO_GM}` with password `{password}`");
     Ok(())
 }
 

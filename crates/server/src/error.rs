@@ -13,16 +13,194 @@ use serde_json::{json, Value};
 
 use crate::input::{check_json, check_text, is_json_type, Refusal};
 
-/// The body of every error answer (some add details beside `error`).
+/// What kind of refusal an error is: stable, for clients to tell one refusal from
+/// another (the message is for people and may change). Each code has one status, given
+/// here and nowhere else.
+#[derive(serde::Serialize, utoipa::ToSchema, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// 400: the request cannot be read (broken JSON, a bad query string).
+    BadRequest,
+    /// 401: no session, or one that has ended.
+    NotLoggedIn,
+    /// 403: not allowed to the account (a generic refusal; the codes below are sharper).
+    Forbidden,
+    /// 403: the power is another player's.
+    NotYourPower,
+    /// 403: only the game's GM may do that.
+    GmOnly,
+    /// 403: only a club moderator may do that.
+    ModeratorOnly,
+    /// 403: the account is suspended (`details`: `suspended`, `until`, `reason`).
+    Suspended,
+    /// 403: a form posted from another site, or without its token.
+    CrossSite,
+    /// 404: no such game, account, post or page.
+    NotFound,
+    /// 405: the endpoint does not take that method.
+    MethodNotAllowed,
+    /// 409: the request does not fit the state it met (a generic conflict).
+    Conflict,
+    /// 409: sent for a phase the game has left, or after its deadline (`details`: the
+    /// game's current `phase`, `seq`).
+    PhaseClosed,
+    /// 409: the game is not running (forming, paused or over).
+    NotRunning,
+    /// 409: the game is over.
+    GameOver,
+    /// 413: the body, a file or a map is larger than the server takes.
+    TooLarge,
+    /// 415: a body that is not JSON.
+    UnsupportedMediaType,
+    /// 422: a value is not valid (`details`: the `field` when one is to blame).
+    Invalid,
+    /// 422: orders were refused (`details`: `refused`, each order's text and why).
+    InvalidOrder,
+    /// 422: a bid cannot be made (`details`: the bid's `order`).
+    InvalidBid,
+    /// 429: too many requests, attempts or posts (`Retry-After`; `details`:
+    /// `retry_after_seconds` or `retry_after` and `per`).
+    RateLimited,
+    /// 500: the server failed (the log says why).
+    Internal,
+    /// 500: the game's stored position cannot be read.
+    DamagedGame,
+    /// 503: the database is busy; try again.
+    Busy,
+    /// 503: not available now (a map being drawn) or on this server (no mail).
+    Unavailable,
+}
+
+impl ErrorCode {
+    /// Every code, for the OpenAPI document and its test.
+    pub const ALL: [ErrorCode; 24] = [
+        ErrorCode::BadRequest,
+        ErrorCode::NotLoggedIn,
+        ErrorCode::Forbidden,
+        ErrorCode::NotYourPower,
+        ErrorCode::GmOnly,
+        ErrorCode::ModeratorOnly,
+        ErrorCode::Suspended,
+        ErrorCode::CrossSite,
+        ErrorCode::NotFound,
+        ErrorCode::MethodNotAllowed,
+        ErrorCode::Conflict,
+        ErrorCode::PhaseClosed,
+        ErrorCode::NotRunning,
+        ErrorCode::GameOver,
+        ErrorCode::TooLarge,
+        ErrorCode::UnsupportedMediaType,
+        ErrorCode::Invalid,
+        ErrorCode::InvalidOrder,
+        ErrorCode::InvalidBid,
+        ErrorCode::RateLimited,
+        ErrorCode::Internal,
+        ErrorCode::DamagedGame,
+        ErrorCode::Busy,
+        ErrorCode::Unavailable,
+    ];
+
+    /// The one HTTP status of each code.
+    pub fn status(self) -> StatusCode {
+        use ErrorCode::*;
+        match self {
+            BadRequest => StatusCode::BAD_REQUEST,
+            NotLoggedIn => StatusCode::UNAUTHORIZED,
+            Forbidden | NotYourPower | GmOnly | ModeratorOnly | Suspended | CrossSite => StatusCode::FORBIDDEN,
+            NotFound => StatusCode::NOT_FOUND,
+            MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Conflict | PhaseClosed | NotRunning | GameOver => StatusCode::CONFLICT,
+            TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Invalid | InvalidOrder | InvalidBid => StatusCode::UNPROCESSABLE_ENTITY,
+            RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            Internal | DamagedGame => StatusCode::INTERNAL_SERVER_ERROR,
+            Busy | Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+
+    /// The code as the body gives it.
+    pub fn as_str(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
+
+    /// The generic code of a status that something outside the services chose (axum's
+    /// rejections of a request).
+    fn of_status(status: StatusCode) -> ErrorCode {
+        match status.as_u16() {
+            401 => ErrorCode::NotLoggedIn,
+            403 => ErrorCode::Forbidden,
+            404 => ErrorCode::NotFound,
+            405 => ErrorCode::MethodNotAllowed,
+            409 => ErrorCode::Conflict,
+            413 => ErrorCode::TooLarge,
+            415 => ErrorCode::UnsupportedMediaType,
+            422 => ErrorCode::Invalid,
+            429 => ErrorCode::RateLimited,
+            503 => ErrorCode::Unavailable,
+            400..=499 => ErrorCode::BadRequest,
+            _ => ErrorCode::Internal,
+        }
+    }
+}
+
+/// The body of every error answer: the message, its code, and for some codes details
+/// beside them (each described here; absent where it does not apply).
 #[derive(serde::Serialize, utoipa::ToSchema)]
 pub struct ErrorBody {
     /// What went wrong, in words for the user.
+    pub error: String,
+    pub code: ErrorCode,
+    /// `invalid`: the request's field to blame.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// `invalid_order`: each refused order and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<Vec<RefusedOrder>>,
+    /// `invalid_bid`: the bid's order as sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub order: Option<String>,
+    /// `phase_closed`: the phase the game is at (`S1901M`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phase: Option<String>,
+    /// `phase_closed`: the game's current phase number, to send with the next request.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seq: Option<i64>,
+    /// `suspended`: always true.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suspended: Option<bool>,
+    /// `suspended`: when the suspension ends (ISO 8601 UTC); null: until lifted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub until: Option<String>,
+    /// `suspended`: the moderator's reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// `rate_limited` (logins): seconds to wait.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after_seconds: Option<u64>,
+    /// `rate_limited` (posts): seconds to wait.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after: Option<u64>,
+    /// `rate_limited` (posts): what the limit counts (`post`, `topic`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per: Option<String>,
+}
+
+/// An order refused, in an `invalid_order` answer.
+#[derive(serde::Serialize, utoipa::ToSchema, Debug)]
+pub struct RefusedOrder {
+    /// The order as sent.
+    pub order: String,
+    /// Why it was refused, in words for the player.
     pub error: String,
 }
 
 #[derive(Debug)]
 pub struct ApiError {
-    pub status: StatusCode,
+    pub code: ErrorCode,
     pub message: String,
     pub details: Option<Value>,
     /// Seconds a refused client should wait (`Retry-After`).
@@ -32,37 +210,46 @@ pub struct ApiError {
 pub type ApiResult<T> = Result<T, ApiError>;
 
 impl ApiError {
-    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+    /// A refusal of kind `code`.
+    pub fn coded(code: ErrorCode, message: impl Into<String>) -> Self {
         ApiError {
-            status,
+            code,
             message: message.into(),
             details: None,
             retry_after: None,
         }
     }
+    /// An error whose status something outside the services chose (axum's rejections).
+    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        Self::coded(ErrorCode::of_status(status), message)
+    }
+    /// The HTTP status, from the code.
+    pub fn status(&self) -> StatusCode {
+        self.code.status()
+    }
     pub fn bad_request(m: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, m)
+        Self::coded(ErrorCode::BadRequest, m)
     }
     pub fn unauthorized() -> Self {
-        Self::new(
-            StatusCode::UNAUTHORIZED,
-            "log in first (session cookie or Bearer token)",
-        )
+        Self::coded(ErrorCode::NotLoggedIn, "log in first (session cookie or Bearer token)")
     }
     pub fn forbidden(m: impl Into<String>) -> Self {
-        Self::new(StatusCode::FORBIDDEN, m)
+        Self::coded(ErrorCode::Forbidden, m)
     }
     pub fn not_found(m: impl Into<String>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, m)
+        Self::coded(ErrorCode::NotFound, m)
     }
     pub fn conflict(m: impl Into<String>) -> Self {
-        Self::new(StatusCode::CONFLICT, m)
+        Self::coded(ErrorCode::Conflict, m)
     }
     pub fn unprocessable(m: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNPROCESSABLE_ENTITY, m)
+        Self::coded(ErrorCode::Invalid, m)
     }
     pub fn unavailable(m: impl Into<String>) -> Self {
-        Self::new(StatusCode::SERVICE_UNAVAILABLE, m)
+        Self::coded(ErrorCode::Unavailable, m)
+    }
+    pub fn internal(m: impl Into<String>) -> Self {
+        Self::coded(ErrorCode::Internal, m)
     }
     pub fn with(mut self, details: Value) -> Self {
         self.details = Some(details);
@@ -76,13 +263,13 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut body = json!({ "error": self.message });
+        let mut body = json!({ "error": self.message, "code": self.code });
         if let Some(Value::Object(map)) = self.details {
             for (k, v) in map {
                 body[k] = v;
             }
         }
-        let mut response = (self.status, axum::Json(body)).into_response();
+        let mut response = (self.code.status(), axum::Json(body)).into_response();
         if let Some(seconds) = self.retry_after {
             response
                 .headers_mut()
@@ -95,14 +282,14 @@ impl IntoResponse for ApiError {
 impl From<sqlx::Error> for ApiError {
     fn from(e: sqlx::Error) -> Self {
         // The detail goes to the log, not to the client.
-        eprintln!("chancery-server: database error: {e}");
+        tracing::error!("database error: {e}");
         let busy = matches!(&e, sqlx::Error::PoolTimedOut)
             || e.as_database_error()
                 .is_some_and(|d| d.message().contains("locked") || d.message().contains("busy"));
         if busy {
-            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the database is busy; try again")
+            ApiError::coded(ErrorCode::Busy, "the database is busy; try again")
         } else {
-            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal database error")
+            ApiError::internal("internal database error")
         }
     }
 }

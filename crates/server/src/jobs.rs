@@ -186,7 +186,7 @@ fn catch<T>(pool: &str, job: impl FnOnce() -> T) -> Option<T> {
     match std::panic::catch_unwind(AssertUnwindSafe(job)) {
         Ok(v) => Some(v),
         Err(_) => {
-            eprintln!("chancery-server: a job on the {pool} pool panicked");
+            tracing::error!("a job on the {pool} pool panicked");
             None
         }
     }
@@ -282,7 +282,7 @@ mod tests {
         assert_eq!(failed, Err::<(), _>(JobError::Failed));
         release.send(()).unwrap();
         let refused = pool.refusal(JobError::Busy, "drawing maps");
-        assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(refused.status(), StatusCode::SERVICE_UNAVAILABLE);
         for _ in 0..100 {
             if ran.load(Ordering::SeqCst) == 2 {
                 return;

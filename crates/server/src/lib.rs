@@ -171,6 +171,12 @@ fn demo_mail_dir(database: &str) -> Option<String> {
 /// serves until the process is stopped.
 pub async fn serve(opts: ServeOptions) -> Result<(), String> {
     let started = std::time::Instant::now();
+    // One line per event on stderr, as the server always logged (a second call, from
+    // a process that set up its own, changes nothing).
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .try_init();
     jobs::give_back_large_blocks();
     let public_origin = opts.public_url.as_deref().map(csrf::public_origin).transpose()?;
     let db = Db::open(&opts.database).await?;
@@ -196,7 +202,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
     };
     if opts.mail_dir.is_none() {
         if let Some(d) = &mail_dir {
-            eprintln!("chancery-server: the demo club's mail is written to {d} (give --smtp to send it)");
+            tracing::info!("the demo club's mail is written to {d} (give --smtp to send it)");
         }
     }
     let mailer = mailer::Mailer::new(
@@ -206,7 +212,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
         &base_url,
     )?;
     let clock = if opts.test_clock {
-        eprintln!("chancery-server: WARNING: --test-clock is on; anyone can move this server's clock");
+        tracing::warn!("--test-clock is on; anyone can move this server's clock");
         Clock::adjustable()
     } else {
         Clock::system()
@@ -233,7 +239,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
     });
     let converted = services::history::convert_stored_results(&app).await?;
     if converted > 0 {
-        eprintln!("chancery-server: kept the judgement of {converted} phases stored by an older version");
+        tracing::info!("kept the judgement of {converted} phases stored by an older version");
     }
     if opts.demo {
         demo::create_if_empty(&app).await?;
@@ -246,8 +252,8 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
     tokio::spawn(services::bots::run(app.clone(), opts.tick_ms));
     let router = routes::router(app.clone(), opts.test_clock);
     // The line tests wait for; keep its shape.
-    eprintln!(
-        "chancery-server: listening on http://{addr} ({} database, ready in {} ms)",
+    tracing::info!(
+        "listening on http://{addr} ({} database, ready in {} ms)",
         match app.db.backend {
             db::Backend::Sqlite => "SQLite",
             db::Backend::Postgres => "PostgreSQL",

@@ -160,7 +160,7 @@ pub async fn run(app: App, tick_ms: u64) {
                 Ok(true) => continue,
                 Ok(false) => break,
                 Err(e) => {
-                    eprintln!("chancery-server: mail: {}", e.message);
+                    tracing::error!("mail: {}", e.message);
                     break;
                 }
             }
@@ -235,8 +235,8 @@ pub async fn send_one(app: &App) -> ApiResult<bool> {
             let wait = FIRST_RETRY_MS
                 .saturating_mul(1 << row.attempts.clamp(0, 20))
                 .min(LONGEST_RETRY_MS);
-            eprintln!(
-                "chancery-server: mail {} to {} not sent ({why}); trying again in {} s",
+            tracing::warn!(
+                "mail {} to {} not sent ({why}); trying again in {} s",
                 row.id,
                 row.address,
                 wait / 1000
@@ -248,12 +248,12 @@ pub async fn send_one(app: &App) -> ApiResult<bool> {
             store::mail::mark_failed(&mut *tx, row.id, &why).await?;
         }
         Attempt::Refused(why) => {
-            eprintln!("chancery-server: mail {} to {} refused: {why}", row.id, row.address);
+            tracing::warn!("mail {} to {} refused: {why}", row.id, row.address);
             store::mail::mark_failed(&mut *tx, row.id, &why).await?;
             store::mail::bounced(&mut *tx, row.account_id, &row.address, &why, now).await?;
         }
         Attempt::Rejected(why) => {
-            eprintln!("chancery-server: mail {} to {} rejected: {why}", row.id, row.address);
+            tracing::warn!("mail {} to {} rejected: {why}", row.id, row.address);
             store::mail::mark_failed(&mut *tx, row.id, &why).await?;
         }
     }
@@ -318,8 +318,8 @@ async fn attempt(app: &App, row: &OutboxRow, now: i64, held: &mut Option<Tx>) ->
             {
                 smtp::Outcome::Taken => (Attempt::Sent, true),
                 smtp::Outcome::TakenUnmarked(why) => {
-                    eprintln!(
-                        "chancery-server: mail {} was taken but its sent mark failed ({why}); marking it again",
+                    tracing::warn!(
+                        "mail {} was taken but its sent mark failed ({why}); marking it again",
                         row.id
                     );
                     (Attempt::Sent, false)
@@ -345,7 +345,7 @@ async fn pictures(app: &App, row: &OutboxRow) -> Result<Vec<(String, Arc<Vec<u8>
             Ok(png) => out.push((mail_map::map_cid(&app.mailer.domain, game, seq), png)),
             Err(Trouble::Later(why)) if row.attempts < MAP_ATTEMPTS => return Err(Attempt::Later(why)),
             Err(Trouble::Later(why) | Trouble::Never(why)) => {
-                eprintln!("chancery-server: mail {} goes without its map: {why}", row.id);
+                tracing::warn!("mail {} goes without its map: {why}", row.id);
             }
         }
     }

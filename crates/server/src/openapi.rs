@@ -10,16 +10,16 @@ use serde_json::{json, Value};
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::error::ErrorBody;
+use crate::error::{ErrorBody, ErrorCode};
 
 #[derive(OpenApi)]
 #[openapi(
     info(
         title = "Chancery club server",
-        description = "Diplomacy games with a game master, UTC deadlines, press and history. Times are UTC: ISO 8601 strings, and `_ms` fields in milliseconds since 1970. Errors are `{\"error\": message}` with a fitting status code. Request bodies are limited to 64 KiB (2 MiB when creating a game, for variant files).",
+        description = "Diplomacy games with a game master, UTC deadlines, press and history. Times are UTC: ISO 8601 strings, and `_ms` fields in milliseconds since 1970. Errors are `{\"error\": message, \"code\": code}` (the schema ErrorBody): `code` is stable and names the kind of refusal (ErrorCode lists every one, each with its one status), and some codes add details beside them, described in ErrorBody. Request bodies are limited to 64 KiB (2 MiB when creating a game, for variant files).",
     ),
     paths(docs),
-    components(schemas(ErrorBody)),
+    components(schemas(ErrorBody, ErrorCode)),
     modifiers(&SessionSchemes),
 )]
 struct Base;
@@ -53,6 +53,13 @@ pub fn document() -> Value {
     let mut derived = Base::openapi();
     derived.merge(crate::api::router().into_openapi());
     let mut doc = serde_json::to_value(derived).unwrap_or(Value::Null);
+    // Each code's one status, beside the list of codes, for clients and for the test
+    // that walks them (tests/error_codes.rs).
+    let statuses: serde_json::Map<String, Value> = ErrorCode::ALL
+        .iter()
+        .map(|c| (c.as_str(), json!(c.status().as_u16())))
+        .collect();
+    doc["components"]["schemas"]["ErrorCode"]["x-status"] = Value::Object(statuses);
     if let Some(paths) = doc["paths"].as_object_mut() {
         for item in paths.values_mut().filter_map(Value::as_object_mut) {
             for operation in item.values_mut() {

@@ -15,7 +15,7 @@ pub async fn run(app: App, tick_ms: u64) {
     let tick = Duration::from_millis(tick_ms.max(10));
     loop {
         if let Err(e) = once(&app).await {
-            eprintln!("chancery-server: scheduler: {}", e.message);
+            tracing::error!("scheduler: {}", e.message);
         }
         tokio::select! {
             _ = tokio::time::sleep(tick) => {}
@@ -45,7 +45,7 @@ pub async fn once(app: &App) -> ApiResult<usize> {
             match process_due(app, id, seq, now, lock).await {
                 Ok(true) => processed += 1,
                 Ok(false) => {}
-                Err(e) => eprintln!("chancery-server: processing game {id} phase {seq}: {}", e.message),
+                Err(e) => tracing::error!("processing game {id} phase {seq}: {}", e.message),
             }
         }
     }

@@ -460,8 +460,8 @@ async fn transaction(
         // No reply after the dot: the mail server may well have the mail. Counted as
         // sent, so that it never arrives twice.
         (Some(Ok(())), Err(f)) if o.gate.wrote() => {
-            eprintln!(
-                "chancery-server: mail: no reply after the end of the message ({}); counted as sent",
+            tracing::warn!(
+                "mail: no reply after the end of the message ({}); counted as sent",
                 f.why
             );
             Outcome::Taken

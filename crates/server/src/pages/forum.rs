@@ -122,7 +122,7 @@ pub async fn search(State(app): State<App>, Viewer(viewer): Viewer, Params(p): P
         // A search too short or too long is said on the page, beside the box.
         match forum::search(&app, viewer.as_ref(), &query).await {
             Ok(r) => (Some(r), None),
-            Err(e) if e.status == axum::http::StatusCode::UNPROCESSABLE_ENTITY => (None, Some(e.message)),
+            Err(e) if e.status() == axum::http::StatusCode::UNPROCESSABLE_ENTITY => (None, Some(e.message)),
             Err(e) => return Err(e.into()),
         }
     };

@@ -85,7 +85,7 @@ impl From<sqlx::Error> for PageError {
 
 impl IntoResponse for PageError {
     fn into_response(self) -> Response {
-        let status = self.0.status;
+        let status = self.0.status();
         let page = ErrorPage {
             layout: Layout::new("Error", None, &[]),
             heading: status.canonical_reason().unwrap_or("Error"),

@@ -94,7 +94,7 @@ pub async fn svg_for(
                 any_far,
             }
         }
-        Err(e) if e.status == StatusCode::SERVICE_UNAVAILABLE => Drawing::Pending { why: e.message },
+        Err(e) if e.status() == StatusCode::SERVICE_UNAVAILABLE => Drawing::Pending { why: e.message },
         Err(e) => Drawing::Failed { why: e.message },
     };
     // Rendering only fails when writing to the string fails, which it does not.

@@ -18,7 +18,7 @@ use serde_json::json;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::db::Tx;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::limits::{MAX_BIDS, MAX_ORDER_CHARS};
 use crate::model::Account;
 use crate::services::games::{self, acting_power, at_phase, role_of, PhaseRef, Role};
@@ -288,7 +288,7 @@ pub async fn write(
     let mut new: Vec<Bid> = Vec::new();
     for nb in bids {
         let bid = read_bid(v, &state, power_id, nb).map_err(|e| {
-            ApiError::unprocessable(format!("bid `{}`: {e}", nb.order)).with(json!({"order": nb.order}))
+            ApiError::coded(ErrorCode::InvalidBid, format!("bid `{}`: {e}", nb.order)).with(json!({"order": nb.order}))
         })?;
         // A later bid on the same unit in one request replaces the earlier, as orders do.
         new.retain(|o: &Bid| o.order.unit.location.province != bid.order.unit.location.province);
@@ -309,14 +309,15 @@ pub async fn write(
     };
     let all: Vec<Bid> = kept.iter().chain(new.iter()).copied().collect();
     let orders = own_orders(tx, v, game, power_id).await?;
-    dp::check_bids(v, &state, power_id, &orders, &all).map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    dp::check_bids(v, &state, power_id, &orders, &all)
+        .map_err(|e| ApiError::coded(ErrorCode::InvalidBid, e.to_string()))?;
     if replace {
         store::bids::delete(&mut **tx, id, game.seq, &power, None).await?;
     }
     for bid in &new {
         // Stored in the engine's canonical notation, so the bidder reads back exactly
         // the order that will compete for the unit.
-        let canonical = dp::bids::bid_problem(v, &state, bid).map_err(ApiError::unprocessable)?;
+        let canonical = dp::bids::bid_problem(v, &state, bid).map_err(|e| ApiError::coded(ErrorCode::InvalidBid, e))?;
         let row = BidRow {
             power: power.clone(),
             unit: unit_key(v, &canonical),
@@ -413,7 +414,7 @@ pub async fn budget(app: &App, account: &Account, id: i64, power: Option<&str>) 
 pub async fn report(app: &App, account: &Account, id: i64, seq: Option<i64>) -> ApiResult<BidReport> {
     let game = games::load(&app.db.read, id).await?;
     if game.gm_id != account.id {
-        return Err(ApiError::forbidden("only the game's GM can do that"));
+        return Err(ApiError::coded(ErrorCode::GmOnly, "only the game's GM can do that"));
     }
     let v = game.variant(app).await?;
     if !v.has_minors() {

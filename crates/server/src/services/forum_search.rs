@@ -189,10 +189,10 @@ mod tests {
     #[test]
     fn nothing_to_look_for_is_refused() {
         for q in ["-kiel", "%%% ???", "or", "\"\"", "-\"a b\" or"] {
-            assert_eq!(Search::parse(q).unwrap_err().status, 422, "{q}");
+            assert_eq!(Search::parse(q).unwrap_err().status(), 422, "{q}");
         }
         let many = "a b c d e f g h i j k";
-        assert_eq!(Search::parse(many).unwrap_err().status, 422);
+        assert_eq!(Search::parse(many).unwrap_err().status(), 422);
         assert!(Search::parse("a b c d e f g h i j").is_ok());
     }
 

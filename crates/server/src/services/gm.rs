@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 
 use crate::clock::iso_utc;
 use crate::db::{new_id, Tx};
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::limits::{future_moment, MAX_AHEAD_MS, MAX_GAME_NAME_CHARS, MAX_MINUTES};
 use crate::model::{Account, GameStatus};
 use crate::services::games::seats::{self, seat_player};
@@ -28,7 +28,7 @@ pub(crate) async fn gm_lock(app: &App, account: &Account, id: i64) -> ApiResult<
     refuse_if_suspended(app, account).await?;
     let (tx, game) = games::lock(app, id).await?;
     if game.gm_id != account.id {
-        return Err(ApiError::forbidden("only the game's GM can do that"));
+        return Err(ApiError::coded(ErrorCode::GmOnly, "only the game's GM can do that"));
     }
     Ok((tx, game))
 }
@@ -77,7 +77,10 @@ pub struct Processed {
 pub async fn process_now(app: &App, account: &Account, id: i64) -> ApiResult<Processed> {
     let (mut tx, game) = gm_lock(app, account, id).await?;
     if !game.status.running() {
-        return Err(ApiError::conflict(format!("the game is {}", game.status)));
+        return Err(ApiError::coded(
+            ErrorCode::NotRunning,
+            format!("the game is {}", game.status),
+        ));
     }
     let result = adjudicate_current(app, &mut tx, &game, "gm").await?;
     tx.commit().await?;
@@ -369,7 +372,7 @@ pub struct Declared {
 pub async fn civil_disorder(app: &App, account: &Account, id: i64, p: Disorder) -> ApiResult<Declared> {
     let (mut tx, game) = gm_lock(app, account, id).await?;
     if game.status == GameStatus::Finished {
-        return Err(ApiError::conflict("the game is over"));
+        return Err(ApiError::coded(ErrorCode::GameOver, "the game is over"));
     }
     let v = game.variant(app).await?;
     let power = power_name(&v, &p.power)?;
@@ -568,7 +571,7 @@ pub struct Settings {
 pub async fn change_settings(app: &App, account: &Account, id: i64, s: Settings) -> ApiResult<GameView> {
     let (mut tx, game) = gm_lock(app, account, id).await?;
     if game.status == GameStatus::Finished {
-        return Err(ApiError::conflict("the game is over"));
+        return Err(ApiError::coded(ErrorCode::GameOver, "the game is over"));
     }
     if s.anonymous.is_some_and(|a| a != game.anonymous) || s.reveal_at_end.is_some_and(|r| r != game.reveal_at_end) {
         return Err(ApiError::unprocessable(
@@ -672,7 +675,7 @@ pub struct Ended {
 pub async fn end(app: &App, account: &Account, id: i64, e: End) -> ApiResult<Ended> {
     let (mut tx, game) = gm_lock(app, account, id).await?;
     if game.status == GameStatus::Finished {
-        return Err(ApiError::conflict("the game is already over"));
+        return Err(ApiError::coded(ErrorCode::GameOver, "the game is already over"));
     }
     let v = game.variant(app).await?;
     let mut names = Vec::new();
@@ -768,7 +771,7 @@ pub struct Events {
 pub async fn events(app: &App, account: &Account, id: i64) -> ApiResult<Events> {
     let game = games::load(&app.db.read, id).await?;
     if game.gm_id != account.id {
-        return Err(ApiError::forbidden("only the game's GM can do that"));
+        return Err(ApiError::coded(ErrorCode::GmOnly, "only the game's GM can do that"));
     }
     let rows = store::events::of_game(&app.db.read, id).await?;
     Ok(Events {

@@ -10,7 +10,6 @@
 
 use std::collections::BTreeMap;
 
-use axum::http::StatusCode;
 use chancery_engine::json::{adjudication_json, state_from_json, AdjudicationJson, StateJson};
 use chancery_engine::parse::parse_order;
 use chancery_engine::phase::{judge_phase, PhaseResult};
@@ -19,7 +18,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::clock::iso_utc;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::services::games;
 use crate::services::maps::{self, MapOf};
 use crate::store::{self, phases::Table};
@@ -196,8 +195,9 @@ pub struct ProcessedPhase {
     pub adjudication: Option<Adjudication>,
 }
 
+/// A stored phase that cannot be read: the game's record is damaged.
 fn internal(what: &str, e: impl std::fmt::Display) -> ApiError {
-    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("{what}: {e}"))
+    ApiError::coded(ErrorCode::DamagedGame, format!("{what}: {e}"))
 }
 
 /// Phase `seq` of game `id` as stored. Reads only: nothing is judged again.

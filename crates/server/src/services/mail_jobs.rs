@@ -14,13 +14,13 @@ pub async fn run(app: App, tick_ms: u64) {
     let tick = Duration::from_millis(tick_ms.max(10));
     loop {
         if let Err(e) = super::reminders::send_due(&app).await {
-            eprintln!("chancery-server: reminders: {}", e.message);
+            tracing::error!("reminders: {}", e.message);
         }
         if let Err(e) = super::press_mail::send_due(&app).await {
-            eprintln!("chancery-server: press mail: {}", e.message);
+            tracing::error!("press mail: {}", e.message);
         }
         if let Err(e) = super::mail_digest::send_due(&app).await {
-            eprintln!("chancery-server: digests: {}", e.message);
+            tracing::error!("digests: {}", e.message);
         }
         tokio::time::sleep(tick).await;
     }

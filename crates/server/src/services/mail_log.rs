@@ -3,7 +3,7 @@
 //! times. The GM may read every power's orders and press, so the texts hide nothing
 //! from the GM; nobody else is shown them.
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::mailer::{mail_file_name, Transport};
 use crate::model::Account;
 use crate::services::reminders::parse_stored;
@@ -67,7 +67,7 @@ pub struct GameMails {
 /// `game`'s mail, for its GM alone.
 pub async fn of_game(app: &App, account: &Account, game: &Game) -> ApiResult<GameMails> {
     if game.gm_id != account.id {
-        return Err(ApiError::forbidden("only the game's GM can do that"));
+        return Err(ApiError::coded(ErrorCode::GmOnly, "only the game's GM can do that"));
     }
     let stored = store::mail::reminder_times(&app.db.read, game.id).await?;
     let folder = matches!(app.mailer.transport, Transport::Dir(_));

@@ -63,7 +63,7 @@ pub async fn png(app: &App, game: i64, seq: i64) -> Result<Arc<Vec<u8>>, Trouble
     }
     let svg = history::phase_map(app, game, seq, false).await.map_err(|e| {
         let why = format!("drawing the map of game {game} phase {seq}: {}", e.message);
-        match e.status {
+        match e.status() {
             StatusCode::SERVICE_UNAVAILABLE | StatusCode::INTERNAL_SERVER_ERROR => Trouble::Later(why),
             _ => Trouble::Never(why),
         }

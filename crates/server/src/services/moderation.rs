@@ -14,7 +14,7 @@ use utoipa::ToSchema;
 
 use crate::clock::iso_utc;
 use crate::db::{new_id, Db};
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::limits::{MAX_MODERATION_REASON_CHARS, MAX_SUSPENSION_DAYS};
 use crate::model::Account;
 use crate::store::{self, moderation as db};
@@ -114,7 +114,10 @@ pub async fn require_moderator(db: &Db, account: &Account) -> ApiResult<()> {
     if is_moderator(db, Some(account)).await? {
         Ok(())
     } else {
-        Err(ApiError::forbidden("only a club moderator can do that"))
+        Err(ApiError::coded(
+            ErrorCode::ModeratorOnly,
+            "only a club moderator can do that",
+        ))
     }
 }
 
@@ -134,7 +137,7 @@ pub async fn refuse_if_suspended(app: &App, account: &Account) -> ApiResult<()> 
         Some(ms) => format!("until {}", iso_utc(ms)),
         None => "until a moderator lifts it".to_string(),
     };
-    Err(ApiError::forbidden(format!(
+    Err(ApiError::coded(ErrorCode::Suspended, format!(
         "your account is suspended {until} ({}: {}); you may read, but not post, play (orders, bids, ready marks, draw votes), send press, join or create games or use GM tools",
         s.by, s.reason
     ))
@@ -502,8 +505,8 @@ pub async fn appoint_from_command_line(app: &App, names: &[String], password: Op
             .is_some();
         if exists {
             if password.is_some() {
-                eprintln!(
-                    "chancery-server: {} exists; {MODERATOR_PASSWORD_ENV} is not used for it (its password stays)",
+                tracing::info!(
+                    "{} exists; {MODERATOR_PASSWORD_ENV} is not used for it (its password stays)",
                     name.trim()
                 );
             }
@@ -518,7 +521,7 @@ pub async fn appoint_from_command_line(app: &App, names: &[String], password: Op
         crate::services::accounts::create_account(app, name.trim(), password)
             .await
             .map_err(|e| format!("--moderator {name}: cannot create the account: {}", e.message))?;
-        eprintln!("chancery-server: created the account {}", name.trim());
+        tracing::info!("created the account {}", name.trim());
     }
     appoint_at_start(&app.db, names, app.clock.now_ms(), "the command line").await
 }
@@ -546,7 +549,7 @@ pub async fn appoint_at_start(db: &Db, names: &[String], now_ms: i64, how: &str)
             )
             .await
             .map_err(|e| e.message)?;
-            eprintln!("chancery-server: {} is a moderator", account.name);
+            tracing::info!("{} is a moderator", account.name);
         }
         tx.commit().await.map_err(|e| e.to_string())?;
     }

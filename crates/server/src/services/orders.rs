@@ -16,7 +16,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::clock::iso_utc;
 use crate::db::Tx;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode, RefusedOrder};
 use crate::limits::{MAX_ORDERS, MAX_ORDER_CHARS};
 use crate::model::{Account, GameStatus};
 use crate::services::games::{self, acting_power, at_phase, role_of, PhaseRef, Role};
@@ -151,14 +151,17 @@ pub struct PhaseOrders {
 pub fn open_for_orders(game: &Game, role: &Role, now: i64) -> ApiResult<()> {
     match game.status {
         GameStatus::Active | GameStatus::Paused => {}
-        GameStatus::Forming => return Err(ApiError::conflict("the game has not started")),
-        _ => return Err(ApiError::conflict("the game is over")),
+        GameStatus::Forming => return Err(ApiError::coded(ErrorCode::NotRunning, "the game has not started")),
+        _ => return Err(ApiError::coded(ErrorCode::GameOver, "the game is over")),
     }
     match (role, game.deadline_ms) {
-        (Role::Player(_), Some(deadline)) if deadline <= now => Err(ApiError::conflict(format!(
-            "the deadline passed at {}; the phase is being processed",
-            iso_utc(deadline)
-        ))),
+        (Role::Player(_), Some(deadline)) if deadline <= now => Err(ApiError::coded(
+            ErrorCode::PhaseClosed,
+            format!(
+                "the deadline passed at {}; the phase is being processed",
+                iso_utc(deadline)
+            ),
+        )),
         _ => Ok(()),
     }
 }
@@ -256,23 +259,29 @@ pub async fn write(
     let mut refused = Vec::new();
     for text in texts {
         if text.chars().count() > MAX_ORDER_CHARS {
-            refused.push(json!({"order": text, "error": "the order is too long"}));
+            refused.push(RefusedOrder {
+                order: text.clone(),
+                error: "the order is too long".into(),
+            });
             continue;
         }
         match parse_order(v, power_id, text).and_then(|o| validate(v, &state, &o)) {
             Ok(order) => accepted.push(order),
-            Err(e) => refused.push(json!({"order": text, "error": e.to_string()})),
+            Err(e) => refused.push(RefusedOrder {
+                order: text.clone(),
+                error: e.to_string(),
+            }),
         }
     }
     // All or nothing, so that the stored orders are never a surprise.
     if !refused.is_empty() {
-        let first = refused[0]["error"].as_str().unwrap_or_default().to_string();
+        let first = refused[0].error.clone();
         let message = if refused.len() == 1 {
             first
         } else {
             format!("{} orders refused; the first: {first}", refused.len())
         };
-        return Err(ApiError::unprocessable(message).with(json!({"refused": refused})));
+        return Err(ApiError::coded(ErrorCode::InvalidOrder, message).with(json!({"refused": refused})));
     }
     if replace {
         store::orders::delete(&mut **tx, id, game.seq, &power, None).await?;
@@ -426,7 +435,7 @@ pub async fn mark_ready(app: &App, account: &Account, id: i64, r: ReadyRequest) 
         at_phase(g, &g.state(v)?, &named)?;
         match g.status {
             GameStatus::Active => Ok(()),
-            _ => Err(ApiError::conflict("the game is not running")),
+            _ => Err(ApiError::coded(ErrorCode::NotRunning, "the game is not running")),
         }
     })
     .await?;
@@ -483,7 +492,7 @@ pub async fn unmark_ready(app: &App, account: &Account, id: i64, r: ReadyRequest
 pub async fn of_phase(app: &App, account: &Account, id: i64) -> ApiResult<PhaseOrders> {
     let game = games::load(&app.db.read, id).await?;
     if game.gm_id != account.id {
-        return Err(ApiError::forbidden("only the game's GM can do that"));
+        return Err(ApiError::coded(ErrorCode::GmOnly, "only the game's GM can do that"));
     }
     let v = game.variant(app).await?;
     let orders = store::orders::of_phase(&app.db.read, game.id, game.seq).await?;

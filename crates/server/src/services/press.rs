@@ -9,7 +9,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::clock::iso_utc;
 use crate::db::new_id;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::limits::{MAX_PRESS_CHARS, MAX_TIME_MS};
 use crate::model::{Account, GameStatus};
 use crate::services::games::{self, role_of, Role};
@@ -151,7 +151,7 @@ pub async fn send(app: &App, account: &Account, id: i64, m: Message) -> ApiResul
         _ => return Err(ApiError::forbidden("only the game's players and GM send press")),
     };
     if game.status == GameStatus::Finished && !from_gm {
-        return Err(ApiError::conflict("the game is over"));
+        return Err(ApiError::coded(ErrorCode::GameOver, "the game is over"));
     }
     let state = game.state(&v)?;
     let recipients = if public {

@@ -17,7 +17,7 @@ use chancery_engine::phase::{judge_phase, PhaseResult};
 use chancery_engine::{GameState, Order, PhaseKind, PowerId, Variant};
 
 use crate::db::Tx;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::jobs::Weight;
 use crate::model::GameStatus;
 use crate::store::games::Game;
@@ -258,9 +258,11 @@ pub async fn stored_orders(tx: &mut Tx, v: &Variant, game: &Game, disorder: &[St
         if let Some(p) = v.find_power(&r.power) {
             match parse_order(v, p, &r.text) {
                 Ok(o) => orders.push(o),
-                Err(e) => eprintln!(
-                    "chancery-server: game {} stored order `{}: {}` unreadable: {e}",
-                    game.id, r.power, r.text
+                Err(e) => tracing::error!(
+                    "game {} stored order `{}: {}` unreadable: {e}",
+                    game.id,
+                    r.power,
+                    r.text
                 ),
             }
         }
@@ -271,8 +273,9 @@ pub async fn stored_orders(tx: &mut Tx, v: &Variant, game: &Game, disorder: &[St
 /// Moves the game past its current phase to the result's next position.
 async fn advance_to(app: &App, tx: &mut Tx, game: &Game, result: &AdjudicationJson) -> ApiResult<()> {
     let v = game.variant(app).await?;
-    let next = state_from_json(&v, &result.next).map_err(ApiError::bad_request)?;
-    let next_text = serde_json::to_string(&result.next).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let next = state_from_json(&v, &result.next)
+        .map_err(|e| ApiError::coded(ErrorCode::DamagedGame, format!("judged position: {e}")))?;
+    let next_text = serde_json::to_string(&result.next).map_err(|e| ApiError::internal(e.to_string()))?;
     let (status, outcome, deadline) = match &result.winner {
         Some(w) => (GameStatus::Finished, Some(format!("victory: {w}")), None),
         None => (
@@ -323,8 +326,12 @@ pub async fn rollback(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> 
     store::disorder::restore_seats_after(&mut **tx, game.id, seq).await?;
     store::disorder::delete_after(&mut **tx, game.id, seq).await?;
     let v = game.variant(app).await?;
-    let state: StateJson = serde_json::from_str(&row.state_json).map_err(|e| ApiError::bad_request(e.to_string()))?;
-    let kind = state_from_json(&v, &state).map_err(ApiError::bad_request)?.phase.kind;
+    let state: StateJson = serde_json::from_str(&row.state_json)
+        .map_err(|e| ApiError::coded(ErrorCode::DamagedGame, format!("stored position: {e}")))?;
+    let kind = state_from_json(&v, &state)
+        .map_err(|e| ApiError::coded(ErrorCode::DamagedGame, format!("stored position: {e}")))?
+        .phase
+        .kind;
     let deadline = game.deadline_from(app.clock.now_ms(), kind)?;
     store::games::return_to(&mut **tx, game.id, seq, &row.state_json, deadline).await?;
     log_event(tx, app, game.id, seq, &row.phase, "rolled_back", &set_aside_text(&left)).await?;

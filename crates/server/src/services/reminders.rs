@@ -23,7 +23,7 @@ use chancery_engine::{dp, GameState, PhaseKind, PowerId, Variant};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::{Account, GameStatus};
 use crate::services::games;
 use crate::services::mail::{self, Block, Kind};
@@ -77,7 +77,7 @@ pub fn check(minutes: &[i64]) -> ApiResult<Vec<i64>> {
 pub async fn get(app: &App, account: &Account, id: i64) -> ApiResult<Reminders> {
     let game = games::load(&app.db.read, id).await?;
     if game.gm_id != account.id {
-        return Err(ApiError::forbidden("only the game's GM can do that"));
+        return Err(ApiError::coded(ErrorCode::GmOnly, "only the game's GM can do that"));
     }
     let stored = store::mail::reminder_times(&app.db.read, id).await?;
     Ok(Reminders {
@@ -91,7 +91,7 @@ pub async fn set(app: &App, account: &Account, id: i64, r: Reminders) -> ApiResu
     crate::services::moderation::refuse_if_suspended(app, account).await?;
     let (mut tx, game) = games::lock(app, id).await?;
     if game.gm_id != account.id {
-        return Err(ApiError::forbidden("only the game's GM can do that"));
+        return Err(ApiError::coded(ErrorCode::GmOnly, "only the game's GM can do that"));
     }
     let text = minutes.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
     store::mail::set_reminder_times(&mut *tx, id, &text).await?;

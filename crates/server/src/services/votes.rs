@@ -9,7 +9,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::db::Tx;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::Account;
 use crate::services::games::{self, role_of, Role};
 use crate::services::moderation::refuse_if_suspended;
@@ -41,7 +41,7 @@ pub fn survivors(v: &Variant, state: &GameState) -> Vec<String> {
 /// The caller's power, when the caller plays one in a running game.
 async fn voting_power(tx: &mut Tx, game: &Game, account: &Account) -> ApiResult<String> {
     if !game.status.running() {
-        return Err(ApiError::conflict("the game is not running"));
+        return Err(ApiError::coded(ErrorCode::NotRunning, "the game is not running"));
     }
     match role_of(&mut **tx, game, Some(account)).await? {
         Role::Player(p) => Ok(p),

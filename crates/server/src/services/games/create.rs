@@ -112,7 +112,7 @@ pub async fn create(app: &App, account: &Account, g: NewGame) -> ApiResult<Game>
     } = g.deadlines.schedule(&Schedule::default())?;
     let state = GameState::initial(&v);
     let state_json =
-        serde_json::to_string(&state_to_json(&v, &state)).map_err(|e| ApiError::bad_request(e.to_string()))?;
+        serde_json::to_string(&state_to_json(&v, &state)).map_err(|e| ApiError::internal(e.to_string()))?;
     let id = new_id();
     let now = app.clock.now_ms();
     // The game and its thread on the board are made together.

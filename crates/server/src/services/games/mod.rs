@@ -12,13 +12,12 @@ use settings::Schedule;
 
 use std::sync::Arc;
 
-use axum::http::StatusCode;
 use chancery_engine::json::{state_from_json, StateJson};
 use chancery_engine::{GameState, PhaseKind, PowerId, Variant};
 use sqlx::{Any, Executor};
 
 use crate::db::Tx;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::{Account, GameStatus};
 use crate::store::{self, games::Game};
 use crate::App;
@@ -118,10 +117,13 @@ pub fn at_phase(game: &Game, state: &GameState, named: &PhaseRef) -> ApiResult<(
         (Some(s), None) => format!("phase number {s}"),
         (None, p) => format!("phase {}", p.as_deref().unwrap_or_default()),
     };
-    Err(ApiError::conflict(format!(
-        "this was sent for {asked}, but the game is at {code} (number {}); nothing was changed",
-        game.seq
-    ))
+    Err(ApiError::coded(
+        ErrorCode::PhaseClosed,
+        format!(
+            "this was sent for {asked}, but the game is at {code} (number {}); nothing was changed",
+            game.seq
+        ),
+    )
     .with(current))
 }
 
@@ -136,9 +138,8 @@ impl Game {
 
     pub fn state(&self, v: &Variant) -> ApiResult<GameState> {
         let json: StateJson = serde_json::from_str(&self.state_json)
-            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("stored position: {e}")))?;
-        state_from_json(v, &json)
-            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("stored position: {e}")))
+            .map_err(|e| ApiError::coded(ErrorCode::DamagedGame, format!("stored position: {e}")))?;
+        state_from_json(v, &json).map_err(|e| ApiError::coded(ErrorCode::DamagedGame, format!("stored position: {e}")))
     }
 
     /// The deadline of a phase of this kind opening at `now_ms`. The schedule's lengths
@@ -224,12 +225,15 @@ pub fn acting_power(role: &Role, requested: Option<&str>, v: &Variant) -> ApiRes
     match (role, requested) {
         (Role::Player(p), None) => Ok(p.clone()),
         (Role::Player(p), Some(r)) if v.find_power(r).map(|i| &v.power(i).name) == Some(p) => Ok(p.clone()),
-        (Role::Player(_), Some(_)) => Err(ApiError::forbidden("you play another power")),
+        (Role::Player(_), Some(_)) => Err(ApiError::coded(ErrorCode::NotYourPower, "you play another power")),
         (Role::Gm, Some(r)) => v
             .find_power(r)
             .map(|i| v.power(i).name.clone())
             .ok_or_else(|| ApiError::unprocessable(format!("unknown power `{r}`"))),
         (Role::Gm, None) => Err(ApiError::unprocessable("as GM, say which power with `power`")),
-        _ => Err(ApiError::forbidden("only the power's player or the GM can do that")),
+        _ => Err(ApiError::coded(
+            ErrorCode::NotYourPower,
+            "only the power's player or the GM can do that",
+        )),
     }
 }

@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 
 use super::{lock, playable_powers, role_of, Role};
 use crate::db::Tx;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::{Account, GameStatus};
 use crate::store::{self, games::Game};
 use crate::App;
@@ -52,7 +52,7 @@ pub async fn seat_player(
 ) -> ApiResult<String> {
     let v = game.variant(app).await?;
     if game.status == GameStatus::Finished {
-        return Err(ApiError::conflict("the game is over"));
+        return Err(ApiError::coded(ErrorCode::GameOver, "the game is over"));
     }
     if account_id == game.gm_id {
         return Err(ApiError::conflict("the GM cannot also play a power"));
