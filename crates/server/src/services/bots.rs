@@ -186,7 +186,7 @@ pub async fn run(app: App, tick_ms: u64) {
     let tick = Duration::from_millis(tick_ms.max(10));
     loop {
         if let Err(e) = pass(&app).await {
-            eprintln!("chancery-server: bots: {}", e.message);
+            tracing::error!("bots: {}", e.message);
         }
         tokio::select! {
             _ = tokio::time::sleep(tick) => {}
@@ -207,7 +207,7 @@ pub async fn pass(app: &App) -> ApiResult<usize> {
             let what = format!("game {} phase {} {}", turn.game, turn.seq, turn.power);
             play(&app, turn)
                 .await
-                .inspect_err(|e| eprintln!("chancery-server: bot of {what}: {}", e.message))
+                .inspect_err(|e| tracing::error!("bot of {what}: {}", e.message))
         });
     }
     let mut decided = 0;
@@ -320,9 +320,11 @@ async fn write(app: App, turn: store::bots::Turn, orders: Vec<String>, bids: Vec
     if !ours || late || !still_its_turn(&mut tx, &game, &turn).await? {
         // The phase moved on (or its deadline passed, or the seat or the turn went to
         // another): this decision is for a board that is gone, and nothing is written.
-        eprintln!(
-            "chancery-server: bot of game {} phase {} {}: decision dropped, the turn is over",
-            turn.game, turn.seq, turn.power
+        tracing::info!(
+            "bot of game {} phase {} {}: decision dropped, the turn is over",
+            turn.game,
+            turn.seq,
+            turn.power
         );
         return Ok(false);
     }

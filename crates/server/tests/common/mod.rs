@@ -186,7 +186,7 @@ impl Server {
                 if let Some(rest) = line.split("listening on http://").nth(1) {
                     let addr = rest.split_whitespace().next().unwrap_or_default().to_string();
                     let _ = tx.send(Ok(addr));
-                } else if line.contains("database error") || line.contains(" WARN ") {
+                } else if line.contains("database error") || line.contains(" WARN ") || line.contains(" ERROR ") {
                     // Expected in crash tests; shown for diagnosis.
                     eprintln!("[server] {line}");
                 } else {
