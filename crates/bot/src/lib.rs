@@ -80,6 +80,11 @@ pub struct Decision {
 
 /// The decision of `power` in `state`.
 pub fn decide(v: &Variant, state: &GameState, power: PowerId, settings: &Settings) -> Decision {
+    // A minor power, or a power in civil disorder, takes its orders from bids (DP rules
+    // 1 and 11): it has nothing to decide.
+    if state.acts_as_minor(v, power) {
+        return Decision::default();
+    }
     match settings.level {
         Level::Random => random::decide(v, state, power, settings.seed),
         Level::Baseline => baseline::decide(v, state, power, settings.seed),

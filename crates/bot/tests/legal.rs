@@ -90,3 +90,21 @@ fn the_strong_level_gives_only_legal_orders_and_bids_in_every_variant() {
         assert!(phases >= 12, "{name}: {phases} phases");
     }
 }
+
+/// A minor power and a great power in civil disorder take their orders from bids (DP
+/// rules 1 and 11): a bot asked to play one gives nothing.
+#[test]
+fn a_minor_or_disordered_power_has_nothing_to_decide() {
+    let v = variant("1936");
+    let state = chancery_engine::GameState::initial(&v);
+    let minor = (0..v.powers.len() as chancery_engine::PowerId)
+        .find(|&p| v.is_minor(p))
+        .unwrap();
+    let italy = v.find_power("Italy").unwrap();
+    let (disordered, _) = chancery_engine::dp::declare_civil_disorder(&v, &state, italy);
+    for level in [Level::Random, Level::Baseline, Level::Strong] {
+        let s = Settings::new(level, 1);
+        assert_eq!(decide(&v, &state, minor, &s), Default::default());
+        assert_eq!(decide(&v, &disordered, italy, &s), Default::default());
+    }
+}
