@@ -3232,3 +3232,58 @@ async fn no_page_asks_for_what_is_not_there() {
         );
     }
 }
+
+/// Issue 22 §4: the GM gives a vacant power to a bot from the console; the game page
+/// says "bot" in that power's row (and, once the bot has decided, that it is ready), the
+/// console's table of players too, and the lobby marks the game as having bots.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_seat_shows_on_the_game_page() {
+    let Some(b) = browser(1400, 1000).await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("club.db").to_string_lossy().into_owned();
+    // A short search: a debug build judges far slower than a release one.
+    let server = Server::start_adding(&db, &["--bot-judgements", "40"]);
+    let gm = server.register("botseat-gm").await;
+    let (id, _) = common::started_game(
+        &server,
+        &gm,
+        "Bots at the table",
+        "standard",
+        [("botseat-england", "England")],
+    )
+    .await;
+    b.login(&server.base, "botseat-gm").await;
+    b.goto(&format!("{}/games/{id}/gm", server.base)).await;
+    b.js("document.getElementById('bot-power').value = 'Germany'; return 1;")
+        .await;
+    b.find("#gm-bot").await.click().await.expect("give Germany to a bot");
+    b.accept_confirm().await;
+    b.until(
+        "Germany's seat held by a bot on the console",
+        "[...document.querySelectorAll('table.seats tr[data-power=\"Germany\"] td')].some(td => td.textContent.trim() === 'bot')",
+    )
+    .await;
+    b.goto(&format!("{}/games/{id}", server.base)).await;
+    b.until(
+        "a bot in Germany's row, ready",
+        "(() => { const r = document.querySelector('table.powers tr[data-power=\"Germany\"]'); return r && r.querySelector('.bot') && r.textContent.includes('bot') && r.textContent.includes('ready'); })()",
+    )
+    .await;
+    // The bot's decision reached the page only after the load it polled for: reload so
+    // that the screenshot and the accessibility check see the settled page.
+    b.goto(&format!("{}/games/{id}", server.base)).await;
+    let row = b.text("table.powers tr[data-power=\"Germany\"]").await;
+    assert!(row.contains("bot") && row.contains("ready"), "{row}");
+    let france = b.text("table.powers tr[data-power=\"France\"]").await;
+    assert!(france.contains("vacant"), "{france}");
+    b.axe("the game page with a bot").await;
+    b.js("document.querySelector('table.powers').scrollIntoView({block: 'center'}); return 1;")
+        .await;
+    b.shot("game-bot-seat").await;
+    b.goto(&format!("{}/", server.base)).await;
+    b.until(
+        "the lobby's bots mark",
+        &format!("(() => {{ const r = document.querySelector('tr[data-game=\"{id}\"] .has-bots'); return r && r.textContent.includes('has bots'); }})()"),
+    )
+    .await;
+}
