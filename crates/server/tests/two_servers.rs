@@ -77,3 +77,95 @@ async fn login_throttling_is_shared_between_servers() {
         assert_eq!(status, 200, "{body}");
     }
 }
+
+/// Issue 22 §4: bots decide exactly once across two servers sharing the database. Both
+/// run the bots' task; each turn is claimed under the game's lock by one of them, and
+/// every phase is processed once, by the person's ready mark (the bots were ready).
+#[tokio::test(flavor = "multi_thread")]
+async fn each_bot_turn_is_decided_once() {
+    use sqlx::Row;
+    const BOT_GAMES: usize = 3;
+    const PHASES: usize = 4;
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let extra = ["--bot-judgements", "40"];
+        let a = Server::start_adding(&target.url, &extra);
+        let b = Server::start_adding(&target.url, &extra);
+        let gm = a.register("twin-bots-gm").await;
+        let mut games = Vec::new();
+        for i in 0..BOT_GAMES {
+            let g = gm
+                .post(
+                    "/api/games",
+                    json!({"name": format!("twin bots {i}"), "bots_fill_seats": true}),
+                )
+                .await;
+            let id = g["id"].as_i64().unwrap();
+            let person = b.register(&format!("twin-bots-player{i}")).await;
+            person
+                .post(&format!("/api/games/{id}/join"), json!({"power": "England"}))
+                .await;
+            gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
+            games.push((id, person));
+        }
+        for _ in 0..PHASES {
+            for (id, person) in &games {
+                // The person waits for the bots (on either server), then marks ready.
+                let started = std::time::Instant::now();
+                let view = loop {
+                    let view = person.get(&format!("/api/games/{id}")).await;
+                    let waiting = view["powers"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|p| p["bot"] == true && p["ready"] != true);
+                    if !waiting {
+                        break view;
+                    }
+                    assert!(started.elapsed().as_secs() < 90, "bots of game {id} not ready");
+                    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                };
+                let seq = view["seq"].as_i64().unwrap();
+                let mark = person
+                    .post(&format!("/api/games/{id}/ready"), json!({"seq": seq}))
+                    .await;
+                assert_eq!(mark["processed"], true, "game {id}: the person's mark was the last");
+            }
+        }
+        let db = target.database().await;
+        let mut servers = std::collections::HashSet::new();
+        for (id, _) in &games {
+            let events = gm.get(&format!("/api/games/{id}/gm/events")).await;
+            let processed: Vec<i64> = events["events"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|e| e["kind"] == "processed")
+                .map(|e| e["seq"].as_i64().unwrap())
+                .collect();
+            // Phases where the person had nothing to decide went on the bots' marks.
+            let seq = gm.get(&format!("/api/games/{id}")).await["seq"].as_i64().unwrap();
+            assert!(seq >= PHASES as i64);
+            assert_eq!(processed, (0..seq).collect::<Vec<_>>(), "game {id}: each phase once");
+            assert!(!events.to_string().contains("bot_refused"), "{events}");
+            let turns =
+                sqlx::query("SELECT seq, power, server, done_ms FROM bot_turns WHERE game_id = $1 AND seq < $2")
+                    .bind(id)
+                    .bind(seq)
+                    .fetch_all(&db)
+                    .await
+                    .unwrap();
+            // Six bots, a turn each per phase, every one done.
+            assert_eq!(turns.len(), 6 * seq as usize, "game {id}: one turn per bot and phase");
+            for t in &turns {
+                assert!(t.try_get::<Option<i64>, _>("done_ms").unwrap().is_some());
+                servers.insert(t.try_get::<String, _>("server").unwrap());
+            }
+        }
+        eprintln!(
+            "{}: the bots' turns were decided by {} server(s)",
+            target.label,
+            servers.len()
+        );
+    }
+}
