@@ -347,3 +347,45 @@ async fn a_bots_bids_stay_secret() {
         }
     }
 }
+
+/// Issue 22 §4: a power given to a bot is "mailed to the players as a replacement is":
+/// its old player hears the seat has ended, the others that a bot plays it now.
+#[tokio::test(flavor = "multi_thread")]
+async fn giving_a_power_to_a_bot_is_mailed() {
+    let dir = tempfile::tempdir().unwrap();
+    let sink = common::smtp::Sink::start();
+    let server = Server::start_adding(
+        &dir.path().join("club.db").to_string_lossy(),
+        &["--smtp", &sink.url(), "--bot-judgements", "40"],
+    );
+    let gm = server.register("mailbot-gm").await;
+    let (id, [england, france]) = common::started_game(
+        &server,
+        &gm,
+        "mailbot",
+        "standard",
+        [("mailbot-england", "England"), ("mailbot-france", "France")],
+    )
+    .await;
+    common::smtp::confirm(&sink, &server, &england, "england@players.example").await;
+    common::smtp::confirm(&sink, &server, &france, "france@players.example").await;
+    gm.post(&format!("/api/games/{id}/gm/bot"), json!({"power": "France"}))
+        .await;
+    let started = Instant::now();
+    let subjects = |addr: &str| -> Vec<String> {
+        common::smtp::to(&sink.mails(), addr)
+            .iter()
+            .map(|m| m["headers"]["subject"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    loop {
+        let (old, other) = (subjects("france@players.example"), subjects("england@players.example"));
+        if old.iter().any(|s| s == "mailbot: you no longer play France")
+            && other.iter().any(|s| s == "mailbot: a bot plays France")
+        {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(240), "mails: {old:?} {other:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
