@@ -149,6 +149,10 @@ async fn two_people_and_bots_play_three_years_of_1936() {
             missing.iter().all(|p| !p["missing"].to_string().contains("France")),
             "a bot never misses its orders: {missing:?}"
         );
+        // Every bot decision passed the checks a person's orders pass (factions'
+        // builds given in the faction's name included).
+        let events = gm.get(&format!("/api/games/{id}/gm/events")).await;
+        assert!(!events.to_string().contains("bot_refused"), "{events}");
         waits.sort();
         eprintln!(
             "{}: {} phases; bots ready after a phase opened: median {:?}, max {:?}",

@@ -281,7 +281,17 @@ async fn play(app: &App, turn: store::bots::Turn) -> ApiResult<bool> {
         })
         .await
         .map_err(|e| app.jobs.refusal(e, "a bot's decision"))?;
-    let orders: Vec<String> = decision.orders.iter().map(|o| o.display(&v).to_string()).collect();
+    // Orders by the power that gives them: a faction's (1936's Spanish sides, whose
+    // builds and removals are its own) are written for the faction, as the GM would.
+    let mut orders: Vec<(String, Vec<String>)> = vec![(turn.power.clone(), Vec::new())];
+    for o in &decision.orders {
+        let name = &v.power(o.power).name;
+        let text = o.display(&v).to_string();
+        match orders.iter_mut().find(|(p, _)| p == name) {
+            Some((_, texts)) => texts.push(text),
+            None => orders.push((name.clone(), vec![text])),
+        }
+    }
     let bids: Vec<NewBid> = decision
         .bids
         .iter()
@@ -310,7 +320,12 @@ async fn still_its_turn(
 }
 
 /// Writes a decision under the game's lock, if it still counts (see the module's note).
-async fn write(app: App, turn: store::bots::Turn, orders: Vec<String>, bids: Vec<NewBid>) -> ApiResult<bool> {
+async fn write(
+    app: App,
+    turn: store::bots::Turn,
+    orders: Vec<(String, Vec<String>)>,
+    bids: Vec<NewBid>,
+) -> ApiResult<bool> {
     let (mut tx, game) = games::lock(&app, turn.game).await?;
     let now = app.clock.now_ms();
     let ours = store::bots::turn(&mut *tx, turn.game, turn.seq, &turn.power)
@@ -330,7 +345,9 @@ async fn write(app: App, turn: store::bots::Turn, orders: Vec<String>, bids: Vec
     }
     let v = game.variant(&app).await?;
     let written = async {
-        crate::services::orders::write(&mut tx, &game, &v, &turn.power, &orders, true, now).await?;
+        for (power, texts) in &orders {
+            crate::services::orders::write(&mut tx, &game, &v, power, texts, true, now).await?;
+        }
         if v.has_minors() {
             crate::services::bids::write(&mut tx, &game, &v, &turn.power, &bids, true, now).await?;
         }
@@ -350,7 +367,8 @@ async fn write(app: App, turn: store::bots::Turn, orders: Vec<String>, bids: Vec
         }
         Err(e) => {
             // A refused decision is a bug in the bot; the power is left to the rules
-            // for missing orders, and the GM reads why in the log.
+            // for missing orders, the GM reads why in the log, and the bot is ready all
+            // the same, so that the game does not wait for it until the deadline.
             tx.rollback().await?;
             let (mut tx, game) = games::lock(&app, turn.game).await?;
             if !still_its_turn(&mut tx, &game, &turn).await? {
@@ -358,8 +376,13 @@ async fn write(app: App, turn: store::bots::Turn, orders: Vec<String>, bids: Vec
             }
             store::bots::done(&mut *tx, turn.game, turn.seq, &turn.power, "refused", now).await?;
             let detail = format!("{}: {}", turn.power, e.message);
+            tracing::error!("bot of game {} phase {}: refused: {detail}", turn.game, turn.seq);
             log_event(&mut tx, &app, turn.game, turn.seq, &phase, "bot_refused", &detail).await?;
+            let (_, processed) = crate::services::orders::ready(&app, &mut tx, &game, &turn.power).await?;
             tx.commit().await?;
+            if processed {
+                app.bot_wake.notify_one();
+            }
             Ok(false)
         }
     }
