@@ -230,6 +230,22 @@ async fn a_gm_gives_a_departed_players_power_to_a_bot() {
         assert!(result.to_string().contains("\"France\""), "France ordered: {result}");
         let phases = gm.get(&format!("/api/games/{id}/phases")).await;
         assert_eq!(phases["phases"][0]["how"], "all ready");
+        // History and records say where a bot played: the phase lists France as a bot's,
+        // the history page says so, and the departed player's record marks the power.
+        assert_eq!(phases["phases"][0]["bots"], json!(["France"]));
+        let (_, page) = gm.call("GET", &format!("/games/{id}/history/0"), None).await;
+        assert!(
+            page.as_str().unwrap().contains("A bot ordered for France."),
+            "the history page"
+        );
+        let record = gm.get("/api/players/gone-france").await;
+        let played = &record["games"].as_array().unwrap()[0];
+        assert_eq!(
+            (played["power"].as_str(), played["bot"].as_bool()),
+            (Some("France"), Some(true))
+        );
+        let record = gm.get("/api/players/gone-england").await;
+        assert_eq!(record["games"][0]["bot"], false);
     }
 }
 
