@@ -36,7 +36,7 @@ pub struct GameEnd {
 }
 
 /// The great power seated at each rotation: game `game` of a series gives power `i`
-/// the kind `kinds[(i + game) % n]`, the list filled out with its last kind to one per
+/// the kind `kinds[(i - game) mod n]`, the list filled out with its last kind to one per
 /// great power, so that over `n` games each kind sits in every seat.
 pub fn seating<T: Copy>(v: &Variant, kinds: &[T], game: usize) -> Vec<(PowerId, T)> {
     let powers: Vec<PowerId> = v.great_powers().collect();
