@@ -82,7 +82,7 @@
       C.say(message, "", false);
       return;
     }
-    C.api("GET", "/games/" + game.id + "/check-order?text=" + encodeURIComponent(text)).then(function (res) {
+    C.api("GET", "/api/games/" + game.id + "/check-order?text=" + encodeURIComponent(text)).then(function (res) {
       if (mine !== checkSeq) return;
       if (!res.ok) C.say(message, C.errorText(res), true);
       else if (res.data.ok) C.say(message, "Reads as: " + res.data.words + " (" + res.data.order + "; press Enter to add it)", false);
@@ -518,15 +518,19 @@
       }
     });
   }
-  // A click the lit targets do not allow: the engine says why (the order check), and
-  // sends the order anyway if it takes it after all.
-  function explain(text) {
+  // A click the listed orders do not allow: the engine says why (the order check, told
+  // what was clicked), and sends the order it reads if it takes it after all.
+  function explain(clicked) {
     if (sandbox.on) {
-      send(text);
+      // The sandbox orders any power's units; the check speaks for the player's own.
+      say("Not possible: that is none of the orders the rules allow this unit. Esc cancels.", true);
       return;
     }
-    C.api("GET", "/games/" + game.id + "/check-order?text=" + encodeURIComponent(text)).then(function (res) {
-      if (res.ok && res.data.ok) send(text);
+    var query = Object.keys(clicked).map(function (k) {
+      return k + "=" + encodeURIComponent(clicked[k]);
+    }).join("&");
+    C.api("GET", "/api/games/" + game.id + "/check-order?" + query).then(function (res) {
+      if (res.ok && res.data.ok) send(res.data.order);
       else say("Not possible: " + (res.ok ? res.data.error : C.errorText(res)) + " Esc cancels.", true);
     });
   }
@@ -590,10 +594,10 @@
     var me = unitText(sel.el);
     var out = [];
     if (game.kind === "R") {
-      out.push(button("Disband", "mode-disband", function () { send(me + " D"); }, "disband"));
+      if (t.disband) out.push(button("Disband", "mode-disband", function () { send(t.disband); }, "disband"));
       return out;
     }
-    out.push(button("Hold", "mode-hold", function () { send(me + " H"); }, "hold"));
+    if (t.hold) out.push(button("Hold", "mode-hold", function () { send(t.hold); }, "hold"));
     out.push(button("Support…", "mode-support", function () { setMode("support"); }, "support"));
     if (t.convoys_exist && me.charAt(0) === "F") out.push(button("Convoy…", "mode-convoy", function () { setMode("convoy"); }, "convoy"));
     if (t.boarding) out.push(button("Board…", "mode-board", function () { setMode("board"); }, "board"));
@@ -607,7 +611,7 @@
     var t = sel.targets;
     var me = unitText(sel.el);
     if (mode === "support") {
-      var names = t.support_holds.slice();
+      var names = t.support_holds.map(function (h) { return h.unit; });
       t.supports.forEach(function (a) { if (names.indexOf(a.unit) < 0) names.push(a.unit); });
       light([], names);
       say(names.length ? "Click the unit " + me + " supports (lit). Esc cancels." : me + " can support no unit from here. Esc cancels.", !names.length);
@@ -623,12 +627,12 @@
         return { label: unitWords(n), go: function () { clickWhileSelected(unitEl(n), null); } };
       }));
     } else if (mode === "board") {
-      light(t.boards, t.board_here ? [me] : []);
+      light(t.boards.map(function (b) { return b.to; }), t.board_here ? [me] : []);
       say("Click where " + me + " moves to board (lit), or " + me + " again to board where it stands. Esc cancels.", false);
       var boards = t.boards.map(function (b) {
-        return { label: placeName(b), go: function () { send(me + " - " + b + " B"); } };
+        return { label: placeName(b.to), go: function () { send(b.order); } };
       });
-      if (t.board_here) boards.unshift({ label: "Where it stands", first: true, go: function () { send(me + " B"); } });
+      if (t.board_here) boards.unshift({ label: "Where it stands", first: true, go: function () { send(t.board_here); } });
       choices("Board", boards);
     }
     if (had) focusFirst(".choices button");
@@ -638,7 +642,7 @@
     var me = unitText(el);
     sel = { el: el, mode: "move", target: null, targets: null };
     el.classList.add("selected");
-    if (!sandbox.on && input) input.value = me + (game.kind === "R" ? " R " : " - ");
+    if (!sandbox.on && input) input.value = me + " ";
     say("Finding where " + me + " may go…", false);
     var url = base + "/targets?unit=" + encodeURIComponent(me) + (sandbox.on ? "&any=true" : "");
     C.api("GET", url).then(function (res) {
@@ -648,26 +652,25 @@
         return;
       }
       sel.targets = res.data;
-      light(res.data.moves, []);
+      light(res.data.moves.map(function (m) { return m.to; }), []);
       var verb = game.kind === "R" ? "the space it should retreat to" : "where it moves";
       say(unitWords(me) + " (" + me + ") selected: click " + verb + " (lit)" + (game.kind === "M" ? ", or the unit again to hold" : "") + ". Or: ", false);
       modes().forEach(function (b) { hint.appendChild(b); });
-      var joiner = game.kind === "R" ? " R " : " - ";
       choices(game.kind === "R" ? "Retreat to" : "Move to", res.data.moves.map(function (m) {
-        return { label: placeName(m), go: function () { send(me + joiner + m); } };
+        return { label: placeName(m.to), go: function () { send(m.order); } };
       }));
       focusChoice();
     });
   }
-  // Which of the lit places in `list` lie in `province`: one to send, several (coasts)
-  // to choose from.
+  // Which of the listed orders in `list` go to `province`: one to send, several
+  // (coasts) to choose from.
   function within(list, province) {
-    return list.filter(function (l) { return provinceOf(l) === province; });
+    return list.filter(function (l) { return provinceOf(l.to) === province; });
   }
-  function offerCoasts(places, make) {
+  function offerCoasts(options) {
     say("Which coast? ", false);
-    places.forEach(function (p) {
-      hint.appendChild(button(p, "coast-choice", function () { send(make(p)); }));
+    options.forEach(function (o) {
+      hint.appendChild(button(o.to, "coast-choice", function () { send(o.order); }));
     });
   }
   function clickWhileSelected(unit, space) {
@@ -677,61 +680,60 @@
     var dest = unit ? provinceOf(unitText(unit)) : space ? space.getAttribute("data-space") : null;
     if (sel.mode === "move") {
       if (unit === sel.el) {
-        if (game.kind === "M") send(me + " H");
+        if (t.hold) send(t.hold);
         return;
       }
       if (!dest) return;
-      var joiner = game.kind === "R" ? " R " : " - ";
       var ok = within(t.moves, dest);
-      if (ok.length === 1) send(me + joiner + ok[0]);
-      else if (ok.length > 1) offerCoasts(ok, function (p) { return me + joiner + p; });
-      else explain(me + joiner + dest);
+      if (ok.length === 1) send(ok[0].order);
+      else if (ok.length > 1) offerCoasts(ok);
+      else explain({ unit: me, action: game.kind === "R" ? "retreat" : "move", to: dest });
       return;
     }
     if (sel.mode === "board") {
       if (unit === sel.el) {
-        if (t.board_here) send(me + " B");
-        else explain(me + " B");
+        if (t.board_here) send(t.board_here);
+        else explain({ unit: me, action: "board" });
         return;
       }
       if (!dest) return;
       var b = within(t.boards, dest);
-      if (b.length) send(me + " - " + b[0] + " B");
-      else explain(me + " - " + dest + " B");
+      if (b.length) send(b[0].order);
+      else explain({ unit: me, action: "board", to: dest });
       return;
     }
-    var letter = sel.mode === "support" ? " S " : " C ";
     var list = sel.mode === "support" ? t.supports : t.convoys;
     var had = hint.contains(document.activeElement);
     if (!sel.target) {
       if (!unit || unit === sel.el) return;
       var them = unitText(unit);
-      var dests = list.filter(function (a) { return a.unit === them; }).map(function (a) { return a.to; });
-      var holds = sel.mode === "support" && t.support_holds.indexOf(them) >= 0;
+      var dests = list.filter(function (a) { return a.unit === them; });
+      var holds = sel.mode === "support" && t.support_holds.filter(function (h) { return h.unit === them; })[0];
       if (!dests.length && !holds) {
-        explain(me + letter + them + (sel.mode === "support" ? "" : " - " + provinceOf(them)));
+        explain({ unit: me, action: sel.mode, target: them, to: provinceOf(them) });
         return;
       }
       sel.target = them;
-      light(dests, holds ? [them] : []);
+      light(dests.map(function (d) { return d.to; }), holds ? [them] : []);
       say("Click where " + them + " moves (lit)" + (holds ? ", or " + them + " again to support it holding" : "") + ". Esc cancels.", false);
       var to = dests.map(function (d) {
-        return { label: placeName(d), go: function () { send(me + letter + them + " - " + d); } };
+        return { label: placeName(d.to), go: function () { send(d.order); } };
       });
-      if (holds) to.unshift({ label: "Holding where it stands", first: true, go: function () { send(me + letter + them); } });
+      if (holds) to.unshift({ label: "Holding where it stands", first: true, go: function () { send(holds.order); } });
       choices(sel.mode === "support" ? "Support it" : "Convoy it to", to);
       if (had) focusFirst(".choices button");
       return;
     }
     if (unit && unitText(unit) === sel.target) {
-      if (sel.mode === "support") send(me + letter + sel.target);
+      var held = t.support_holds.filter(function (h) { return h.unit === sel.target; })[0];
+      if (sel.mode === "support" && held) send(held.order);
       return;
     }
     if (!dest) return;
-    var ok2 = list.filter(function (a) { return a.unit === sel.target && provinceOf(a.to) === dest; }).map(function (a) { return a.to; });
-    if (ok2.length === 1) send(me + letter + sel.target + " - " + ok2[0]);
-    else if (ok2.length > 1) offerCoasts(ok2, function (p) { return me + letter + sel.target + " - " + p; });
-    else explain(me + letter + sel.target + " - " + dest);
+    var ok2 = within(list.filter(function (a) { return a.unit === sel.target; }), dest);
+    if (ok2.length === 1) send(ok2[0].order);
+    else if (ok2.length > 1) offerCoasts(ok2);
+    else explain({ unit: me, action: sel.mode, target: sel.target, to: dest });
   }
   function describe(unit) {
     var kind = unitText(unit).charAt(0) === "F" ? "fleet" : "army";
@@ -752,7 +754,8 @@
   }
   function adjustClick(unit, space) {
     if (unit && game.adjust.removals && mine(unit)) {
-      send("Remove " + unitText(unit));
+      var removal = (game.adjust.units || []).filter(function (r) { return r.unit === unitText(unit); })[0];
+      if (removal) send(removal.order);
       return;
     }
     var orders = space && sites[space.getAttribute("data-space")];
@@ -784,7 +787,7 @@
       say("You must remove " + game.adjust.removals + " unit" + (game.adjust.removals > 1 ? "s" : "") + ": click the one to remove.", false);
     } else if (game.adjust.builds) {
       say("You may build " + game.adjust.builds + " unit" + (game.adjust.builds > 1 ? "s" : "") + ": click a lit home centre, or ", false);
-      hint.appendChild(button("Waive a build", "mode-waive", function () { send("Waive"); }));
+      if (game.adjust.waive) hint.appendChild(button("Waive a build", "mode-waive", function () { send(game.adjust.waive); }));
       buildChoices();
     }
   }

@@ -1334,7 +1334,7 @@ async fn a_game_is_created_in_the_lobby_and_followed() {
         "the order started",
         &format!(
             "document.getElementById('order-text').value === {:?}",
-            format!("{name} - ")
+            format!("{name} ")
         ),
     )
     .await;

@@ -36,7 +36,14 @@ fn names(v: &Value) -> Vec<String> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|x| x.as_str().unwrap().to_string())
+        .map(|x| {
+            // A place (`{"to", "order"}`), a unit held (`{"unit", "order"}`) or a name.
+            x.as_str()
+                .or(x["to"].as_str())
+                .or(x["unit"].as_str())
+                .unwrap()
+                .to_string()
+        })
         .collect();
     out.sort();
     out
@@ -57,12 +64,12 @@ async fn a_units_targets_are_the_orders_the_engine_takes() {
         t["supports"]
             .as_array()
             .unwrap()
-            .contains(&json!({"unit": "A mun", "to": "sil"})),
+            .contains(&json!({"unit": "A mun", "to": "sil", "order": "A ber S A mun - sil"})),
         "Berlin may support Munich into Silesia, which both border: {t}"
     );
     assert!(names(&t["support_holds"]).contains(&"F kie".to_string()));
     assert!(
-        !t["support_holds"].as_array().unwrap().contains(&json!("A war")),
+        !names(&t["support_holds"]).contains(&"A war".to_string()),
         "Berlin does not border Warsaw, so cannot support it"
     );
     assert_eq!(t["convoys"], json!([]), "an army convoys nobody");
@@ -70,6 +77,16 @@ async fn a_units_targets_are_the_orders_the_engine_takes() {
     let kiel = germany.get(&format!("/api/games/{id}/targets?unit=F%20kie")).await;
     assert_eq!(names(&kiel["moves"]), ["bal", "ber", "den", "hel", "hol"]);
     assert_eq!(kiel["convoys"], json!([]));
+    // Each choice is the finished order, in the engine's text: a client composes none.
+    assert_eq!(t["hold"], "A ber H");
+    assert!(t["moves"]
+        .as_array()
+        .unwrap()
+        .contains(&json!({"to": "sil", "order": "A ber - sil"})));
+    assert!(t["support_holds"]
+        .as_array()
+        .unwrap()
+        .contains(&json!({"unit": "F kie", "order": "A ber S F kie"})));
     // Every listed move is accepted by the engine, and every other space refused.
     let v = builtin("standard").unwrap().unwrap();
     let s = GameState::initial(&v);
@@ -114,10 +131,10 @@ async fn original_1958_offers_boarding_and_no_convoys() {
     // own capital London, where two British fleets stand.
     assert_eq!(army["convoys_exist"], false);
     assert_eq!(army["boarding"], true);
-    assert_eq!(army["board_here"], true);
+    assert_eq!(army["board_here"], "A lon B");
     let fleet = uk.get(&format!("/api/games/{id}/targets?unit=F%20lon")).await;
     assert_eq!(fleet["convoys"], json!([]));
-    assert_eq!(fleet["board_here"], true);
+    assert_eq!(fleet["board_here"], "F lon B");
     assert!(!fleet["boards"].as_array().unwrap().is_empty(), "{fleet}");
     // The game page says so: no convoy in the hint, boarding instead.
     let (_, page) = uk.call("GET", &format!("/games/{id}"), None).await;

@@ -131,7 +131,7 @@ async fn the_order_check_gives_the_engines_reading_or_message() {
         .await;
     gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
 
-    let check = |text: &str| format!("/games/{id}/check-order?text={}", text.replace(' ', "%20"));
+    let check = |text: &str| format!("/api/games/{id}/check-order?text={}", text.replace(' ', "%20"));
     let good = england.get(&check("f LON - nth")).await;
     assert_eq!(
         good,
@@ -156,6 +156,17 @@ async fn the_order_check_gives_the_engines_reading_or_message() {
     // Someone else's unit: the engine refuses it.
     let theirs = england.get(&check("A par - bur")).await;
     assert_eq!(theirs["ok"], false);
+    // The map's clicks, named rather than written: the same reading.
+    let clicked = england
+        .get(&format!("/api/games/{id}/check-order?unit=F%20lon&action=move&to=nth"))
+        .await;
+    assert_eq!(clicked, good);
+    let clicked = england
+        .get(&format!("/api/games/{id}/check-order?unit=F%20lon&action=move&to=hol"))
+        .await;
+    assert_eq!(clicked["error"], refused["error"]);
+    let docs = england.get("/api/docs").await;
+    assert!(docs["paths"]["/api/games/{id}/check-order"]["get"].is_object());
     // A visitor has no power to check for.
     let (status, _) = server.visitor().call("GET", &check("F lon - nth"), None).await;
     assert_eq!(status, 401);

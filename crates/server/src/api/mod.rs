@@ -66,6 +66,7 @@ pub fn router() -> OpenApiRouter<App> {
         .routes(routes!(orders::list, orders::submit, orders::clear))
         .routes(routes!(orders::mark_ready, orders::unmark_ready))
         .routes(routes!(orders::gm_orders))
+        .routes(routes!(orders::check))
         .routes(routes!(board::drawing))
         .routes(routes!(board::targets))
         .routes(routes!(board::sandbox))

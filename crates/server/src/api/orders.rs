@@ -5,7 +5,9 @@ use axum::Json;
 
 use crate::auth::Account;
 use crate::error::{ApiResult, Body, ErrorBody, OptionalBody, Params, Path};
-use crate::services::orders::{self, ClearQuery, PhaseOrders, PowerOrders, ReadyMark, ReadyRequest, Submission};
+use crate::services::orders::{
+    self, Check, ClearQuery, OrderCheck, PhaseOrders, PowerOrders, ReadyMark, ReadyRequest, Submission,
+};
 use crate::App;
 
 /// The power whose orders to read.
@@ -136,4 +138,26 @@ pub async fn unmark_ready(
 )]
 pub async fn gm_orders(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<PhaseOrders>> {
     Ok(Json(orders::of_phase(&app, &account, id).await?))
+}
+
+/// Check one order without storing it: the engine's reading of it (canonical text and
+/// words) or why the order API would refuse it, as it would say it.
+///
+/// The game page asks this as the player types, and when a click on the map is not
+/// among the unit's listed orders (`/targets`). The GM names the power with `power`.
+#[utoipa::path(get, path = "/api/games/{id}/check-order", operation_id = "check_order", tag = "orders",
+    params(("id" = i64, Path, description = "The game's id"), Check),
+    responses(
+        (status = 200, description = "The verdict", body = OrderCheck),
+        (status = 403, description = "Not the power's player or the GM", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = [])),
+)]
+pub async fn check(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<i64>,
+    Params(c): Params<Check>,
+) -> ApiResult<Json<OrderCheck>> {
+    Ok(Json(orders::check(&app, &account, id, &c).await?))
 }

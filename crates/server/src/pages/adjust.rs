@@ -1,32 +1,11 @@
 //! Builds and removals by clicking: which spaces the player may build on, and with what,
-//! asked of the engine's own order check, so the map offers exactly the builds the
-//! order API would take.
+//! from the engine's list of legal orders (`chancery_engine::options`), so the map
+//! offers exactly the builds the order API would take.
 
-use chancery_engine::parse::parse_order;
-use chancery_engine::validate::validate;
-use chancery_engine::variant::{Location, Terrain};
-use chancery_engine::{GameState, PowerId, ProvinceId, Variant};
+use chancery_engine::options::{Lister, Scope};
+use chancery_engine::order::OrderKind;
+use chancery_engine::{GameState, PowerId, Variant};
 use serde::Serialize;
-
-/// The orders that build on one space: `Build A ber`, `Build F stp/nc`, ….
-fn builds_at(v: &Variant, state: &GameState, power: PowerId, province: ProvinceId) -> Vec<String> {
-    let prov = v.province(province);
-    let mut candidates = vec![format!("Build A {}", prov.abbr.to_ascii_lowercase())];
-    if prov.coasts.is_empty() {
-        candidates.push(format!("Build F {}", prov.abbr.to_ascii_lowercase()));
-    } else {
-        for coast in 1..=prov.coasts.len() {
-            candidates.push(format!(
-                "Build F {}",
-                v.location_name(Location::new(province, coast as u8))
-            ));
-        }
-    }
-    candidates
-        .into_iter()
-        .filter(|text| parse_order(v, power, text).and_then(|o| validate(v, state, &o)).is_ok())
-        .collect()
-}
 
 /// A space the power may build on, with the orders that build there.
 #[derive(Serialize, Debug, PartialEq)]
@@ -35,13 +14,28 @@ pub struct Site {
     pub orders: Vec<String>,
 }
 
+/// A unit the power may remove, with the order that removes it.
+#[derive(Serialize, Debug, PartialEq)]
+pub struct Removal {
+    pub unit: String,
+    pub order: String,
+}
+
 /// What a power does in an adjustment phase, for the game page's script
-/// (`game.adjust`): `{"builds": n, "sites": [{"space", "orders"}]}` or `{"removals": n}`.
+/// (`game.adjust`): `{"builds": n, "sites": [{"space", "orders"}], "waive": order}` or
+/// `{"removals": n, "units": [{"unit", "order"}]}`, every order the engine's own text.
 #[derive(Serialize, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum Adjust {
-    Builds { builds: usize, sites: Vec<Site> },
-    Removals { removals: usize },
+    Builds {
+        builds: usize,
+        sites: Vec<Site>,
+        waive: Option<String>,
+    },
+    Removals {
+        removals: usize,
+        units: Vec<Removal>,
+    },
 }
 
 /// The power's builds (with the spaces it may build on) or removals; None when it has
@@ -49,24 +43,44 @@ pub enum Adjust {
 pub fn choices(v: &Variant, state: &GameState, power: PowerId) -> Option<Adjust> {
     let centres = state.centre_count(power);
     let units = state.unit_count(power);
+    // The engine's list of the power's adjustment orders: builds grouped by space.
+    let mut by_space: Vec<Vec<String>> = vec![Vec::new(); v.provinces.len()];
+    let (mut waive, mut removable) = (None, Vec::new());
+    for order in Lister::new(v, state, Scope::All).adjustments(power) {
+        let text = order.display(v).to_string();
+        match order.kind {
+            OrderKind::Build { .. } => by_space[order.unit.location.province as usize].push(text),
+            OrderKind::Waive => waive = Some(text),
+            OrderKind::Remove => removable.push(Removal {
+                unit: format!(
+                    "{} {}",
+                    order.unit.kind.map_or('A', |k| k.letter()),
+                    v.location_name(order.unit.location)
+                ),
+                order: text,
+            }),
+            _ => {}
+        }
+    }
     if centres > units {
-        let sites = (0..v.provinces.len())
-            .filter(|p| v.provinces[*p].sc && v.provinces[*p].terrain != Terrain::Sea)
-            .filter_map(|p| {
-                let orders = builds_at(v, state, power, p as ProvinceId);
-                (!orders.is_empty()).then(|| Site {
-                    space: v.provinces[p].abbr.to_ascii_lowercase(),
-                    orders,
-                })
+        let sites = by_space
+            .into_iter()
+            .enumerate()
+            .filter(|(_, orders)| !orders.is_empty())
+            .map(|(p, orders)| Site {
+                space: v.provinces[p].abbr.to_ascii_lowercase(),
+                orders,
             })
             .collect();
         Some(Adjust::Builds {
             builds: centres - units,
             sites,
+            waive,
         })
     } else if units > centres {
         Some(Adjust::Removals {
             removals: units - centres,
+            units: removable,
         })
     } else {
         None
@@ -104,10 +118,11 @@ mod tests {
     fn builds_are_offered_on_empty_owned_home_centres_only() {
         let (v, state) = winter();
         let russia = v.find_power("Russia").unwrap();
-        let Some(Adjust::Builds { builds, sites }) = choices(&v, &state, russia) else {
+        let Some(Adjust::Builds { builds, sites, waive }) = choices(&v, &state, russia) else {
             panic!("Russia builds");
         };
         assert_eq!(builds, 1);
+        assert_eq!(waive.as_deref(), Some("Waive"), "the engine lists the waiver");
         let spaces: Vec<&str> = sites.iter().map(|s| s.space.as_str()).collect();
         // Rule (adjustments): builds go on a home centre the power owns that is empty;
         // Warsaw is occupied and Rumania is not a Russian home.
@@ -130,12 +145,14 @@ mod tests {
         let (v, state) = winter();
         let italy = v.find_power("Italy").unwrap();
         let removals = choices(&v, &state, italy);
+        // Two units, one centre: either may go, each with the engine's order.
         assert_eq!(
-            removals,
-            Some(Adjust::Removals { removals: 1 }),
-            "two units, one centre"
+            serde_json::to_value(&removals).unwrap(),
+            json!({"removals": 1, "units": [
+                {"unit": "A ven", "order": "Remove A ven"},
+                {"unit": "F nap", "order": "Remove F nap"}
+            ]})
         );
-        assert_eq!(serde_json::to_value(&removals).unwrap(), json!({"removals": 1}));
         let turkey = v.find_power("Turkey").unwrap();
         assert_eq!(choices(&v, &state, turkey), None, "no centre, no unit: nothing to do");
     }

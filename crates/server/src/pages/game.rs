@@ -4,21 +4,18 @@
 
 use askama::Template;
 use axum::extract::State;
-use axum::Json;
-use chancery_engine::parse::parse_order;
 use chancery_engine::rules::Rule;
-use chancery_engine::validate::validate;
 use chancery_engine::{GameState, PhaseKind, Variant};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::deadline::DeadlineBox;
 use super::layout::{json_block, render, Layout, PageResult};
 use super::{map, press};
 use crate::auth::{Account, Viewer};
-use crate::error::{ApiResult, Params, Path};
+use crate::error::{ApiResult, Path};
 use crate::model::GameStatus;
 use crate::services::games::view::{game_view, GameView, PowerKindView, PowerView, You as Part};
-use crate::services::games::{self, acting_power, role_of, Role};
+use crate::services::games::{self, role_of, Role};
 use crate::services::maps::MapOf;
 use crate::services::order_words;
 use crate::store::games::Game;
@@ -518,68 +515,4 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         press,
         data: json_block("game-data", &data),
     })
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Check {
-    text: String,
-    #[serde(default)]
-    power: Option<String>,
-}
-
-/// The engine's verdict on one order as the player types it: `ok`, with the order as
-/// the engine reads it and in words, or not, with why.
-#[derive(Serialize, Debug, PartialEq)]
-pub struct OrderCheck {
-    ok: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    order: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    words: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-}
-
-impl OrderCheck {
-    fn refused(error: impl Into<String>) -> OrderCheck {
-        OrderCheck {
-            ok: false,
-            order: None,
-            words: None,
-            error: Some(error.into()),
-        }
-    }
-}
-
-/// The engine's verdict on one order as the player types it, without storing it: the
-/// same parser and board check that the order API applies on submission.
-pub async fn check_order(
-    State(app): State<App>,
-    account: Account,
-    Path(id): Path<i64>,
-    Params(c): Params<Check>,
-) -> ApiResult<Json<OrderCheck>> {
-    let game = games::load(&app.db.read, id).await?;
-    let role = role_of(&app.db.read, &game, Some(&account)).await?;
-    let v = game.variant(&app).await?;
-    let power = acting_power(&role, c.power.as_deref(), &v)?;
-    let state = game.state(&v)?;
-    let Some(p) = v.find_power(&power) else {
-        return Ok(Json(OrderCheck::refused(format!("unknown power `{power}`"))));
-    };
-    if c.text.chars().count() > crate::limits::MAX_ORDER_CHARS {
-        return Ok(Json(OrderCheck::refused("the order is too long")));
-    }
-    Ok(Json(
-        match parse_order(&v, p, &c.text).and_then(|o| validate(&v, &state, &o)) {
-            Ok(order) => OrderCheck {
-                ok: true,
-                order: Some(order.display(&v).to_string()),
-                words: Some(order_words::words(&v, &state, &order)),
-                error: None,
-            },
-            Err(e) => OrderCheck::refused(e.to_string()),
-        },
-    ))
 }

@@ -56,7 +56,6 @@ fn routes() -> Vec<(&'static str, MethodRouter<App>)> {
         ("/account", get(account::account_page)),
         ("/players/{name}", get(players::page)),
         ("/games/{id}", get(game::page)),
-        ("/games/{id}/check-order", get(game::check_order)),
         ("/games/{id}/feed.atom", get(feed::feed)),
         ("/games/{id}/history", get(history::latest)),
         ("/games/{id}/history/{seq}", get(history::page)),

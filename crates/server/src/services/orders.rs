@@ -510,3 +510,120 @@ pub async fn of_phase(app: &App, account: &Account, id: i64) -> ApiResult<PhaseO
             .collect(),
     })
 }
+
+/// What a click on the map asked a unit to do, for [`Check`].
+#[derive(Deserialize, ToSchema, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    Move,
+    Retreat,
+    Board,
+    Support,
+    Convoy,
+}
+
+/// An order to check: as the player types it (`text`), or as the map's clicks name it
+/// (`unit`, `action`, `target`, `to`), so that a client composes no order text.
+#[derive(Deserialize, Default, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct Check {
+    /// The order (`f LON - nth`), in any notation the order API reads.
+    #[serde(default)]
+    #[param(max_length = 200, example = "F lon - nth")]
+    pub text: Option<String>,
+    /// Without `text`: the unit ordered (`A ber`).
+    #[serde(default)]
+    pub unit: Option<String>,
+    /// Without `text`: what it is to do.
+    #[serde(default)]
+    #[param(inline)]
+    pub action: Option<Action>,
+    /// With `support` and `convoy`: the other unit (`A mun`).
+    #[serde(default)]
+    pub target: Option<String>,
+    /// Where the unit (or, supporting and convoying, the other unit) goes (`sil`).
+    #[serde(default)]
+    pub to: Option<String>,
+    /// For the GM: the power it is for.
+    #[serde(default)]
+    pub power: Option<String>,
+}
+
+impl Check {
+    /// The order to read: the text, or the clicks written in the engine's notation.
+    fn order_text(&self) -> ApiResult<String> {
+        if let Some(text) = &self.text {
+            return Ok(text.clone());
+        }
+        let need = |v: &Option<String>, name: &str| {
+            v.clone()
+                .ok_or_else(|| ApiError::unprocessable(format!("`{name}` is needed here")).with(json!({"field": name})))
+        };
+        let (Some(action), Some(unit)) = (self.action, &self.unit) else {
+            return Err(ApiError::unprocessable("give `text`, or `unit` and `action`").with(json!({"field": "text"})));
+        };
+        Ok(match (action, &self.to) {
+            (Action::Move, _) => format!("{unit} - {}", need(&self.to, "to")?),
+            (Action::Retreat, _) => format!("{unit} R {}", need(&self.to, "to")?),
+            (Action::Board, None) => format!("{unit} B"),
+            (Action::Board, Some(to)) => format!("{unit} - {to} B"),
+            (Action::Support, None) => format!("{unit} S {}", need(&self.target, "target")?),
+            (Action::Support, Some(to)) => format!("{unit} S {} - {to}", need(&self.target, "target")?),
+            (Action::Convoy, _) => format!("{unit} C {} - {}", need(&self.target, "target")?, need(&self.to, "to")?),
+        })
+    }
+}
+
+/// The engine's verdict on one order as the player types it: `ok`, with the order as
+/// the engine reads it and in words, or not, with why.
+#[derive(Serialize, ToSchema, Debug, PartialEq)]
+pub struct OrderCheck {
+    pub ok: bool,
+    /// With `ok`: the order in the engine's canonical text (`F lon - nth`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub order: Option<String>,
+    /// With `ok`: the order in words (`Fleet London → North Sea`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub words: Option<String>,
+    /// Without `ok`: why the order API would refuse it, as it would say it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl OrderCheck {
+    fn refused(error: impl Into<String>) -> OrderCheck {
+        OrderCheck {
+            ok: false,
+            order: None,
+            words: None,
+            error: Some(error.into()),
+        }
+    }
+}
+
+/// The engine's verdict on one order, without storing it: the same parser and board
+/// check that the order API applies on submission.
+pub async fn check(app: &App, account: &Account, id: i64, c: &Check) -> ApiResult<OrderCheck> {
+    let game = games::load(&app.db.read, id).await?;
+    let role = role_of(&app.db.read, &game, Some(account)).await?;
+    let v = game.variant(app).await?;
+    let power = acting_power(&role, c.power.as_deref(), &v)?;
+    let state = game.state(&v)?;
+    let Some(p) = v.find_power(&power) else {
+        return Ok(OrderCheck::refused(format!("unknown power `{power}`")));
+    };
+    let text = c.order_text()?;
+    if text.chars().count() > MAX_ORDER_CHARS {
+        return Ok(OrderCheck::refused("the order is too long"));
+    }
+    Ok(match parse_order(&v, p, &text).and_then(|o| validate(&v, &state, &o)) {
+        Ok(order) => OrderCheck {
+            ok: true,
+            order: Some(order.display(&v).to_string()),
+            words: Some(crate::services::order_words::words(&v, &state, &order)),
+            error: None,
+        },
+        Err(e) => OrderCheck::refused(e.to_string()),
+    })
+}

@@ -3,17 +3,35 @@
 //! exactly the orders the order API would take, in every variant, without a rule of
 //! its own.
 
+use chancery_engine::options::{Lister, Scope};
 use chancery_engine::order::{OrderKind, UnitRef};
 use chancery_engine::parse::{parse_order, parse_order_line};
 use chancery_engine::rules::Rule;
 use chancery_engine::state::PhaseKind;
-use chancery_engine::validate::{retreat_options, Validator};
-use chancery_engine::variant::{Location, ProvinceId, UnitKind};
-use chancery_engine::{GameState, Order, PowerId, Unit, Variant};
+use chancery_engine::variant::{Location, UnitKind};
+use chancery_engine::{GameState, PowerId, Unit, Variant};
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
+
+/// A place the selected unit may go to, with the finished order that sends it there.
+#[derive(Serialize, ToSchema, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// The space (`sil`, `stp/nc`), as the map's `data-space` names it, with the coast.
+    pub to: String,
+    /// The order, in the engine's canonical text (`A ber - sil`).
+    pub order: String,
+}
+
+/// A unit the selected unit may support where it stands.
+#[derive(Serialize, ToSchema, Debug, PartialEq, Eq)]
+pub struct Held {
+    /// The unit supported (`F kie`).
+    pub unit: String,
+    /// The order (`A ber S F kie`).
+    pub order: String,
+}
 
 /// A move of another unit that the selected unit may support or convoy.
 #[derive(Serialize, ToSchema, Debug, PartialEq, Eq)]
@@ -22,26 +40,34 @@ pub struct Assisted {
     pub unit: String,
     /// Where it moves (`sil`, `stp/nc`).
     pub to: String,
+    /// The order (`A ber S A mun - sil`).
+    pub order: String,
 }
 
-/// Everything one unit may be ordered to do in the current phase.
+/// Everything one unit may be ordered to do in the current phase, each as the finished
+/// order the engine lists (`chancery_engine::options`): a client sends an order's text
+/// as it is and composes none.
 #[derive(Serialize, ToSchema, Debug, Default)]
 pub struct Targets {
     /// The unit (`A ber`), as the map's `data-unit` names it.
     pub unit: String,
+    /// Movement: the order to hold.
+    pub hold: Option<String>,
+    /// Retreats: the order to disband.
+    pub disband: Option<String>,
     /// Movement: the spaces it may move to, by land or by a convoy the fleets on the
     /// board could make; retreats: where it may retreat.
-    pub moves: Vec<String>,
+    pub moves: Vec<Place>,
     /// Movement: the units it may support where they stand.
-    pub support_holds: Vec<String>,
+    pub support_holds: Vec<Held>,
     /// Movement: the moves it may support.
     pub supports: Vec<Assisted>,
     /// Movement, a fleet where convoys exist: the army moves it may convoy.
     pub convoys: Vec<Assisted>,
-    /// Original 1958: whether it may board (or take aboard) where it stands.
-    pub board_here: bool,
+    /// Original 1958: the order to board (or take aboard) where it stands, if it may.
+    pub board_here: Option<String>,
     /// Original 1958: the spaces it may move to in order to board.
-    pub boards: Vec<String>,
+    pub boards: Vec<Place>,
     /// Whether the variant has convoys at all (Original 1958 has none).
     pub convoys_exist: bool,
     /// Whether the variant has boarding.
@@ -50,26 +76,6 @@ pub struct Targets {
 
 fn unit_text(v: &Variant, u: &Unit) -> String {
     format!("{} {}", u.kind.letter(), v.location_name(u.location))
-}
-
-fn unit_ref(u: &Unit) -> UnitRef {
-    UnitRef {
-        kind: Some(u.kind),
-        location: u.location,
-    }
-}
-
-/// Every place a unit could be ordered to: each space, and each coast of a space that
-/// has several.
-fn locations(v: &Variant) -> Vec<Location> {
-    let mut out = Vec::with_capacity(v.provinces.len() * 2);
-    for (i, p) in v.provinces.iter().enumerate() {
-        out.push(Location::new(i as ProvinceId, 0));
-        for c in 1..=p.coasts.len() {
-            out.push(Location::new(i as ProvinceId, c as u8));
-        }
-    }
-    out
 }
 
 /// The unit named by `text` (`A ber`, `ber`, `F stp/sc`), which `power` must command:
@@ -129,7 +135,9 @@ pub fn find_any_unit(v: &Variant, state: &GameState, text: &str) -> ApiResult<Un
     find_unit(v, state, owner, text)
 }
 
-/// What `unit` may do, by trying every order of the phase through the validator.
+/// What `unit` may do: the engine's list of its legal orders (`options::Lister`, the
+/// plausible ones: a move to a neighbour is not offered again "via convoy"), sorted
+/// into the choices the game page offers.
 pub fn targets(v: &Variant, state: &GameState, power: PowerId, unit: &Unit) -> Targets {
     let mut out = Targets {
         unit: unit_text(v, unit),
@@ -137,79 +145,49 @@ pub fn targets(v: &Variant, state: &GameState, power: PowerId, unit: &Unit) -> T
         boarding: v.rule_on(Rule::Boarding),
         ..Targets::default()
     };
-    match state.phase.kind {
-        PhaseKind::Retreat => {
-            if let Some(i) = state.dislodged.iter().position(|d| d.unit == *unit) {
-                out.moves = retreat_options(v, state, i)
-                    .into_iter()
-                    .map(|l| v.location_name(l))
-                    .collect();
-            }
-            return out;
-        }
-        PhaseKind::Adjustment => return out,
-        PhaseKind::Movement => {}
-    }
-    let mut x = Validator::new();
-    x.index(v, state);
-    let me = unit_ref(unit);
-    let mut ok = |kind: OrderKind| {
-        x.validate(v, state, &Order { power, unit: me, kind })
-            .ok()
-            .map(|o| o.kind)
-    };
-    let all = locations(v);
-    let push = |list: &mut Vec<String>, l: Location| {
-        let name = v.location_name(l);
-        if !list.contains(&name) {
-            list.push(name);
-        }
-    };
-    for &to in &all {
-        if to.province == unit.location.province {
-            continue;
-        }
-        if let Some(OrderKind::Move { to, .. }) = ok(OrderKind::Move { to, via_convoy: false }) {
-            push(&mut out.moves, to);
-        }
-        if out.boarding {
-            if let Some(OrderKind::Board { to: Some(to), .. }) = ok(OrderKind::Board {
-                to: Some(to),
-                with: None,
-            }) {
-                push(&mut out.boards, to);
-            }
-        }
-    }
-    if out.boarding {
-        out.board_here = ok(OrderKind::Board { to: None, with: None }).is_some();
-    }
-    for other in state.units.iter().filter(|u| *u != unit) {
-        let them = unit_ref(other);
-        let name = unit_text(v, other);
-        if ok(OrderKind::SupportHold { unit: them }).is_some() {
-            out.support_holds.push(name.clone());
-        }
-        let convoys = out.convoys_exist && unit.kind == UnitKind::Fleet && other.kind == UnitKind::Army;
-        for &to in &all {
-            if to.province == other.location.province {
-                continue;
-            }
-            if let Some(OrderKind::SupportMove { to, .. }) = ok(OrderKind::SupportMove { unit: them, to }) {
-                let to = v.location_name(to);
-                if !out.supports.iter().any(|a| a.unit == name && a.to == to) {
-                    out.supports.push(Assisted { unit: name.clone(), to });
+    let mut lister = Lister::new(v, state, Scope::Plausible);
+    for order in lister.unit_orders(power, unit) {
+        let text = order.display(v).to_string();
+        let place = |to: Location| Place {
+            to: v.location_name(to),
+            order: text.clone(),
+        };
+        match order.kind {
+            OrderKind::Hold => out.hold = Some(text),
+            OrderKind::Disband => out.disband = Some(text),
+            OrderKind::Move { to, .. } | OrderKind::Retreat { to } => {
+                if !out.moves.iter().any(|p| p.to == v.location_name(to)) {
+                    out.moves.push(place(to));
                 }
             }
-            if convoys {
-                if let Some(OrderKind::Convoy { to, .. }) = ok(OrderKind::Convoy { army: them, to }) {
-                    let to = v.location_name(to);
-                    if !out.convoys.iter().any(|a| a.unit == name && a.to == to) {
-                        out.convoys.push(Assisted { unit: name.clone(), to });
-                    }
+            OrderKind::Board { to: None, .. } => out.board_here = Some(text),
+            OrderKind::Board { to: Some(to), .. } => {
+                if !out.boards.iter().any(|p| p.to == v.location_name(to)) {
+                    out.boards.push(place(to));
                 }
             }
+            OrderKind::SupportHold { unit: them } => out.support_holds.push(Held {
+                unit: unit_ref_text(v, &them),
+                order: text,
+            }),
+            OrderKind::SupportMove { unit: them, to } => out.supports.push(Assisted {
+                unit: unit_ref_text(v, &them),
+                to: v.location_name(to),
+                order: text,
+            }),
+            OrderKind::Convoy { army, to } => out.convoys.push(Assisted {
+                unit: unit_ref_text(v, &army),
+                to: v.location_name(to),
+                order: text,
+            }),
+            OrderKind::Build { .. } | OrderKind::Remove | OrderKind::Waive => {}
         }
     }
     out
+}
+
+/// A unit an order names (`A mun`), as the map's `data-unit` names it.
+fn unit_ref_text(v: &Variant, u: &UnitRef) -> String {
+    let letter = u.kind.map_or('A', |k| k.letter());
+    format!("{letter} {}", v.location_name(u.location))
 }
