@@ -38,7 +38,8 @@ pub fn router(app: App, test_clock: bool) -> Router {
     if test_clock {
         r = r
             .route("/api/test/clock", get(clock_now).post(clock_advance))
-            .route("/api/test/adjudications", get(adjudications));
+            .route("/api/test/adjudications", get(adjudications))
+            .route("/api/test/state-decodes", get(state_decodes));
     }
     r.fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
@@ -112,6 +113,13 @@ struct Advance {
 /// show that showing history judges nothing again.
 async fn adjudications() -> Json<Value> {
     Json(json!({"adjudications": chancery_engine::adjudicate::adjudications()}))
+}
+
+/// Test servers only: how many stored positions this process has decoded, so that a
+/// test can show a request decodes its game's position once.
+async fn state_decodes() -> Json<Value> {
+    let n = crate::services::games::STATE_DECODES.load(std::sync::atomic::Ordering::Relaxed);
+    Json(json!({"state_decodes": n}))
 }
 
 /// Test servers only (`--test-clock`): moves the clock forward and runs the scheduler

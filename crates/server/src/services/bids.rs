@@ -238,14 +238,15 @@ async fn lock_for_bids(
     named: &PhaseRef,
 ) -> ApiResult<(Tx, Game, Arc<Variant>, String)> {
     let now = app.clock.now_ms();
-    games::lock_acting(app, account, id, requested, |game, role, v| {
-        if !v.has_minors() {
+    let (tx, loaded, power) = games::lock_acting(app, account, id, requested, |l, role| {
+        if !l.variant.has_minors() {
             return Err(ApiError::unprocessable(NO_DP));
         }
-        at_phase(game, &game.state(v)?, named)?;
-        open_for_orders(game, role, now)
+        at_phase(&l.game, &l.state, named)?;
+        open_for_orders(&l.game, role, now)
     })
-    .await
+    .await?;
+    Ok((tx, loaded.game, loaded.variant, power))
 }
 
 /// Adds or replaces bids of one power for the current phase. The power's whole set of

@@ -344,9 +344,10 @@ async fn write(
         return Ok(false);
     }
     let v = game.variant(&app).await?;
+    let state = game.state(&v)?;
     let written = async {
         for (power, texts) in &orders {
-            crate::services::orders::write(&mut tx, &game, &v, power, texts, true, now).await?;
+            crate::services::orders::write(&mut tx, &game, &v, &state, power, texts, true, now).await?;
         }
         if v.has_minors() {
             crate::services::bids::write(&mut tx, &game, &v, &turn.power, &bids, true, now).await?;
@@ -354,7 +355,7 @@ async fn write(
         Ok::<(), ApiError>(())
     }
     .await;
-    let phase = game.state(&v)?.phase.code();
+    let phase = state.phase.code();
     match written {
         Ok(()) => {
             store::bots::done(&mut *tx, turn.game, turn.seq, &turn.power, "ordered", now).await?;

@@ -166,20 +166,26 @@ pub fn open_for_orders(game: &Game, role: &Role, now: i64) -> ApiResult<()> {
     }
 }
 
-async fn power_orders(tx: &mut Tx, game: &Game, power: &str, v: &chancery_engine::Variant) -> ApiResult<PowerOrders> {
+async fn power_orders(
+    tx: &mut Tx,
+    game: &Game,
+    power: &str,
+    v: &chancery_engine::Variant,
+    state: &chancery_engine::GameState,
+) -> ApiResult<PowerOrders> {
     let orders = store::orders::of_power(&mut **tx, game.id, game.seq, power).await?;
-    answer(game, v, power, orders.into_iter().map(OrderLine::from).collect())
+    answer(game, v, state, power, orders.into_iter().map(OrderLine::from).collect())
 }
 
 fn answer(
     game: &Game,
     v: &chancery_engine::Variant,
+    state: &chancery_engine::GameState,
     power: &str,
     mut orders: Vec<OrderLine>,
 ) -> ApiResult<PowerOrders> {
-    let state = game.state(v)?;
     for o in &mut orders {
-        o.words = order_words::text_in_words(v, &state, power, &o.order);
+        o.words = order_words::text_in_words(v, state, power, &o.order);
     }
     Ok(PowerOrders {
         game: game.id,
@@ -207,18 +213,30 @@ async fn store_orders(app: App, account: Account, id: i64, s: Submission) -> Api
         seq: s.seq,
         phase: s.phase.clone(),
     };
-    let (mut tx, game, v, power) = games::lock_acting(&app, &account, id, s.power.as_deref(), |g, r, v| {
-        at_phase(g, &g.state(v)?, &named)?;
-        open_for_orders(g, r, now)
+    let (mut tx, loaded, power) = games::lock_acting(&app, &account, id, s.power.as_deref(), |l, r| {
+        at_phase(&l.game, &l.state, &named)?;
+        open_for_orders(&l.game, r, now)
     })
     .await?;
-    let mut rows = write(&mut tx, &game, &v, &power, &s.orders, s.replace, app.clock.now_ms()).await?;
+    let (game, v, state) = (&loaded.game, &loaded.variant, &loaded.state);
+    let mut rows = write(
+        &mut tx,
+        game,
+        v,
+        state,
+        &power,
+        &s.orders,
+        s.replace,
+        app.clock.now_ms(),
+    )
+    .await?;
     // After a replacement the stored orders are exactly these: no need to read them back.
     let answered = if s.replace {
         rows.sort();
         answer(
-            &game,
-            &v,
+            game,
+            v,
+            state,
             &power,
             rows.into_iter()
                 .map(|(unit, order)| OrderLine {
@@ -229,7 +247,7 @@ async fn store_orders(app: App, account: Account, id: i64, s: Submission) -> Api
                 .collect(),
         )?
     } else {
-        power_orders(&mut tx, &game, &power, &v).await?
+        power_orders(&mut tx, game, &power, v, state).await?
     };
     tx.commit().await?;
     Ok(answered)
@@ -240,10 +258,12 @@ async fn store_orders(app: App, account: Account, id: i64, s: Submission) -> Api
 /// (the error lists the refused). A player's submission and a bot's both come here, so
 /// a bot's orders pass exactly the checks a person's do. Returns the rows written (unit
 /// key, canonical order).
+#[allow(clippy::too_many_arguments)]
 pub async fn write(
     tx: &mut Tx,
     game: &Game,
     v: &chancery_engine::Variant,
+    state: &chancery_engine::GameState,
     power: &str,
     texts: &[String],
     replace: bool,
@@ -254,7 +274,6 @@ pub async fn write(
     let power_id = v
         .find_power(&power)
         .ok_or_else(|| ApiError::unprocessable("unknown power"))?;
-    let state = game.state(v)?;
     let mut accepted = Vec::new();
     let mut refused = Vec::new();
     for text in texts {
@@ -265,7 +284,7 @@ pub async fn write(
             });
             continue;
         }
-        match parse_order(v, power_id, text).and_then(|o| validate(v, &state, &o)) {
+        match parse_order(v, power_id, text).and_then(|o| validate(v, state, &o)) {
             Ok(order) => accepted.push(order),
             Err(e) => refused.push(RefusedOrder {
                 order: text.clone(),
@@ -340,7 +359,14 @@ pub async fn list(app: &App, account: &Account, id: i64, power: Option<&str>) ->
     let v = game.variant(app).await?;
     let power = acting_power(&role, power, &v)?;
     let orders = store::orders::of_power(&app.db.read, game.id, game.seq, &power).await?;
-    answer(&game, &v, &power, orders.into_iter().map(OrderLine::from).collect())
+    let state = game.state(&v)?;
+    answer(
+        &game,
+        &v,
+        &state,
+        &power,
+        orders.into_iter().map(OrderLine::from).collect(),
+    )
 }
 
 /// Clears a power's orders, or one unit's, in the phase the request names.
@@ -350,11 +376,12 @@ pub async fn clear(app: &App, account: &Account, id: i64, q: ClearQuery) -> ApiR
         seq: q.seq,
         phase: q.phase.clone(),
     };
-    let (mut tx, game, v, power) = games::lock_acting(app, account, id, q.power.as_deref(), |g, r, v| {
-        at_phase(g, &g.state(v)?, &named)?;
-        open_for_orders(g, r, now)
+    let (mut tx, loaded, power) = games::lock_acting(app, account, id, q.power.as_deref(), |l, r| {
+        at_phase(&l.game, &l.state, &named)?;
+        open_for_orders(&l.game, r, now)
     })
     .await?;
+    let (game, v, state) = (&loaded.game, &loaded.variant, &loaded.state);
     match &q.unit {
         Some(unit) => {
             let key = match v.find_province(unit) {
@@ -370,7 +397,7 @@ pub async fn clear(app: &App, account: &Account, id: i64, q: ClearQuery) -> ApiR
             store::orders::delete(&mut *tx, id, game.seq, &power, None).await?;
         }
     }
-    let answered = power_orders(&mut tx, &game, &power, &v).await?;
+    let answered = power_orders(&mut tx, game, &power, v, state).await?;
     tx.commit().await?;
     Ok(answered)
 }
@@ -431,15 +458,15 @@ pub async fn mark_ready(app: &App, account: &Account, id: i64, r: ReadyRequest) 
         seq: r.seq,
         phase: r.phase.clone(),
     };
-    let (mut tx, game, _, power) = games::lock_acting(app, account, id, r.power.as_deref(), |g, _, v| {
-        at_phase(g, &g.state(v)?, &named)?;
-        match g.status {
+    let (mut tx, loaded, power) = games::lock_acting(app, account, id, r.power.as_deref(), |l, _| {
+        at_phase(&l.game, &l.state, &named)?;
+        match l.game.status {
             GameStatus::Active => Ok(()),
             _ => Err(ApiError::coded(ErrorCode::NotRunning, "the game is not running")),
         }
     })
     .await?;
-    let (all_ready, processed) = ready(app, &mut tx, &game, &power).await?;
+    let (all_ready, processed) = ready(app, &mut tx, &loaded.game, &power).await?;
     tx.commit().await?;
     if processed {
         // A new phase: its bots' turn.
@@ -474,10 +501,11 @@ pub async fn unmark_ready(app: &App, account: &Account, id: i64, r: ReadyRequest
         seq: r.seq,
         phase: r.phase.clone(),
     };
-    let (mut tx, game, _, power) = games::lock_acting(app, account, id, r.power.as_deref(), |g, _, v| {
-        at_phase(g, &g.state(v)?, &named)
+    let (mut tx, loaded, power) = games::lock_acting(app, account, id, r.power.as_deref(), |l, _| {
+        at_phase(&l.game, &l.state, &named)
     })
     .await?;
+    let game = loaded.game;
     store::orders::set_ready(&mut *tx, id, game.seq, &power, false).await?;
     tx.commit().await?;
     Ok(ReadyMark {

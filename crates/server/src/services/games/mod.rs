@@ -67,18 +67,39 @@ pub async fn lock_acting(
     account: &Account,
     id: i64,
     requested: Option<&str>,
-    check: impl FnOnce(&Game, &Role, &Variant) -> ApiResult<()>,
-) -> ApiResult<(Tx, Game, Arc<Variant>, String)> {
+    check: impl FnOnce(&LoadedGame, &Role) -> ApiResult<()>,
+) -> ApiResult<(Tx, LoadedGame, String)> {
     // A suspended account gives no orders, bids or ready marks (asked before the lock,
     // on the read pool, so that the refusal never holds the game).
     crate::services::moderation::refuse_if_suspended(app, account).await?;
     let (mut tx, game) = lock(app, id).await?;
     let role = role_of(&mut *tx, &game, Some(account)).await?;
-    let v = game.variant(app).await?;
-    check(&game, &role, &v)?;
-    let power = acting_power(&role, requested, &v)?;
-    Ok((tx, game, v, power))
+    let loaded = LoadedGame::of(app, game).await?;
+    check(&loaded, &role)?;
+    let power = acting_power(&role, requested, &loaded.variant)?;
+    Ok((tx, loaded, power))
 }
+
+/// A game with its variant and its position decoded, once per request: what a request
+/// that acts on the board passes along instead of decoding the stored position again
+/// at each step (tests/loaded_game.rs counts the decodes of an order submission).
+pub struct LoadedGame {
+    pub game: Game,
+    pub variant: Arc<Variant>,
+    pub state: GameState,
+}
+
+impl LoadedGame {
+    pub async fn of(app: &App, game: Game) -> ApiResult<LoadedGame> {
+        let variant = game.variant(app).await?;
+        let state = game.state(&variant)?;
+        Ok(LoadedGame { game, variant, state })
+    }
+}
+
+/// How many times this process has decoded a stored position (`Game::state`), for the
+/// test endpoint `/api/test/state-decodes`.
+pub static STATE_DECODES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// The phase a change to orders, bids or a ready mark is meant for, as the request
 /// names it: its number (`seq`, which the game's view gives) or its code (`phase`, such
@@ -137,6 +158,7 @@ impl Game {
     }
 
     pub fn state(&self, v: &Variant) -> ApiResult<GameState> {
+        STATE_DECODES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let json: StateJson = serde_json::from_str(&self.state_json)
             .map_err(|e| ApiError::coded(ErrorCode::DamagedGame, format!("stored position: {e}")))?;
         state_from_json(v, &json).map_err(|e| ApiError::coded(ErrorCode::DamagedGame, format!("stored position: {e}")))
