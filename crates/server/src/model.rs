@@ -57,9 +57,52 @@ impl fmt::Display for GameStatus {
     }
 }
 
+/// What players may send each other in a game (the GM may always write, and a player
+/// may always write to the GM). Stored as its lower-case name in `games.press`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PressRule {
+    /// Private and public press.
+    Full,
+    /// Press to everyone only.
+    Public,
+    /// No press between players (gunboat).
+    None,
+}
+
+impl PressRule {
+    pub const ALL: [PressRule; 3] = [Self::Full, Self::Public, Self::None];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Full => "full",
+            Self::Public => "public",
+            Self::None => "none",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<PressRule> {
+        Self::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+}
+
+impl fmt::Display for PressRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::GameStatus;
+    use super::{GameStatus, PressRule};
+
+    #[test]
+    fn press_rules_read_back_as_stored() {
+        for s in PressRule::ALL {
+            assert_eq!(PressRule::parse(s.as_str()), Some(s));
+            assert_eq!(serde_json::to_value(s).unwrap(), s.as_str());
+        }
+    }
 
     #[test]
     fn statuses_read_back_as_stored() {

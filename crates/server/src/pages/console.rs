@@ -237,7 +237,7 @@ fn press_choices(game: &Game) -> Vec<Choice> {
     .map(|(value, text)| Choice {
         value,
         text,
-        selected: game.press == value,
+        selected: game.press.as_str() == value,
     })
     .collect()
 }

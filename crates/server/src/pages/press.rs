@@ -11,7 +11,7 @@ use super::layout::time_text;
 use crate::auth::Account;
 use crate::error::{ApiError, ApiResult};
 use crate::limits::MAX_PRESS_CHARS;
-use crate::model::GameStatus;
+use crate::model::{GameStatus, PressRule};
 use crate::services::games::Role;
 use crate::services::press::{self, PressMessage, GM};
 use crate::store::games::Game;
@@ -61,7 +61,7 @@ pub(super) fn anchor(key: &[String]) -> String {
 fn reply_to(game: &Game, key: &[String], role: &Role) -> Option<Vec<String>> {
     let can_send = match role {
         Role::Gm => true,
-        Role::Player(_) => game.status != GameStatus::Finished && game.press != "none",
+        Role::Player(_) => game.status != GameStatus::Finished && game.press != PressRule::None,
         _ => false,
     };
     let public = key.first().map(String::as_str) == Some("*all");
@@ -72,7 +72,7 @@ fn reply_to(game: &Game, key: &[String], role: &Role) -> Option<Vec<String>> {
     if !can_send || key.iter().any(|k| k.starts_with('*')) && !public {
         return None;
     }
-    if !public && game.press == "public" && !matches!(role, Role::Gm) {
+    if !public && game.press == PressRule::Public && !matches!(role, Role::Gm) {
         return None;
     }
     Some(if public { Vec::new() } else { key.to_vec() })
@@ -149,14 +149,14 @@ fn new_form(game: &Game, role: &Role, v: &Variant) -> NewForm {
     if me.is_some() {
         boxes.push(GM.to_string());
     }
-    let gunboat = game.press == "none" && me.is_some();
+    let gunboat = game.press == PressRule::None && me.is_some();
     let legend = if gunboat {
         "No press between players in this game: write to the GM"
     } else {
         "New message — to those ticked, or to everyone when none is"
     };
     // In a game without press, only the GM may be written to.
-    if !gunboat && (game.press != "public" || me.is_none()) {
+    if !gunboat && (game.press != PressRule::Public || me.is_none()) {
         boxes.extend(
             v.powers
                 .iter()

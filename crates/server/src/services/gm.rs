@@ -587,7 +587,10 @@ pub async fn change_settings(app: &App, account: &Account, id: i64, s: Settings)
         Some(n) => n.to_string(),
         None => game.name.clone(),
     };
-    let press = settings::check_press(s.press.as_deref().unwrap_or(&game.press))?.to_string();
+    let press = match s.press.as_deref() {
+        Some(p) => settings::check_press(p)?,
+        None => game.press,
+    };
     let grey_press = s.grey_press.unwrap_or(game.grey_press);
     let early = s
         .early_processing
@@ -598,7 +601,7 @@ pub async fn change_settings(app: &App, account: &Account, id: i64, s: Settings)
     };
     let row = SettingsRow {
         name: &name,
-        press: &press,
+        press,
         grey_press,
         movement_minutes: schedule.movement,
         retreat_minutes: schedule.retreat,

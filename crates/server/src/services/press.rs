@@ -11,7 +11,7 @@ use crate::clock::iso_utc;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::limits::{MAX_PRESS_CHARS, MAX_TIME_MS};
-use crate::model::{Account, GameStatus};
+use crate::model::{Account, GameStatus, PressRule};
 use crate::services::games::{self, role_of, Role};
 use crate::store::{self, press::Readable};
 use crate::App;
@@ -135,9 +135,9 @@ pub async fn send(app: &App, account: &Account, id: i64, m: Message) -> ApiResul
         }
         Role::Player(p) if to_gm_only => (Some(p.clone()), false),
         Role::Player(p) => {
-            match game.press.as_str() {
-                "none" => return Err(ApiError::forbidden("this game has no press")),
-                "public" if !public => return Err(ApiError::forbidden("this game allows public press only")),
+            match game.press {
+                PressRule::None => return Err(ApiError::forbidden("this game has no press")),
+                PressRule::Public if !public => return Err(ApiError::forbidden("this game allows public press only")),
                 _ => {}
             }
             if m.grey && !game.grey_press {

@@ -5,7 +5,7 @@ use sqlx::{Any, Executor, Row};
 
 use super::flag;
 use crate::db::{Backend, Tx};
-use crate::model::GameStatus;
+use crate::model::{GameStatus, PressRule};
 
 /// A row of `games`.
 #[derive(Clone, Debug)]
@@ -16,7 +16,7 @@ pub struct Game {
     pub variant_text: Option<String>,
     pub gm_id: i64,
     pub status: GameStatus,
-    pub press: String,
+    pub press: PressRule,
     pub grey_press: bool,
     pub anonymous: bool,
     /// An anonymous game names its players once finished.
@@ -39,6 +39,12 @@ pub struct Game {
 
 const GAME_COLUMNS: &str = "id, name, variant, variant_text, gm_id, status, press, grey_press, anonymous, reveal_at_end, movement_minutes, retreat_minutes, adjustment_minutes, start_at_ms, seq, state_json, deadline_ms, paused_left_ms, outcome, deadline_time, time_zone, process_when_ready";
 
+/// The `press` column of a row, which is only ever written from a [`PressRule`].
+fn press_of(r: &AnyRow) -> Result<PressRule, sqlx::Error> {
+    let text: String = r.try_get("press")?;
+    PressRule::parse(&text).ok_or_else(|| sqlx::Error::Decode(format!("unknown press rule `{text}`").into()))
+}
+
 /// The `status` column of a row, which the schema only ever sets to a [`GameStatus`].
 pub(crate) fn status_of(r: &AnyRow) -> Result<GameStatus, sqlx::Error> {
     let text: String = r.try_get("status")?;
@@ -53,7 +59,7 @@ fn game_from_row(r: &AnyRow) -> Result<Game, sqlx::Error> {
         variant_text: r.try_get("variant_text")?,
         gm_id: r.try_get("gm_id")?,
         status: status_of(r)?,
-        press: r.try_get("press")?,
+        press: press_of(r)?,
         grey_press: flag(r, "grey_press")?,
         anonymous: flag(r, "anonymous")?,
         reveal_at_end: flag(r, "reveal_at_end")?,
@@ -157,7 +163,7 @@ pub struct NewGameRow<'a> {
     pub variant: &'a str,
     pub variant_text: Option<&'a str>,
     pub gm_id: i64,
-    pub press: &'a str,
+    pub press: PressRule,
     pub grey_press: bool,
     pub anonymous: bool,
     pub reveal_at_end: bool,
@@ -183,7 +189,7 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(e: E, g: &NewGameRow<'_
     .bind(g.variant)
     .bind(g.variant_text)
     .bind(g.gm_id)
-    .bind(g.press)
+    .bind(g.press.as_str())
     .bind(g.grey_press as i64)
     .bind(g.anonymous as i64)
     .bind(g.movement_minutes)
@@ -332,7 +338,7 @@ pub async fn set_gm<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, gm_id: i
 /// The settings a GM may change while the game runs.
 pub struct SettingsRow<'a> {
     pub name: &'a str,
-    pub press: &'a str,
+    pub press: PressRule,
     pub grey_press: bool,
     pub movement_minutes: i64,
     pub retreat_minutes: i64,
@@ -349,7 +355,7 @@ pub async fn set_settings<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, s:
     )
     .bind(id)
     .bind(s.name)
-    .bind(s.press)
+    .bind(s.press.as_str())
     .bind(s.grey_press as i64)
     .bind(s.movement_minutes)
     .bind(s.retreat_minutes)

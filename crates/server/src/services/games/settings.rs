@@ -6,6 +6,7 @@ use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
 use crate::limits::MAX_MINUTES;
+use crate::model::PressRule;
 
 /// A deadline schedule as a request gives it; fields left out keep their value (at
 /// creation: a day to move, half a day to retreat or adjust, at no fixed time).
@@ -35,11 +36,8 @@ fn minutes(value: Option<i64>, default: i64, what: &str) -> ApiResult<i64> {
     }
 }
 
-pub fn check_press(press: &str) -> ApiResult<&str> {
-    match press {
-        "full" | "public" | "none" => Ok(press),
-        _ => Err(ApiError::unprocessable("`press` is one of: full, public, none")),
-    }
+pub fn check_press(press: &str) -> ApiResult<PressRule> {
+    PressRule::parse(press).ok_or_else(|| ApiError::unprocessable("`press` is one of: full, public, none"))
 }
 
 /// A game's deadline schedule as stored.

@@ -11,7 +11,7 @@ use super::settings::EarlyProcessing;
 use super::{load, role_of, Role};
 use crate::clock::iso_utc;
 use crate::error::{ApiError, ApiResult};
-use crate::model::{Account, GameStatus};
+use crate::model::{Account, GameStatus, PressRule};
 use crate::store::{self, games::Game};
 use crate::App;
 
@@ -90,7 +90,7 @@ pub struct GameView {
     /// The GM's account name.
     pub gm: Option<String>,
     /// `full`, `public` or `none`.
-    pub press: String,
+    pub press: PressRule,
     pub grey_press: bool,
     pub anonymous: bool,
     pub reveal_at_end: bool,
@@ -174,7 +174,7 @@ pub async fn game_view(app: &App, game: &Game, role: &Role) -> ApiResult<GameVie
         variant: game.variant.clone(),
         status: game.status,
         gm: around.gm_name,
-        press: game.press.clone(),
+        press: game.press,
         grey_press: game.grey_press,
         anonymous: game.anonymous,
         reveal_at_end: game.reveal_at_end,

@@ -1,0 +1,111 @@
+//! The server's typed boundary (issue 25): stored values are read by `store/` alone. No
+//! module outside `crates/server/src/store/` reads a column by name (`try_get("…")`),
+//! and none compares a typed stored field (a game's `status` or `press`)
+//! with a string literal, which the enums (`GameStatus`, `PressRule`) replace. Read with
+//! syn, so comments and strings are never taken for code.
+
+use std::path::{Path, PathBuf};
+
+use syn::visit::Visit;
+
+/// Fields the store gives as enums: a comparison of one with a literal string means a
+/// stored text travelled past the store.
+const TYPED_FIELDS: [&str; 2] = ["status", "press"];
+
+struct Finder {
+    file: String,
+    found: Vec<String>,
+}
+
+fn is_str_literal(e: &syn::Expr) -> bool {
+    matches!(
+        e,
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(_),
+            ..
+        })
+    )
+}
+
+fn typed_field(e: &syn::Expr) -> Option<String> {
+    match e {
+        syn::Expr::Field(f) => match &f.member {
+            syn::Member::Named(n) if TYPED_FIELDS.contains(&n.to_string().as_str()) => Some(n.to_string()),
+            _ => None,
+        },
+        syn::Expr::MethodCall(m) if m.method == "as_str" => typed_field(&m.receiver),
+        syn::Expr::Reference(r) => typed_field(&r.expr),
+        _ => None,
+    }
+}
+
+impl<'ast> Visit<'ast> for Finder {
+    fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+        let name = m.method.to_string();
+        // `try_get` is sqlx's checked read of a row's column (a JSON value's `get` with
+        // a key is not a column, so `get` is not counted).
+        if name == "try_get" && m.args.first().is_some_and(is_str_literal) {
+            self.found
+                .push(format!("{}: a column read by name (`{name}`)", self.file));
+        }
+        syn::visit::visit_expr_method_call(self, m);
+    }
+
+    fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+        if matches!(b.op, syn::BinOp::Eq(_) | syn::BinOp::Ne(_)) {
+            for (a, c) in [(&*b.left, &*b.right), (&*b.right, &*b.left)] {
+                if let (Some(field), true) = (typed_field(a), is_str_literal(c)) {
+                    self.found
+                        .push(format!("{}: `.{field}` compared with a string", self.file));
+                }
+            }
+        }
+        syn::visit::visit_expr_binary(self, b);
+    }
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn stored_values_are_read_by_the_store_alone() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../server/src");
+    let store = src.join("store");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut finder = Finder {
+        file: String::new(),
+        found: Vec::new(),
+    };
+    let mut read = 0;
+    for path in files.iter().filter(|p| !p.starts_with(&store)) {
+        let text = std::fs::read_to_string(path).unwrap();
+        let file = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        finder.file = path.strip_prefix(&src).unwrap().display().to_string();
+        finder.visit_file(&file);
+        read += 1;
+    }
+    assert!(read > 80, "the server's modules were read ({read})");
+    assert!(finder.found.is_empty(), "{}", finder.found.join("\n"));
+
+    // And the finder sees what it looks for: the store itself reads columns by name.
+    let mut store_files = Vec::new();
+    rust_files(&store, &mut store_files);
+    let mut seen = Finder {
+        file: String::new(),
+        found: Vec::new(),
+    };
+    let sample =
+        syn::parse_file("fn f(r: R, g: G) -> bool { r.try_get(\"id\").is_ok() && g.press == \"none\" }").unwrap();
+    seen.visit_file(&sample);
+    assert_eq!(seen.found.len(), 2, "{:?}", seen.found);
+    assert!(!store_files.is_empty());
+}
