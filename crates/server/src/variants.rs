@@ -59,7 +59,15 @@ struct Uploads {
     /// Each variant with the tick it was last used at.
     loaded: HashMap<ContentKey, (Arc<Variant>, u64)>,
     tick: u64,
+    /// Each game's upload by its content key, so that a game's variant is found by the
+    /// game's id without hashing its file on every request (a game's file never
+    /// changes once the game is created).
+    by_game: HashMap<i64, ContentKey>,
 }
+
+/// Games whose key [`Uploads::by_game`] remembers; past it the map starts again (a key
+/// forgotten costs one hash of the file).
+const KEEP_GAME_KEYS: usize = 4096;
 
 impl Uploads {
     fn get(&mut self, key: &ContentKey) -> Option<Arc<Variant>> {
@@ -133,6 +141,35 @@ impl Cache {
     /// Keeps an uploaded variant already loaded (and checked) by its game's creation.
     pub fn keep(&self, text: &str, v: Arc<Variant>) {
         self.uploads().insert(Sha256::digest(text.as_bytes()).into(), v);
+    }
+
+    /// Game `game`'s variant: as [`Cache::get`], but an upload this process has loaded
+    /// for the game is found by the game's id, without hashing its text again.
+    pub async fn for_game(
+        &self,
+        jobs: &crate::jobs::Pool,
+        game: i64,
+        name: &str,
+        text: Option<&str>,
+    ) -> Result<Arc<Variant>, ApiError> {
+        if text.is_some() {
+            let mut uploads = self.uploads();
+            if let Some(key) = uploads.by_game.get(&game).copied() {
+                if let Some(v) = uploads.get(&key) {
+                    return Ok(v);
+                }
+            }
+        }
+        let v = self.get(jobs, name, text).await?;
+        if let Some(text) = text {
+            let key: ContentKey = Sha256::digest(text.as_bytes()).into();
+            let mut uploads = self.uploads();
+            if uploads.by_game.len() >= KEEP_GAME_KEYS {
+                uploads.by_game.clear();
+            }
+            uploads.by_game.insert(game, key);
+        }
+        Ok(v)
     }
 
     /// A built-in variant by name, or the uploaded `text` when given. An upload not
@@ -246,6 +283,25 @@ pub fn check_upload(file: &str, text: &str) -> Result<Variant, ApiError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A game's upload, once loaded, is found by the game's id: the second call is
+    /// given another text and still answers the game's variant, so it neither hashed
+    /// nor read the text.
+    #[tokio::test]
+    async fn a_games_upload_is_found_by_its_id_without_hashing() {
+        let cache = Cache::default();
+        let jobs = crate::jobs::Pool::new("test", 1, 1, 2, 1);
+        let text = builtin_text("standard")
+            .unwrap()
+            .1
+            .replacen("variant standard", "variant mine", 1);
+        let first = cache.for_game(&jobs, 7, "mine", Some(&text)).await.unwrap();
+        let again = cache.for_game(&jobs, 7, "mine", Some("not read")).await.unwrap();
+        assert!(Arc::ptr_eq(&first, &again));
+        // Another game with that text shares the loaded variant, by its content.
+        let other = cache.for_game(&jobs, 8, "mine", Some(&text)).await.unwrap();
+        assert!(Arc::ptr_eq(&first, &other));
+    }
 
     #[test]
     fn uploads_kept_are_bounded_and_the_least_recently_used_goes_first() {

@@ -149,11 +149,12 @@ pub fn at_phase(game: &Game, state: &GameState, named: &PhaseRef) -> ApiResult<(
 }
 
 impl Game {
-    /// The game's variant: a built-in one at once; an upload loaded on the job pool when
-    /// this process has not loaded it yet (see [`crate::variants::Cache`]).
+    /// The game's variant: a built-in one at once; an upload by the game's id once this
+    /// process has loaded it (no hashing of the file per call), else loaded on the job
+    /// pool (see [`crate::variants::Cache`]).
     pub async fn variant(&self, app: &App) -> ApiResult<Arc<Variant>> {
         app.variants
-            .get(&app.jobs, &self.variant, self.variant_text.as_deref())
+            .for_game(&app.jobs, self.id, &self.variant, self.variant_text.as_deref())
             .await
     }
 
