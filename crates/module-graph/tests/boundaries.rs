@@ -1,8 +1,10 @@
 //! The server's typed boundary (issue 25): stored values are read by `store/` alone. No
 //! module outside `crates/server/src/store/` reads a column by name (`try_get("…")`),
 //! and none compares a typed stored field (a game's `status` or `press`)
-//! with a string literal, which the enums (`GameStatus`, `PressRule`) replace. Read with
-//! syn, so comments and strings are never taken for code.
+//! with a string literal, which the enums (`GameStatus`, `PressRule`) replace. Stored
+//! order text is parsed again by `services/stored_orders.rs` alone: `parse_order` is
+//! called elsewhere only where a request's own text is read. Read with syn, so comments
+//! and strings are never taken for code; test modules are left out.
 
 use std::path::{Path, PathBuf};
 
@@ -11,6 +13,16 @@ use syn::visit::Visit;
 /// Fields the store gives as enums: a comparison of one with a literal string means a
 /// stored text travelled past the store.
 const TYPED_FIELDS: [&str; 2] = ["status", "press"];
+
+/// Where `parse_order` may be called, and why: the stored orders' reader, and the
+/// modules that read a request's own text (not a stored one).
+const PARSERS: [&str; 5] = [
+    "services/stored_orders.rs", // the one reader of stored order text
+    "services/orders.rs",        // a submission's and the order check's text
+    "services/targets.rs",       // the unit a request names
+    "services/order_words.rs",   // the example orders it proposes, checked
+    "demo.rs",                   // the demo club's own orders
+];
 
 struct Finder {
     file: String,
@@ -40,6 +52,27 @@ fn typed_field(e: &syn::Expr) -> Option<String> {
 }
 
 impl<'ast> Visit<'ast> for Finder {
+    fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
+        let test = m
+            .attrs
+            .iter()
+            .any(|a| a.path().is_ident("cfg") && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "test"));
+        if !test {
+            syn::visit::visit_item_mod(self, m);
+        }
+    }
+
+    fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+        if let syn::Expr::Path(p) = &*c.func {
+            let last = p.path.segments.last().map(|s| s.ident.to_string());
+            if last.as_deref() == Some("parse_order") && !PARSERS.contains(&self.file.as_str()) {
+                self.found
+                    .push(format!("{}: order text parsed outside its reader", self.file));
+            }
+        }
+        syn::visit::visit_expr_call(self, c);
+    }
+
     fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
         let name = m.method.to_string();
         // `try_get` is sqlx's checked read of a row's column (a JSON value's `get` with

@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use chancery_engine::dp::{self, Bid};
-use chancery_engine::parse::{parse_order, parse_order_line};
+use chancery_engine::parse::parse_order_line;
 use chancery_engine::{GameState, Order, PowerId, Variant};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -213,7 +213,7 @@ async fn own_orders(tx: &mut Tx, v: &Variant, game: &Game, power: PowerId) -> Ap
     let rows = store::orders::of_power(&mut **tx, game.id, game.seq, &v.power(power).name).await?;
     Ok(rows
         .iter()
-        .filter_map(|r| parse_order(v, power, &r.text).ok())
+        .filter_map(|r| crate::services::stored_orders::read(v, power, &r.text).ok())
         .collect())
 }
 

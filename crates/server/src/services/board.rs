@@ -4,8 +4,6 @@
 
 use std::time::Duration;
 
-use chancery_engine::parse::parse_order;
-
 use crate::auth::Account;
 use crate::error::{ApiError, ApiResult};
 use crate::jobs::Weight;
@@ -30,7 +28,10 @@ pub async fn drawn_orders(app: &App, account: &Account, id: i64, power: Option<&
     let rows = store::orders::of_power(&app.db.read, game.id, game.seq, &power).await?;
     // Stored in canonical form after validation, so every row reads back; one that
     // does not (a variant file changed under a game) is simply not drawn.
-    let orders = rows.iter().filter_map(|r| parse_order(v, p, &r.text).ok()).collect();
+    let orders = rows
+        .iter()
+        .filter_map(|r| crate::services::stored_orders::read(v, p, &r.text).ok())
+        .collect();
     maps::draw_orders(app, &map, &state, orders).await
 }
 

@@ -11,7 +11,6 @@
 use std::collections::BTreeMap;
 
 use chancery_engine::json::{adjudication_json, state_from_json, AdjudicationJson, StateJson};
-use chancery_engine::parse::parse_order;
 use chancery_engine::phase::{judge_phase, PhaseResult};
 use chancery_engine::{Adjudication, GameState, Order, Variant};
 use serde::Serialize;
@@ -301,7 +300,7 @@ fn judge_again(v: &Variant, before: &GameState, stored: &AdjudicationJson) -> Op
         .iter()
         .filter_map(|r| {
             let text = r.order.as_deref()?;
-            parse_order(v, v.find_power(&r.power)?, text).ok()
+            crate::services::stored_orders::read_named(v, &r.power, text)
         })
         .collect();
     let mut judged = judge_phase(v, before, &orders, &[]);
@@ -332,6 +331,7 @@ fn judge_again(v: &Variant, before: &GameState, stored: &AdjudicationJson) -> Op
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chancery_engine::parse::parse_order;
 
     fn standard_phase(orders: &[(&str, &str)]) -> (Variant, GameState, AdjudicationJson) {
         let v = chancery_engine::builtin::builtin("standard").unwrap().unwrap();

@@ -57,6 +57,7 @@ pub mod press_mail;
 pub mod processing;
 pub mod reminders;
 pub mod sandbox;
+pub mod stored_orders;
 pub mod targets;
 pub mod variants;
 pub mod votes;

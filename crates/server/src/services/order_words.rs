@@ -91,8 +91,7 @@ pub fn words(v: &Variant, state: &GameState, o: &Order) -> String {
 /// A stored order's text in words, read for `power`; the text itself when it no longer
 /// reads on this board.
 pub fn text_in_words(v: &Variant, state: &GameState, power: &str, text: &str) -> String {
-    v.find_power(power)
-        .and_then(|p| parse_order(v, p, text).ok())
+    crate::services::stored_orders::read_named(v, power, text)
         .map(|o| words(v, state, &o))
         .unwrap_or_else(|| text.to_string())
 }

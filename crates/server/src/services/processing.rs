@@ -12,7 +12,7 @@
 
 use chancery_engine::dp::Bid;
 use chancery_engine::json::{adjudication_json, state_from_json, AdjudicationJson, StateJson};
-use chancery_engine::parse::{parse_order, parse_order_line};
+use chancery_engine::parse::parse_order_line;
 use chancery_engine::phase::{judge_phase, PhaseResult};
 use chancery_engine::{GameState, Order, PhaseKind, PowerId, Variant};
 
@@ -256,7 +256,7 @@ pub async fn stored_orders(tx: &mut Tx, v: &Variant, game: &Game, disorder: &[St
         // read back; one that does not (a variant file changed under a game) is left out
         // rather than stopping the game.
         if let Some(p) = v.find_power(&r.power) {
-            match parse_order(v, p, &r.text) {
+            match crate::services::stored_orders::read(v, p, &r.text) {
                 Ok(o) => orders.push(o),
                 Err(e) => tracing::error!(
                     "game {} stored order `{}: {}` unreadable: {e}",
