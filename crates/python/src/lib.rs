@@ -17,7 +17,6 @@ use chancery_engine::dp::{budget, check_bids, parse_bid, Bid};
 use chancery_engine::options::{orderable_units, Lister, Scope};
 use chancery_engine::order::{Order, OrderKind};
 use chancery_engine::state::PhaseKind;
-use chancery_engine::variant::PowerKind;
 use chancery_engine::variant_file::load_variant;
 use chancery_engine::{judge_phase, GameState, Location, Phase, PhaseResult, PowerId, Season, Variant};
 use pyo3::create_exception;
@@ -145,7 +144,7 @@ impl Game {
 
     /// Great powers and factions: the powers that give orders.
     fn player_powers(&self) -> impl Iterator<Item = PowerId> + '_ {
-        (0..self.v().powers.len() as PowerId).filter(|&p| self.v().power(p).kind != PowerKind::Minor)
+        (0..self.v().powers.len() as PowerId).filter(|&p| !self.v().is_minor(p))
     }
 
     fn done(&self) -> bool {
@@ -515,7 +514,7 @@ impl Game {
     #[pyo3(signature = (power, orders, strict = true))]
     fn set_orders(&mut self, power: &str, orders: &Bound<'_, PyAny>, strict: bool) -> PyResult<Vec<String>> {
         let p = self.power_id(power)?;
-        if self.v().power(p).kind == PowerKind::Minor {
+        if self.v().is_minor(p) {
             return Err(OrderError::new_err(format!(
                 "{} is a minor power: its units take their orders from Diplomacy Point bids (set_bids)",
                 self.v().power(p).name
@@ -644,7 +643,7 @@ impl Game {
 fn possible_orders(v: &Variant, state: &GameState) -> Vec<(usize, Vec<Order>, bool)> {
     let mut lister = Lister::new(v, state, Scope::All);
     let mut out = Vec::new();
-    let players = (0..v.powers.len() as PowerId).filter(|&p| v.power(p).kind != PowerKind::Minor);
+    let players = (0..v.powers.len() as PowerId).filter(|&p| !v.is_minor(p));
     match state.phase.kind {
         PhaseKind::Adjustment => {
             for p in players {

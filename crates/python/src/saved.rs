@@ -4,7 +4,6 @@
 use chancery_engine::adjust::{build_sites, surplus};
 use chancery_engine::state::PhaseKind;
 use chancery_engine::validate::retreat_options;
-use chancery_engine::variant::PowerKind;
 use chancery_engine::{GameState, PowerId, Variant};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -12,7 +11,7 @@ use pyo3::types::{PyDict, PyList};
 use crate::{load, result_codes, text, ChanceryError, Game};
 
 fn players(v: &Variant) -> impl Iterator<Item = PowerId> + '_ {
-    (0..v.powers.len() as PowerId).filter(|&p| v.power(p).kind != PowerKind::Minor)
+    (0..v.powers.len() as PowerId).filter(|&p| !v.is_minor(p))
 }
 
 /// A position as the package's `get_state` gives it. Minor powers (1936, 1648) are listed

@@ -5,7 +5,6 @@
 
 use askama::Template;
 use axum::http::StatusCode;
-use chancery_engine::variant::PowerKind;
 use chancery_engine::{Adjudication, GameState, Location, PowerId, ProvinceId, Variant};
 use chancery_render::{legend, Legend, LegendPower};
 
@@ -107,11 +106,9 @@ pub async fn svg_for(
 /// great powers and factions (the minors fold).
 fn near(v: &Variant, state: &GameState, power: Option<&str>) -> Vec<String> {
     let Some(me) = power.and_then(|p| v.find_power(p)) else {
-        return v
-            .powers
-            .iter()
-            .filter(|p| p.kind != PowerKind::Minor)
-            .map(|p| p.name.clone())
+        return (0..v.powers.len() as PowerId)
+            .filter(|&p| !v.is_minor(p))
+            .map(|p| v.power(p).name.clone())
             .collect();
     };
     let ours = |o: PowerId| v.controls(me, o);
