@@ -118,7 +118,7 @@ async fn adjudications() -> Json<Value> {
 /// Test servers only: how many stored positions this process has decoded, so that a
 /// test can show a request decodes its game's position once.
 async fn state_decodes() -> Json<Value> {
-    let n = crate::services::games::STATE_DECODES.load(std::sync::atomic::Ordering::Relaxed);
+    let n = crate::store::games::STATE_DECODES.load(std::sync::atomic::Ordering::Relaxed);
     Json(json!({"state_decodes": n}))
 }
 

@@ -39,6 +39,11 @@ pub struct Game {
 
 const GAME_COLUMNS: &str = "id, name, variant, variant_text, gm_id, status, press, grey_press, anonymous, reveal_at_end, movement_minutes, retreat_minutes, adjustment_minutes, start_at_ms, seq, state_json, deadline_ms, paused_left_ms, outcome, deadline_time, time_zone, process_when_ready";
 
+/// How many times this process has decoded a stored position (`Game::state`), for the
+/// test endpoint `/api/test/state-decodes`. Kept beside the `Game` row (whose methods
+/// count on it), so that no store module leans on a service.
+pub static STATE_DECODES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// The `press` column of a row, which is only ever written from a [`PressRule`].
 fn press_of(r: &AnyRow) -> Result<PressRule, sqlx::Error> {
     let text: String = r.try_get("press")?;

@@ -97,10 +97,6 @@ impl LoadedGame {
     }
 }
 
-/// How many times this process has decoded a stored position (`Game::state`), for the
-/// test endpoint `/api/test/state-decodes`.
-pub static STATE_DECODES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
 /// The phase a change to orders, bids or a ready mark is meant for, as the request
 /// names it: its number (`seq`, which the game's view gives) or its code (`phase`, such
 /// as `F1901M`). Required (issue 14, finding 10): a ready mark or an order sent just
@@ -159,7 +155,7 @@ impl Game {
     }
 
     pub fn state(&self, v: &Variant) -> ApiResult<GameState> {
-        STATE_DECODES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        store::games::STATE_DECODES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let json: StateJson = serde_json::from_str(&self.state_json)
             .map_err(|e| ApiError::coded(ErrorCode::DamagedGame, format!("stored position: {e}")))?;
         state_from_json(v, &json).map_err(|e| ApiError::coded(ErrorCode::DamagedGame, format!("stored position: {e}")))
