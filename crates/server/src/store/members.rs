@@ -26,13 +26,17 @@ pub async fn seated_counts<'e, E: Executor<'e, Database = Any>>(e: E) -> sqlx::R
         .collect()
 }
 
-/// An account's active part in a game: `("player", Some(power))` or `("observer", None)`;
-/// a player who also observes counts as the player.
-pub async fn part<'e, E: Executor<'e, Database = Any>>(
-    e: E,
-    game: i64,
-    account: i64,
-) -> sqlx::Result<Option<(String, Option<String>)>> {
+/// An account's active part in a game, as `members.role` and `power` store it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Plays this power.
+    Player(String),
+    /// Follows the game.
+    Observer,
+}
+
+/// An account's active part in a game; a player who also observes counts as the player.
+pub async fn part<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, account: i64) -> sqlx::Result<Option<Part>> {
     sqlx::query(
         "SELECT role, power FROM members WHERE game_id = $1 AND account_id = $2 AND active = 1 ORDER BY role DESC LIMIT 1",
     )
@@ -40,7 +44,14 @@ pub async fn part<'e, E: Executor<'e, Database = Any>>(
     .bind(account)
     .fetch_optional(e)
     .await?
-    .map(|r| Ok((r.try_get("role")?, r.try_get("power")?)))
+    .map(|r| {
+        let role: String = r.try_get("role")?;
+        let power: Option<String> = r.try_get("power")?;
+        Ok(match (role.as_str(), power) {
+            ("player", Some(power)) => Part::Player(power),
+            _ => Part::Observer,
+        })
+    })
     .transpose()
 }
 

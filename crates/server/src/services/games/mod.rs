@@ -233,8 +233,8 @@ pub async fn role_of<'e, E: Executor<'e, Database = Any>>(
         return Ok(Role::Gm);
     }
     Ok(match store::members::part(e, game.id, account.id).await? {
-        Some((role, Some(power))) if role == "player" => Role::Player(power),
-        Some(_) => Role::Observer,
+        Some(store::members::Part::Player(power)) => Role::Player(power),
+        Some(store::members::Part::Observer) => Role::Observer,
         None => Role::Visitor,
     })
 }
