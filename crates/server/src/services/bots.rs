@@ -274,13 +274,22 @@ async fn play(app: &App, turn: store::bots::Turn) -> ApiResult<bool> {
         judgements: app.bot_judgements,
     };
     let (pool_v, pool_state) = (v.clone(), state.clone());
-    let decision = app
+    let decision = match app
         .jobs
         .run(Weight::Heavy, DECIDE_BUDGET, move || {
             chancery_bot::decide(&pool_v, &pool_state, power, &settings)
         })
         .await
-        .map_err(|e| app.jobs.refusal(e, "a bot's decision"))?;
+    {
+        Ok(d) => d,
+        Err(e) => {
+            // A full pool (or a decision past its budget) only delays the turn: it is
+            // due again at the next pass, not after the claim's lease, which under load
+            // left a game waiting a minute for its bots.
+            release(app, &turn).await?;
+            return Err(app.jobs.refusal(e, "a bot's decision"));
+        }
+    };
     // Orders by the power that gives them: a faction's (1936's Spanish sides, whose
     // builds and removals are its own) are written for the faction, as the GM would.
     let mut orders: Vec<(String, Vec<String>)> = vec![(turn.power.clone(), Vec::new())];
@@ -303,6 +312,16 @@ async fn play(app: &App, turn: store::bots::Turn) -> ApiResult<bool> {
         .collect();
     let app2 = app.clone();
     app.db.clone().writing(write(app2, turn, orders, bids)).await
+}
+
+/// Gives a claimed turn back: its claim is dated past the lease, so the next pass (on
+/// any server) takes it again.
+async fn release(app: &App, turn: &store::bots::Turn) -> ApiResult<()> {
+    let (mut tx, _game) = games::lock(app, turn.game).await?;
+    let lapsed = app.clock.now_ms() - CLAIM_LEASE_MS - 1;
+    store::bots::claim(&mut *tx, turn.game, turn.seq, &turn.power, &app.server_id, lapsed).await?;
+    tx.commit().await?;
+    Ok(())
 }
 
 /// Whether the bot still has its turn: the game running at the turn's phase and the bot
