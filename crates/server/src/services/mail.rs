@@ -615,7 +615,6 @@ pub async fn power_taken(
     old_player: Option<i64>,
 ) -> ApiResult<()> {
     let url = game_url(&app.mailer, game);
-    let subject = format!("{}: {power} has a new player", game.name);
     to_account(
         tx,
         app,
@@ -627,47 +626,52 @@ pub async fn power_taken(
             Block::Para(format!("The GM of {} has given you {power}.", game.name)),
             Block::Link {
                 label: "Your orders".into(),
-                url: url.clone(),
+                url,
             },
         ],
     )
     .await?;
-    if let Some(old) = old_player {
-        to_account(
-            tx,
-            app,
-            old,
-            Some(game.id),
-            Kind::Game,
-            format!("{}: you no longer play {power}", game.name),
-            &[Block::Para(format!(
-                "The GM of {} has given {power} to another player. Thank you for playing.",
-                game.name
-            ))],
-        )
-        .await?;
-    }
-    for reader in players(app, game, Kind::Game).await? {
-        if Some(reader.account_id) == old_player || reader.account_id == new_player {
-            continue;
-        }
-        let blocks = [
-            Block::Para(format!("{power} has a new player in {}.", game.name)),
-            Block::Link {
-                label: "The game".into(),
-                url: url.clone(),
-            },
-        ];
-        enqueue(tx, app, &reader, Some(game.id), Kind::Game, subject.clone(), &blocks).await?;
-    }
-    Ok(())
+    let change = SeatChange {
+        power,
+        old_player,
+        new_player: Some(new_player),
+        given_to: "another player",
+        subject: format!("{}: {power} has a new player", game.name),
+        news: format!("{power} has a new player in {}.", game.name),
+    };
+    seat_changed(tx, app, game, change).await
 }
 
 /// The GM gave `power` to a bot: its old player (if it had one) hears the seat has
 /// ended, the others that a bot plays it now, as they hear of a new player.
 pub async fn bot_took(tx: &mut Tx, app: &App, game: &Game, power: &str, old_player: Option<i64>) -> ApiResult<()> {
+    let change = SeatChange {
+        power,
+        old_player,
+        new_player: None,
+        given_to: "a bot",
+        subject: format!("{}: a bot plays {power}", game.name),
+        news: format!("A bot plays {power} in {} from now on.", game.name),
+    };
+    seat_changed(tx, app, game, change).await
+}
+
+/// A power's seat given to someone new, as the old player and the others hear of it.
+struct SeatChange<'a> {
+    power: &'a str,
+    old_player: Option<i64>,
+    /// Hears of it in a mail of its own.
+    new_player: Option<i64>,
+    /// "another player", "a bot".
+    given_to: &'a str,
+    subject: String,
+    news: String,
+}
+
+async fn seat_changed(tx: &mut Tx, app: &App, game: &Game, c: SeatChange<'_>) -> ApiResult<()> {
     let url = game_url(&app.mailer, game);
-    if let Some(old) = old_player {
+    let power = c.power;
+    if let Some(old) = c.old_player {
         to_account(
             tx,
             app,
@@ -676,25 +680,24 @@ pub async fn bot_took(tx: &mut Tx, app: &App, game: &Game, power: &str, old_play
             Kind::Game,
             format!("{}: you no longer play {power}", game.name),
             &[Block::Para(format!(
-                "The GM of {} has given {power} to a bot. Thank you for playing.",
-                game.name
+                "The GM of {} has given {power} to {}. Thank you for playing.",
+                game.name, c.given_to
             ))],
         )
         .await?;
     }
-    let subject = format!("{}: a bot plays {power}", game.name);
     for reader in players(app, game, Kind::Game).await? {
-        if Some(reader.account_id) == old_player {
+        if Some(reader.account_id) == c.old_player || Some(reader.account_id) == c.new_player {
             continue;
         }
         let blocks = [
-            Block::Para(format!("A bot plays {power} in {} from now on.", game.name)),
+            Block::Para(c.news.clone()),
             Block::Link {
                 label: "The game".into(),
                 url: url.clone(),
             },
         ];
-        enqueue(tx, app, &reader, Some(game.id), Kind::Game, subject.clone(), &blocks).await?;
+        enqueue(tx, app, &reader, Some(game.id), Kind::Game, c.subject.clone(), &blocks).await?;
     }
     Ok(())
 }
