@@ -238,9 +238,20 @@ impl Browser {
 
     /// Fails the test when the page recorded a JavaScript error.
     async fn no_js_errors(&self, when: &str) {
-        let errors = self
-            .js("return window.chanceryErrors || ['errors.js did not load'];")
-            .await;
+        // The page may still be starting its document when asked (twice seen under load:
+        // no `chanceryErrors` yet right after the navigation returned); give it two
+        // seconds to run its first script before calling that a failure to load.
+        let mut errors = json!(null);
+        for _ in 0..20 {
+            errors = self.js("return window.chanceryErrors || null;").await;
+            if !errors.is_null() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        if errors.is_null() {
+            errors = json!(["errors.js did not load"]);
+        }
         assert_eq!(errors, json!([]), "JavaScript errors on the page ({when})");
     }
 
