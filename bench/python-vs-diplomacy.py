@@ -4,9 +4,11 @@ one process: the same Standard phases (random games whose orders come from the p
 own lists), each engine timed on the same work, the two alternating round by round so
 that the machine's load falls on both alike.
 
-    python bench/python-vs-diplomacy.py [--games 20] [--rounds 5] [--seed 1]
+    python bench/python-vs-diplomacy.py [--games 20] [--rounds 5] [--seed 1] [--many-only]
 
-Prints, per measure, the median over rounds of the per-phase mean, and the ratio.
+Prints, per measure, the median over rounds of the per-phase mean, and the ratio; then
+`process_many` over every recorded position on 1, 2 and all cores, the thread counts
+alternating within each round (`--many-only` skips the comparison with the package).
 """
 
 import argparse
@@ -102,26 +104,38 @@ def main():
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--many-only", action="store_true")
     a = ap.parse_args()
     games = record_games(a.games, a.seed)
     phases = sum(len(g) for g in games)
     print(f"{a.games} games, {phases} phases; load average {os.getloadavg()[0]:.2f} at the start")
     res = {k: [] for k in ["process/diplomacy", "process/chancery", "possible/diplomacy", "possible/chancery"]}
-    for r in range(a.rounds):
+    for r in range(0 if a.many_only else a.rounds):
         order = ["diplomacy", "chancery"] if r % 2 == 0 else ["chancery", "diplomacy"]
         for engine in order:
             res[f"process/{engine}"].append(time_process(engine, games))
         for engine in order:
             res[f"possible/{engine}"].append(time_possible(engine, games))
+    if not a.many_only:
+        print_comparison(res)
+    batch = positions_for_many(games) * 4
+    cores = os.cpu_count() or 1
+    counts = sorted({1, 2, cores})
+    many = {n: [] for n in counts}
+    for r in range(a.rounds):
+        for n in counts if r % 2 == 0 else reversed(counts):
+            many[n].append(time_many(batch, n))
+    one = statistics.median(many[1])
+    for n in counts:
+        t = statistics.median(many[n])
+        print(f"process_many({len(batch)} games, threads={n}): {t * 1e6:6.2f} µs per game-phase, {one / t:4.2f}× one thread")
+    print(f"load average {os.getloadavg()[0]:.2f} at the end")
+
+
+def print_comparison(res):
     med = {k: statistics.median(v) * 1e6 for k, v in res.items()}
     print(f"process():                 diplomacy {med['process/diplomacy']:8.1f} µs   chancery {med['process/chancery']:7.1f} µs   {med['process/diplomacy'] / med['process/chancery']:5.1f}×")
     print(f"get_all_possible_orders(): diplomacy {med['possible/diplomacy']:8.1f} µs   chancery {med['possible/chancery']:7.1f} µs   {med['possible/diplomacy'] / med['possible/chancery']:5.1f}×")
-    batch = positions_for_many(games) * 4
-    cores = os.cpu_count() or 1
-    for threads in sorted({1, 2, cores}):
-        t = statistics.median(time_many(batch, threads) for _ in range(a.rounds)) * 1e6
-        print(f"process_many({len(batch)} games, threads={threads}): {t:6.2f} µs per game-phase")
-    print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 
 if __name__ == "__main__":

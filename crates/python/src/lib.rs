@@ -8,17 +8,20 @@ mod saved;
 mod text;
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use chancery_bot::{decide, Decision, Level, Settings};
+use chancery_engine::adjudicate::Judge;
 use chancery_engine::adjust::surplus;
 use chancery_engine::builtin::builtin;
 use chancery_engine::dp::{budget, check_bids, parse_bid, Bid};
 use chancery_engine::options::{orderable_units, Lister, Scope};
 use chancery_engine::order::{Order, OrderKind};
+use chancery_engine::phase::judge_phase_with;
 use chancery_engine::state::PhaseKind;
 use chancery_engine::variant_file::load_variant;
-use chancery_engine::{judge_phase, GameState, Location, Phase, PhaseResult, PowerId, Season, Variant};
+use chancery_engine::{GameState, Location, Phase, PhaseResult, PowerId, Season, Variant};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -155,11 +158,18 @@ impl Game {
         self.history.last().and_then(|(r, _, _)| r.winner())
     }
 
-    /// Judges the phase with the orders and bids given; the caller holds no lock.
+    /// Judges the phase with the orders and bids given; callers hold no interpreter lock.
+    /// The judge's buffers are kept per thread, so a thread judging game after game
+    /// allocates only what the result keeps.
     pub(crate) fn judge(l: &Loaded, state: &GameState, orders: &[Order], bids: &[Bid]) -> PhaseResult {
-        judge_phase(&l.v, state, orders, bids)
+        thread_local! {
+            static JUDGE: std::cell::RefCell<Judge> = std::cell::RefCell::new(Judge::new());
+        }
+        JUDGE.with(|j| judge_phase_with(&l.v, state, orders, bids, &mut j.borrow_mut()))
     }
 
+    /// Moves the game past a judged phase; like [`Game::judge`], called without the
+    /// interpreter's lock (the history's vector reallocates as it grows).
     pub(crate) fn record(&mut self, result: PhaseResult) {
         self.state = result.next().clone();
         let orders = std::mem::take(&mut self.orders);
@@ -579,11 +589,11 @@ impl Game {
         if self.done() {
             return Err(ChanceryError::new_err("the game is over: a power has won"));
         }
-        let (l, state, orders, bids) = (&*self.l, &self.state, &self.orders, &self.bids);
-        let result = py.detach(|| Game::judge(l, state, orders, bids));
-        let list = results_list(py, &self.l.v, &result)?;
-        self.record(result);
-        Ok(list)
+        py.detach(|| {
+            let result = Game::judge(&self.l, &self.state, &self.orders, &self.bids);
+            self.record(result);
+        });
+        self.get_results(py)
     }
 
     /// The results of the last phase judged, as `process` returned them.
@@ -716,31 +726,30 @@ fn process_many(py: Python<'_>, games: Vec<Bound<'_, Game>>, threads: Option<usi
     let n = threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, 256);
-    let jobs: Vec<&Game> = borrowed.iter().map(|g| &**g).collect();
-    let results: Vec<Option<PhaseResult>> = py.detach(|| {
-        let chunk = jobs.len().div_ceil(n).max(1);
+    // Games are handed out one at a time from a shared counter rather than in fixed
+    // chunks: phases differ in cost (a Winter is a tenth of a crowded Spring), and a
+    // thread that drew the cheap ones would otherwise wait idle for the others. Each
+    // thread also records what it judged (the history grows, its vector reallocating),
+    // so that nothing but the borrowing is left for the interpreter's lock. The locks
+    // are never contended: the counter gives each game to one thread.
+    let jobs: Vec<Mutex<&mut Game>> = borrowed.iter_mut().map(|g| Mutex::new(&mut **g)).collect();
+    let next = AtomicUsize::new(0);
+    py.detach(|| {
         std::thread::scope(|s| {
-            let handles: Vec<_> = jobs
-                .chunks(chunk)
-                .map(|part| {
-                    s.spawn(move || {
-                        part.iter()
-                            .map(|g| (!g.done()).then(|| Game::judge(&g.l, &g.state, &g.orders, &g.bids)))
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().expect("a judging thread"))
-                .collect()
+            for _ in 0..n.min(jobs.len()) {
+                let (jobs, next) = (&jobs, &next);
+                s.spawn(move || {
+                    while let Some(job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        let mut g = job.lock().unwrap_or_else(|e| e.into_inner());
+                        if !g.done() {
+                            let result = Game::judge(&g.l, &g.state, &g.orders, &g.bids);
+                            g.record(result);
+                        }
+                    }
+                });
+            }
         })
     });
-    for (g, r) in borrowed.iter_mut().zip(results) {
-        if let Some(r) = r {
-            g.record(r);
-        }
-    }
     Ok(())
 }
 
