@@ -18,7 +18,7 @@ fn variants() -> Vec<Variant> {
 fn location(v: &Variant, i: usize, coast: usize) -> Location {
     let p = (i % v.provinces.len()) as ProvinceId;
     let coasts = v.province(p).coasts.len();
-    if coasts == 0 || coast.is_multiple_of(coasts + 1) {
+    if coasts == 0 || coast % (coasts + 1) == 0 {
         Location::province(p)
     } else {
         Location::new(p, (coast % (coasts + 1)) as u8)
@@ -26,7 +26,7 @@ fn location(v: &Variant, i: usize, coast: usize) -> Location {
 }
 
 fn kind_of(k: usize) -> UnitKind {
-    if k.is_multiple_of(2) {
+    if k % 2 == 0 {
         UnitKind::Army
     } else {
         UnitKind::Fleet
@@ -61,11 +61,11 @@ fn order(v: &Variant, n: &[usize; 8]) -> Order {
         9 => OrderKind::Remove,
         10 => OrderKind::Board {
             to: None,
-            with: n[4].is_multiple_of(2).then_some((n[4] / 2 % v.powers.len()) as PowerId),
+            with: (n[4] % 2 == 0).then_some((n[4] / 2 % v.powers.len()) as PowerId),
         },
         _ => OrderKind::Board {
             to: Some(to),
-            with: n[4].is_multiple_of(2).then_some((n[4] / 2 % v.powers.len()) as PowerId),
+            with: (n[4] % 2 == 0).then_some((n[4] / 2 % v.powers.len()) as PowerId),
         },
     };
     Order { power, unit, kind }
