@@ -11,6 +11,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
+use crate::model::HowProcessed;
 use crate::services::accounts::create_account;
 use crate::services::games;
 use crate::services::games::create::NewGame;
@@ -91,7 +92,9 @@ pub async fn create_if_empty(app: &App) -> Result<(), String> {
                     .await
                     .map_err(|e| e.to_string())?;
             }
-            adjudicate_current(app, &mut tx, &g, "demo").await.map_err(err)?;
+            adjudicate_current(app, &mut tx, &g, HowProcessed::Demo)
+                .await
+                .map_err(err)?;
             tx.commit().await.map_err(|e| e.to_string())?;
         }
     }

@@ -92,9 +92,65 @@ impl fmt::Display for PressRule {
     }
 }
 
+/// How a phase came to be processed. Stored as its words in `phases.how`, and shown
+/// and served as them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub enum HowProcessed {
+    /// Its deadline passed.
+    #[serde(rename = "deadline")]
+    Deadline,
+    /// Every seated power marked ready (early processing on).
+    #[serde(rename = "all ready")]
+    AllReady,
+    /// The GM turned early processing on when every seated power was ready already.
+    #[serde(rename = "all ready when early processing came on")]
+    AllReadyWhenEarlyOn,
+    /// The GM processed it at once.
+    #[serde(rename = "gm")]
+    Gm,
+    /// The GM rolled it forward after changing its orders (judged again).
+    #[serde(rename = "gm: rolled forward with changed orders")]
+    RolledForwardChanged,
+    /// The demo club's setup played it.
+    #[serde(rename = "demo")]
+    Demo,
+}
+
+impl HowProcessed {
+    pub const ALL: [HowProcessed; 6] = [
+        Self::Deadline,
+        Self::AllReady,
+        Self::AllReadyWhenEarlyOn,
+        Self::Gm,
+        Self::RolledForwardChanged,
+        Self::Demo,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Deadline => "deadline",
+            Self::AllReady => "all ready",
+            Self::AllReadyWhenEarlyOn => "all ready when early processing came on",
+            Self::Gm => "gm",
+            Self::RolledForwardChanged => "gm: rolled forward with changed orders",
+            Self::Demo => "demo",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<HowProcessed> {
+        Self::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+}
+
+impl fmt::Display for HowProcessed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{GameStatus, PressRule};
+    use super::{GameStatus, HowProcessed, PressRule};
 
     #[test]
     fn press_rules_read_back_as_stored() {
@@ -111,5 +167,14 @@ mod tests {
             assert_eq!(serde_json::to_value(s).unwrap(), s.as_str());
         }
         assert_eq!(GameStatus::parse("Active"), None);
+    }
+
+    #[test]
+    fn ways_of_processing_read_back_as_stored() {
+        for h in HowProcessed::ALL {
+            assert_eq!(HowProcessed::parse(h.as_str()), Some(h));
+            assert_eq!(serde_json::to_value(h).unwrap(), h.as_str());
+        }
+        assert_eq!(HowProcessed::parse("gm: process now"), None);
     }
 }

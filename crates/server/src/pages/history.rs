@@ -16,6 +16,7 @@ use super::layout::{render, time_text, zone_of, Badge, Layout, PageError, PageRe
 use super::map;
 use crate::auth::Viewer;
 use crate::error::{ApiError, Path};
+use crate::model::HowProcessed;
 use crate::services::games;
 use crate::services::history::{self, processed_phase, ProcessedPhase};
 use crate::services::maps::MapOf;
@@ -55,7 +56,7 @@ struct Shown {
     /// `[{"seq": 0, "phase": "S1901M"}, …]` for the slider (history.js).
     phases_json: String,
     processed: String,
-    how: String,
+    how: HowProcessed,
     missing: Vec<String>,
     /// The powers a bot ordered.
     bots: Vec<String>,

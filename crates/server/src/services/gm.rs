@@ -10,7 +10,7 @@ use crate::clock::iso_utc;
 use crate::db::{new_id, Tx};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::limits::{future_moment, MAX_AHEAD_MS, MAX_GAME_NAME_CHARS, MAX_MINUTES};
-use crate::model::{Account, GameStatus};
+use crate::model::{Account, GameStatus, HowProcessed};
 use crate::services::games::seats::{self, seat_player};
 use crate::services::games::view::{self, GameView};
 use crate::services::games::{self, settings, Role};
@@ -82,7 +82,7 @@ pub async fn process_now(app: &App, account: &Account, id: i64) -> ApiResult<Pro
             format!("the game is {}", game.status),
         ));
     }
-    let result = adjudicate_current(app, &mut tx, &game, "gm").await?;
+    let result = adjudicate_current(app, &mut tx, &game, HowProcessed::Gm).await?;
     tx.commit().await?;
     app.bot_wake.notify_one();
     Ok(Processed {
@@ -641,13 +641,8 @@ pub async fn change_settings(app: &App, account: &Account, id: i64, s: Settings)
     // settings (the game read again in this transaction).
     if early.flag() && !game.process_when_ready {
         if let Some(now) = store::games::by_id(&mut *tx, id).await? {
-            crate::services::orders::process_if_all_ready(
-                app,
-                &mut tx,
-                &now,
-                "all ready when early processing came on",
-            )
-            .await?;
+            crate::services::orders::process_if_all_ready(app, &mut tx, &now, HowProcessed::AllReadyWhenEarlyOn)
+                .await?;
         }
     }
     tx.commit().await?;

@@ -18,6 +18,7 @@ use utoipa::ToSchema;
 
 use crate::clock::iso_utc;
 use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::model::HowProcessed;
 use crate::services::games;
 use crate::services::maps::{self, MapOf};
 use crate::store::{self, phases::Table};
@@ -40,8 +41,8 @@ pub struct PhaseLine {
     pub phase: String,
     /// When, ISO 8601 UTC.
     pub processed: String,
-    /// How: `deadline`, `all ready`, `gm: process now`, …
-    pub how: String,
+    /// How: `deadline`, `all ready`, `gm`, …
+    pub how: HowProcessed,
     /// The powers with a decision that gave no orders.
     pub missing: Vec<String>,
     /// The powers whose orders a bot gave (issue 22).
@@ -107,7 +108,7 @@ pub struct PhaseDetail {
     pub phase: String,
     /// When, ISO 8601 UTC.
     pub processed: String,
-    pub how: String,
+    pub how: HowProcessed,
     /// The position before the phase, as `chancery adjudicate` writes positions
     /// (docs/adjudicate-json.md).
     pub position: StateJson,
@@ -176,8 +177,8 @@ pub struct ProcessedPhase {
     pub seq: i64,
     pub phase: String,
     pub processed_ms: i64,
-    /// How it was processed ("deadline", "gm: process now", …).
-    pub how: String,
+    /// How it was processed.
+    pub how: HowProcessed,
     /// The GM's report on the phase's bids (DP rule 12: the GM's alone).
     pub bid_report: Option<String>,
     /// The powers that had a decision and gave no orders.

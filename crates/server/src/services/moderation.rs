@@ -16,7 +16,7 @@ use crate::clock::iso_utc;
 use crate::db::{new_id, Db};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::limits::{MAX_MODERATION_REASON_CHARS, MAX_SUSPENSION_DAYS};
-use crate::model::Account;
+use crate::model::{Account, GameStatus};
 use crate::store::{self, moderation as db};
 use crate::App;
 
@@ -244,8 +244,8 @@ pub struct Suspension {
 pub struct OpenGame {
     pub id: i64,
     pub name: String,
-    /// `forming`, `active` or `paused`.
-    pub status: String,
+    /// Not `finished`.
+    pub status: GameStatus,
     /// Its GM now.
     pub gm: String,
 }

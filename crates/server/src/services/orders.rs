@@ -18,7 +18,7 @@ use crate::clock::iso_utc;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode, RefusedOrder};
 use crate::limits::{MAX_ORDERS, MAX_ORDER_CHARS};
-use crate::model::{Account, GameStatus};
+use crate::model::{Account, GameStatus, HowProcessed};
 use crate::services::games::{self, acting_power, at_phase, role_of, PhaseRef, Role};
 use crate::services::order_words;
 use crate::services::processing::{adjudicate_current, disorder_powers, has_choice};
@@ -432,7 +432,7 @@ async fn waiting_for(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<Vec<Strin
 /// seated power has marked ready and none is still waited for: what the last ready mark
 /// does, for a change that leaves everyone ready without a new mark (the GM turning
 /// early processing on). Returns whether it processed.
-pub async fn process_if_all_ready(app: &App, tx: &mut Tx, game: &Game, how: &str) -> ApiResult<bool> {
+pub async fn process_if_all_ready(app: &App, tx: &mut Tx, game: &Game, how: HowProcessed) -> ApiResult<bool> {
     if game.status != GameStatus::Active || !game.process_when_ready {
         return Ok(false);
     }
@@ -490,7 +490,7 @@ pub async fn ready(app: &App, tx: &mut Tx, game: &Game, power: &str) -> ApiResul
     // nor is a game nobody but bots plays (the bots would play it to its end at once).
     let processed = all_ready && game.process_when_ready && has_person(tx, game).await?;
     if processed {
-        adjudicate_current(app, tx, game, "all ready").await?;
+        adjudicate_current(app, tx, game, HowProcessed::AllReady).await?;
     }
     Ok((all_ready, processed))
 }

@@ -19,7 +19,7 @@ use chancery_engine::{GameState, Order, PhaseKind, PowerId, Variant};
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::jobs::Weight;
-use crate::model::GameStatus;
+use crate::model::{GameStatus, HowProcessed};
 use crate::store::games::Game;
 use crate::store::games::Lock;
 use crate::store::phases::{PhaseRow, Table};
@@ -73,13 +73,13 @@ pub async fn process_due(app: &App, game_id: i64, seq: i64, now: i64, lock: Lock
     if game.seq != seq || game.status != GameStatus::Active || game.deadline_ms.is_none_or(|d| d > now) {
         return Ok(false);
     }
-    adjudicate_current(app, &mut tx, &game, "deadline").await?;
+    adjudicate_current(app, &mut tx, &game, HowProcessed::Deadline).await?;
     tx.commit().await?;
     Ok(true)
 }
 
 /// Adjudicates the game's current phase inside `tx` (which holds the game's lock).
-pub async fn adjudicate_current(app: &App, tx: &mut Tx, game: &Game, how: &str) -> ApiResult<AdjudicationJson> {
+pub async fn adjudicate_current(app: &App, tx: &mut Tx, game: &Game, how: HowProcessed) -> ApiResult<AdjudicationJson> {
     let judged = judge(app, tx, game).await?;
     let now = app.clock.now_ms();
     record(app, tx, game, &judged, now, how, false).await?;
@@ -88,11 +88,11 @@ pub async fn adjudicate_current(app: &App, tx: &mut Tx, game: &Game, how: &str) 
     // some powers' orders is news for the GM on its own (a player may have gone quiet),
     // told before the processing it led to; a GM's or the players' early processing is
     // not.
-    if how == "deadline" && !judged.missing.is_empty() {
+    if how == HowProcessed::Deadline && !judged.missing.is_empty() {
         crate::services::mail::missing_at_deadline(tx, app, game, &judged.missing).await?;
     }
     crate::services::mail::phase_processed(tx, app, game, &judged.result, &judged.missing).await?;
-    log_event(tx, app, game.id, game.seq, &judged.phase, "processed", how).await?;
+    log_event(tx, app, game.id, game.seq, &judged.phase, "processed", how.as_str()).await?;
     Ok(judged.result)
 }
 
@@ -217,7 +217,7 @@ async fn record(
     game: &Game,
     judged: &Judged,
     processed_ms: i64,
-    how: &str,
+    how: HowProcessed,
     restored: bool,
 ) -> ApiResult<()> {
     let row = PhaseRow {
@@ -227,7 +227,7 @@ async fn record(
         state_json: game.state_json.clone(),
         result_json: judged.result_text.clone(),
         processed_ms,
-        how: how.to_string(),
+        how,
         bid_report: judged.bid_report.clone(),
         missing: (!judged.missing.is_empty()).then(|| judged.missing.join(",")),
         judged_json: Some(judged.judged_text.clone()),
@@ -372,10 +372,10 @@ pub async fn roll_forward(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<(Str
     let judged = judge(app, tx, game).await?;
     let changed = judged.result_text != undone.result_json;
     if changed {
-        let how = "gm: rolled forward with changed orders";
+        let how = HowProcessed::RolledForwardChanged;
         record(app, tx, game, &judged, app.clock.now_ms(), how, false).await?;
     } else {
-        record(app, tx, game, &judged, undone.processed_ms, &undone.how, true).await?;
+        record(app, tx, game, &judged, undone.processed_ms, undone.how, true).await?;
     }
     let detail = if changed {
         "orders changed since the rollback"

@@ -44,18 +44,6 @@ const GAME_COLUMNS: &str = "id, name, variant, variant_text, gm_id, status, pres
 /// count on it), so that no store module leans on a service.
 pub static STATE_DECODES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-/// The `press` column of a row, which is only ever written from a [`PressRule`].
-fn press_of(r: &AnyRow) -> Result<PressRule, sqlx::Error> {
-    let text: String = r.try_get("press")?;
-    PressRule::parse(&text).ok_or_else(|| sqlx::Error::Decode(format!("unknown press rule `{text}`").into()))
-}
-
-/// The `status` column of a row, which the schema only ever sets to a [`GameStatus`].
-pub(crate) fn status_of(r: &AnyRow) -> Result<GameStatus, sqlx::Error> {
-    let text: String = r.try_get("status")?;
-    GameStatus::parse(&text).ok_or_else(|| sqlx::Error::Decode(format!("unknown game status `{text}`").into()))
-}
-
 fn game_from_row(r: &AnyRow) -> Result<Game, sqlx::Error> {
     Ok(Game {
         id: r.try_get("id")?,
@@ -63,8 +51,8 @@ fn game_from_row(r: &AnyRow) -> Result<Game, sqlx::Error> {
         variant: r.try_get("variant")?,
         variant_text: r.try_get("variant_text")?,
         gm_id: r.try_get("gm_id")?,
-        status: status_of(r)?,
-        press: press_of(r)?,
+        status: r.try_get("status")?,
+        press: r.try_get("press")?,
         grey_press: flag(r, "grey_press")?,
         anonymous: flag(r, "anonymous")?,
         reveal_at_end: flag(r, "reveal_at_end")?,
@@ -194,7 +182,7 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(e: E, g: &NewGameRow<'_
     .bind(g.variant)
     .bind(g.variant_text)
     .bind(g.gm_id)
-    .bind(g.press.as_str())
+    .bind(g.press)
     .bind(g.grey_press as i64)
     .bind(g.anonymous as i64)
     .bind(g.movement_minutes)
@@ -237,7 +225,7 @@ pub async fn advance<'e, E: Executor<'e, Database = Any>>(
         .bind(id)
         .bind(seq)
         .bind(state_json)
-        .bind(status.as_str())
+        .bind(status)
         .bind(outcome)
         .bind(deadline_ms)
         .execute(e)
@@ -257,7 +245,7 @@ pub async fn return_to<'e, E: Executor<'e, Database = Any>>(
         .bind(id)
         .bind(seq)
         .bind(state_json)
-        .bind(GameStatus::Active.as_str())
+        .bind(GameStatus::Active)
         .bind(deadline_ms)
         .execute(e)
         .await?;
@@ -303,7 +291,7 @@ pub async fn pause<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, left_ms: 
     sqlx::query("UPDATE games SET status = $3, paused_left_ms = $2, deadline_ms = NULL WHERE id = $1")
         .bind(id)
         .bind(left_ms)
-        .bind(GameStatus::Paused.as_str())
+        .bind(GameStatus::Paused)
         .execute(e)
         .await?;
     Ok(())
@@ -314,7 +302,7 @@ pub async fn resume<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, deadline
     sqlx::query("UPDATE games SET status = $3, paused_left_ms = NULL, deadline_ms = $2 WHERE id = $1")
         .bind(id)
         .bind(deadline_ms)
-        .bind(GameStatus::Active.as_str())
+        .bind(GameStatus::Active)
         .execute(e)
         .await?;
     Ok(())
@@ -360,7 +348,7 @@ pub async fn set_settings<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, s:
     )
     .bind(id)
     .bind(s.name)
-    .bind(s.press.as_str())
+    .bind(s.press)
     .bind(s.grey_press as i64)
     .bind(s.movement_minutes)
     .bind(s.retreat_minutes)
@@ -378,7 +366,7 @@ pub async fn finish<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, outcome:
     sqlx::query("UPDATE games SET status = $3, outcome = $2, deadline_ms = NULL WHERE id = $1")
         .bind(id)
         .bind(outcome)
-        .bind(GameStatus::Finished.as_str())
+        .bind(GameStatus::Finished)
         .execute(e)
         .await?;
     Ok(())

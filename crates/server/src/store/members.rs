@@ -26,6 +26,26 @@ pub async fn seated_counts<'e, E: Executor<'e, Database = Any>>(e: E) -> sqlx::R
         .collect()
 }
 
+/// `members.role`: what a membership is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Player,
+    Observer,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Player => "player",
+            Role::Observer => "observer",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Role> {
+        [Role::Player, Role::Observer].into_iter().find(|r| r.as_str() == text)
+    }
+}
+
 /// An account's active part in a game, as `members.role` and `power` store it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Part {
@@ -45,10 +65,10 @@ pub async fn part<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, account:
     .fetch_optional(e)
     .await?
     .map(|r| {
-        let role: String = r.try_get("role")?;
+        let role: Role = r.try_get("role")?;
         let power: Option<String> = r.try_get("power")?;
-        Ok(match (role.as_str(), power) {
-            ("player", Some(power)) => Part::Player(power),
+        Ok(match (role, power) {
+            (Role::Player, Some(power)) => Part::Player(power),
             _ => Part::Observer,
         })
     })
@@ -82,7 +102,7 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(
         .bind(new_id())
         .bind(game)
         .bind(account)
-        .bind(if power.is_some() { "player" } else { "observer" })
+        .bind(if power.is_some() { Role::Player } else { Role::Observer })
         .bind(power)
         .bind(now_ms)
         .execute(e)
@@ -173,8 +193,8 @@ pub async fn around<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, seq: i
         |r: &AnyRow| -> sqlx::Result<String> { Ok(r.try_get::<Option<String>, _>("power")?.unwrap_or_default()) };
     for r in &rows {
         match r.try_get::<String, _>("bucket")?.as_str() {
-            "member" => match r.try_get::<Option<String>, _>("role")?.as_deref() {
-                Some("player") => out.players.push(Member {
+            "member" => match r.try_get::<Option<Role>, _>("role")? {
+                Some(Role::Player) => out.players.push(Member {
                     power: r.try_get("power")?,
                     name: r.try_get::<Option<String>, _>("name")?.unwrap_or_default(),
                 }),

@@ -20,6 +20,8 @@
 //!   the orders and bids a rollback or a declaration took off a phase, kept.
 //! - [`bots`]: the powers bots play, each bot's turn in a phase, and the games whose
 //!   vacant seats bots take at the start.
+//! - `words`: the enums the tables store as words (game status, press rule, how a
+//!   phase was processed, a membership's role), read and bound by sqlx as such.
 
 pub mod accounts;
 pub mod bids;
@@ -40,6 +42,7 @@ pub mod press_reads;
 pub mod sessions;
 pub mod set_aside;
 pub mod votes;
+mod words;
 
 use sqlx::any::AnyRow;
 use sqlx::Row;

@@ -3,6 +3,8 @@
 
 use sqlx::{Any, Executor, Row};
 
+use crate::model::GameStatus;
+
 /// The one club role there is.
 pub const MODERATOR: &str = "moderator";
 
@@ -250,7 +252,7 @@ pub async fn entry_count<'e, E: Executor<'e, Database = Any>>(e: E) -> sqlx::Res
 pub struct GameRow {
     pub id: i64,
     pub name: String,
-    pub status: String,
+    pub status: GameStatus,
     pub gm: String,
 }
 

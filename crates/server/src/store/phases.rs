@@ -5,6 +5,8 @@
 use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
+use crate::model::HowProcessed;
+
 /// Which of the two tables: the published phases, or those a rollback took back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Table {
@@ -32,7 +34,7 @@ pub struct PhaseRow {
     /// The public result (`AdjudicationJson`).
     pub result_json: String,
     pub processed_ms: i64,
-    pub how: String,
+    pub how: HowProcessed,
     pub bid_report: Option<String>,
     /// Comma-separated powers that gave no orders.
     pub missing: Option<String>,
@@ -70,7 +72,7 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(e: E, table: Table, p: 
     .bind(&p.state_json)
     .bind(&p.result_json)
     .bind(p.processed_ms)
-    .bind(&p.how)
+    .bind(p.how)
     .bind(&p.bid_report)
     .bind(&p.missing)
     .bind(&p.judged_json)
@@ -127,7 +129,7 @@ pub struct PhaseLine {
     pub seq: i64,
     pub phase: String,
     pub processed_ms: i64,
-    pub how: String,
+    pub how: HowProcessed,
     pub missing: Option<String>,
 }
 

@@ -4,7 +4,6 @@
 use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
-use super::games::status_of;
 use crate::model::GameStatus;
 
 /// A seat an account held in a game, with what the record shows of the game.
@@ -32,7 +31,7 @@ fn seat(r: &AnyRow) -> Result<SeatRow, sqlx::Error> {
         left_ms: r.try_get("left_ms")?,
         game_name: r.try_get("name")?,
         variant: r.try_get("variant")?,
-        status: status_of(r)?,
+        status: r.try_get("status")?,
         outcome: r.try_get("outcome")?,
         state_json: r.try_get("state_json")?,
     })
@@ -82,7 +81,7 @@ pub async fn run_by<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> 
                 id: r.try_get("id")?,
                 name: r.try_get("name")?,
                 variant: r.try_get("variant")?,
-                status: status_of(r)?,
+                status: r.try_get("status")?,
             })
         })
         .collect()

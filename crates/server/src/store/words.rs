@@ -1,0 +1,74 @@
+//! The enums the tables store as their words (`games.status`, `phases.how`, …): sqlx
+//! reads and binds them as text, so that the store's rows carry the enum and no layer
+//! above compares or parses the words. A stored word no variant has is a decoding
+//! error that names the column's type and the word, never a guess.
+
+use sqlx::encode::IsNull;
+use sqlx::error::BoxDynError;
+use sqlx::{Any, Database, Decode, Encode, Type};
+
+use crate::model::{GameStatus, HowProcessed, PressRule};
+
+/// Implements sqlx's text conversions for enums with `as_str` and `parse`.
+macro_rules! stored_as_words {
+    ($($t:ty => $what:literal),* $(,)?) => {$(
+        impl Type<Any> for $t {
+            fn type_info() -> <Any as Database>::TypeInfo {
+                <str as Type<Any>>::type_info()
+            }
+        }
+
+        impl<'q> Encode<'q, Any> for $t {
+            fn encode_by_ref(&self, buf: &mut <Any as Database>::ArgumentBuffer<'q>) -> Result<IsNull, BoxDynError> {
+                <&str as Encode<'q, Any>>::encode(self.as_str(), buf)
+            }
+        }
+
+        impl<'r> Decode<'r, Any> for $t {
+            fn decode(value: <Any as Database>::ValueRef<'r>) -> Result<Self, BoxDynError> {
+                let text = <String as Decode<'r, Any>>::decode(value)?;
+                <$t>::parse(&text).ok_or_else(|| format!("unknown {} `{text}` stored", $what).into())
+            }
+        }
+    )*};
+}
+
+stored_as_words!(
+    GameStatus => "game status",
+    PressRule => "press rule",
+    HowProcessed => "way of processing",
+    super::members::Role => "member role",
+);
+
+#[cfg(test)]
+mod tests {
+    use sqlx::any::AnyPoolOptions;
+    use sqlx::Row;
+
+    use crate::model::{GameStatus, HowProcessed};
+
+    /// Each word reads back as its enum, and a word no variant has is an error that says
+    /// which, rather than a default.
+    #[tokio::test]
+    async fn stored_words_read_back_and_unknown_ones_are_refused() {
+        sqlx::any::install_default_drivers();
+        let db = AnyPoolOptions::new()
+            .max_connections(1)
+            .connect("sqlite::memory:")
+            .await
+            .unwrap();
+        for how in HowProcessed::ALL {
+            let row = sqlx::query("SELECT $1 AS how").bind(how).fetch_one(&db).await.unwrap();
+            assert_eq!(row.try_get::<HowProcessed, _>("how").unwrap(), how);
+            assert_eq!(row.try_get::<String, _>("how").unwrap(), how.as_str());
+        }
+        let row = sqlx::query("SELECT 'gm: process now' AS how, 'Active' AS status")
+            .fetch_one(&db)
+            .await
+            .unwrap();
+        let e = row.try_get::<HowProcessed, _>("how").unwrap_err().to_string();
+        assert!(e.contains("unknown way of processing `gm: process now`"), "{e}");
+        let e = row.try_get::<GameStatus, _>("status").unwrap_err().to_string();
+        assert!(e.contains("unknown game status `Active`"), "{e}");
+    }
+}
