@@ -505,6 +505,38 @@ pub fn circles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
     walk.out
 }
 
+/// The graph between sibling modules: each use of one module by another, lifted to the
+/// two children of their nearest common parent that hold them (`mailer::x` using
+/// `services::mail_map` is `mailer` using `services`). A circle here is two rooms that
+/// reach into each other though no two files do: `mailer` using `services::mail_map`
+/// while `services::mail` uses `mailer`. A module using its own parent or child is
+/// containment and is left to [`circles`] on the graph itself.
+pub fn siblings(graph: &BTreeMap<String, BTreeSet<String>>) -> BTreeMap<String, BTreeSet<String>> {
+    let parts = |m: &str| -> Vec<String> {
+        if m.is_empty() {
+            Vec::new()
+        } else {
+            m.split("::").map(String::from).collect()
+        }
+    };
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (from, tos) in graph {
+        let a = parts(from);
+        for to in tos {
+            let b = parts(to);
+            let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+            if common == a.len() || common == b.len() {
+                continue;
+            }
+            let ca = a[..=common].join("::");
+            let cb = b[..=common].join("::");
+            out.entry(ca).or_default().insert(cb.clone());
+            out.entry(cb).or_default();
+        }
+    }
+    out
+}
+
 /// The module graph of the crate whose manifest is in `crate_dir` (its library, else its
 /// binary): each module (by its path, `services::games::view`; the root is ``) with the
 /// modules it uses. An error names a file that cannot be read or parsed.
@@ -631,6 +663,51 @@ mod tests {
         assert_eq!(edges_of(&g, "d"), vec!["e"], "a path inside a macro's arguments");
         assert_eq!(edges_of(&g, "e"), vec!["f"], "a `use` inside a function");
         assert!(edges_of(&g, "f").is_empty(), "a method `.d()` is not module d");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// The circle of the server's mail before it was one room: the sender `mailer`
+    /// drew the mail's map through `services::mail_map`, while `services::mail` named
+    /// `mailer::Mailer`. No file uses a file that uses it back, so only the sibling
+    /// graph sees that `mailer` and `services` reach into each other.
+    #[test]
+    fn sibling_rooms_that_reach_into_each_other() {
+        let dir = crate_of(
+            "siblings",
+            &[
+                ("lib.rs", "pub mod mailer;\npub mod services;\n"),
+                (
+                    "mailer.rs",
+                    "use crate::services::mail_map;\npub struct Mailer;\npub fn send() { mail_map::png(); }\n",
+                ),
+                ("services/mod.rs", "pub mod mail;\npub mod mail_map;\n"),
+                ("services/mail.rs", "pub fn enqueue(_m: &crate::mailer::Mailer) {}\n"),
+                ("services/mail_map.rs", "pub fn png() {}\n"),
+            ],
+        );
+        let g = graph(&dir).unwrap();
+        assert!(circles(&g).is_empty(), "no file uses one that uses it: {g:?}");
+        assert_eq!(circles(&siblings(&g)), vec![vec!["mailer", "services"]]);
+        // One room: the sender beside what it sends, under services::mail.
+        let _ = std::fs::remove_file(dir.join("src/mailer.rs"));
+        std::fs::write(dir.join("src/lib.rs"), "pub mod services;\n").unwrap();
+        std::fs::write(
+            dir.join("src/services/mail.rs"),
+            "pub mod sender;\npub fn enqueue(_m: &sender::Mailer) {}\n",
+        )
+        .unwrap();
+        std::fs::create_dir_all(dir.join("src/services/mail")).unwrap();
+        std::fs::write(
+            dir.join("src/services/mail/sender.rs"),
+            "use crate::services::mail_map;\npub struct Mailer;\npub fn send() { mail_map::png(); }\n",
+        )
+        .unwrap();
+        let g = graph(&dir).unwrap();
+        assert!(
+            edges_of(&g, "services::mail").contains(&"services::mail::sender".to_string()),
+            "{g:?}"
+        );
+        assert!(circles(&g).is_empty() && circles(&siblings(&g)).is_empty(), "{g:?}");
         std::fs::remove_dir_all(dir).unwrap();
     }
 

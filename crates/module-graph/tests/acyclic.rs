@@ -1,10 +1,67 @@
-//! No crate of the workspace has an import circle (issue 12 §3), counted item by item as
-//! `cargo modules` counts them (see the reader in src/lib.rs). Set
-//! `CHANCERY_PRINT_MODULES=1` to print each crate's graph.
+//! No crate of the workspace has an import circle, counted item by item as `cargo
+//! modules` counts them (see the reader in src/lib.rs): a circle means no module of it
+//! can be read, tested or moved without the others. Nor do two sibling modules reach
+//! into each other through their children (`mailer` using `services::mail_map` while
+//! `services::mail` used `mailer`), which no file-to-file circle shows; the sibling
+//! circles that are known are listed with their reason, and a new one, or a known one
+//! grown, fails. Set `CHANCERY_PRINT_MODULES=1` to print each crate's graph.
 
 use std::path::Path;
 
-use chancery_module_graph::{circles, graph};
+use chancery_module_graph::{circles, graph, siblings};
+
+/// Sibling circles known and not yet undone, by crate: no found circle may hold a module
+/// that none of these holds with it.
+const KNOWN: [(&str, &str, &[&str]); 4] = [
+    (
+        "engine",
+        "the rule modules call each other's checks (adjudication, validation, the DP rules \
+         and the variant files they read): the crate is their one room",
+        &[
+            "adjudicate",
+            "adjust",
+            "boarding",
+            "builtin",
+            "dp",
+            "json",
+            "movement",
+            "parse",
+            "rules",
+            "stacking",
+            "validate",
+            "validate_stacks",
+            "variant_file",
+        ],
+    ),
+    (
+        "engine",
+        "a variant's names are checked by `names`, which reads the variant",
+        &["names", "variant"],
+    ),
+    (
+        "server",
+        "`impl Game` in services::games gives the store's Game methods that use services \
+         (its schedule, variant and position)",
+        &["services", "store"],
+    ),
+    (
+        "server",
+        "the events of games, orders, press and the forum mail their players, while the mail \
+         and bots read games, and processing and the GM's tools call each other",
+        &[
+            "services::bids",
+            "services::bots",
+            "services::forum",
+            "services::games",
+            "services::gm",
+            "services::history",
+            "services::mail",
+            "services::orders",
+            "services::press",
+            "services::processing",
+        ],
+    ),
+];
 
 #[test]
 fn no_crate_has_an_import_circle() {
@@ -26,6 +83,14 @@ fn no_crate_has_an_import_circle() {
         }
         for c in circles(&g) {
             found.push(format!("crates/{name}: {}", c.join(", ")));
+        }
+        for c in circles(&siblings(&g)) {
+            let known = KNOWN
+                .iter()
+                .any(|(k, _, ms)| *k == name && c.iter().all(|m| ms.contains(&m.as_str())));
+            if !known {
+                found.push(format!("crates/{name}, between sibling modules: {}", c.join(", ")));
+            }
         }
         checked.push((name, g.len(), g.values().map(|t| t.len()).sum::<usize>()));
     }

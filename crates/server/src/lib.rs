@@ -33,7 +33,6 @@ pub mod headers;
 pub mod input;
 pub mod jobs;
 pub mod limits;
-pub mod mailer;
 pub mod model;
 pub mod openapi;
 mod pages;
@@ -136,12 +135,12 @@ pub struct AppState {
     pub public_origin: Option<String>,
     /// Served over HTTPS (`--public-url https://…`): the session cookie is `Secure`.
     pub secure_cookie: bool,
-    /// How mail is sent ([`mailer`]).
-    pub mailer: mailer::Mailer,
+    /// How mail is sent ([`services::mail::sender`]).
+    pub mailer: services::mail::sender::Mailer,
     /// Wakes the mail sender early (mail was just written to the outbox).
     pub mail_wake: tokio::sync::Notify,
     /// The maps lately drawn for results mails.
-    pub mail_maps: services::mail_map::Pictures,
+    pub mail_maps: services::mail::map::Pictures,
     /// Wakes the bots early (a phase opened, a bot was seated).
     pub bot_wake: tokio::sync::Notify,
     /// Each bot decision's budget in the engine's judgements (`--bot-judgements`).
@@ -205,7 +204,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
             tracing::info!("the demo club's mail is written to {d} (give --smtp to send it)");
         }
     }
-    let mailer = mailer::Mailer::new(
+    let mailer = services::mail::sender::Mailer::new(
         smtp.as_deref(),
         mail_dir.as_deref(),
         opts.mail_from.as_deref(),
@@ -233,7 +232,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
         public_origin,
         mailer,
         mail_wake: tokio::sync::Notify::new(),
-        mail_maps: services::mail_map::Pictures::default(),
+        mail_maps: services::mail::map::Pictures::default(),
         bot_wake: tokio::sync::Notify::new(),
         bot_judgements: opts.bot_judgements.unwrap_or_else(services::bots::default_judgements),
     });
@@ -247,8 +246,8 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
     let password = std::env::var(services::moderation::MODERATOR_PASSWORD_ENV).ok();
     services::moderation::appoint_from_command_line(&app, &opts.moderators, password.as_deref()).await?;
     tokio::spawn(scheduler::run(app.clone(), opts.tick_ms));
-    tokio::spawn(mailer::run(app.clone(), opts.tick_ms));
-    tokio::spawn(services::mail_jobs::run(app.clone(), opts.tick_ms));
+    tokio::spawn(services::mail::sender::run(app.clone(), opts.tick_ms));
+    tokio::spawn(services::mail::jobs::run(app.clone(), opts.tick_ms));
     tokio::spawn(services::bots::run(app.clone(), opts.tick_ms));
     let router = routes::router(app.clone(), opts.test_clock);
     // The line tests wait for; keep its shape.

@@ -7,7 +7,7 @@
 //! it has taken and recorded the message, before its 250). The last is the point that
 //! used to make a second send: a sender that records a mail as sent only after the 250
 //! dies there with the mail delivered and unrecorded. The sender records it before the
-//! message's end instead (crates/server/src/mailer/smtp.rs), so no kill makes a resend,
+//! message's end instead (crates/server/src/services/mail/smtp.rs), so no kill makes a resend,
 //! and a kill before the end leaves the mail server an unfinished message it discards.
 //! The sink logs where each killed conversation stopped; the test shows the kills landed
 //! at each of those points.

@@ -151,7 +151,7 @@ async fn starttls_and_tls_with_credentials_deliver_mail() {
         }
         // One conversation for the three: none ended without QUIT, and the sink saw one
         // connection's recipients in a row (a new connection per mail would also pass
-        // this; that the connection is kept is the unit of `mailer::smtp`).
+        // this; that the connection is kept is the unit of `services::mail::smtp`).
         assert!(
             sink.events()
                 .iter()

@@ -8,9 +8,9 @@ use utoipa::ToSchema;
 
 use crate::auth::Account;
 use crate::error::{ApiResult, Body, ErrorBody, Path};
+use crate::services::mail::reminders::{self, Reminders};
+use crate::services::mail::settings::{self as mail_settings, Settings};
 use crate::services::mail::Kind;
-use crate::services::mail_settings::{self, Settings};
-use crate::services::reminders::{self, Reminders};
 use crate::App;
 
 #[derive(Serialize, ToSchema)]

@@ -89,7 +89,7 @@ pub async fn account_page(State(app): State<App>, Viewer(viewer): Viewer) -> Pag
     let Some(account) = viewer.as_ref() else {
         return Ok(Redirect::to("/login?next=/account").into_response());
     };
-    let mail = crate::services::mail_settings::settings(&app, account).await?;
+    let mail = crate::services::mail::settings::settings(&app, account).await?;
     let kinds = Kind::CHOSEN
         .iter()
         .map(|k| {

@@ -23,7 +23,7 @@ use crate::services::games::view::{game_view, PowerView};
 use crate::services::games::{self, Role};
 use crate::services::gm::EventLine;
 use crate::services::history::PhaseLine;
-use crate::services::mail_log::Delivery;
+use crate::services::mail::log::Delivery;
 use crate::services::maps::MapOf;
 use crate::services::orders::PowerOrder;
 use crate::services::processing::has_choice;
@@ -349,7 +349,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         at: game.deadline_time.clone().unwrap_or_default(),
         zone: game.time_zone.clone().unwrap_or_default(),
         zones: chrono_tz::TZ_VARIANTS.iter().map(|z| z.name()).collect(),
-        mail: super::mail::ConsoleMail::new(crate::services::mail_log::of_game(&app, &account, &game).await?),
+        mail: super::mail::ConsoleMail::new(crate::services::mail::log::of_game(&app, &account, &game).await?),
         events,
     })
 }

@@ -11,10 +11,10 @@ use serde::Deserialize;
 use super::layout::{render, Layout, PageResult};
 use crate::auth::Viewer;
 use crate::error::{Params, Path};
+use crate::services::mail::log::GameMails;
+use crate::services::mail::reminders::MAX_TIMES;
+use crate::services::mail::settings as mail_settings;
 use crate::services::mail::Kind;
-use crate::services::mail_log::GameMails;
-use crate::services::mail_settings;
-use crate::services::reminders::MAX_TIMES;
 use crate::App;
 
 enum Shown {
@@ -83,7 +83,7 @@ pub async fn unsubscribe(
 }
 
 /// The GM console's mail section (`templates/mail/console.html`, included by
-/// `console.html`): the game's mails as `services::mail_log` gives them, and the
+/// `console.html`): the game's mails as `services::mail::log` gives them, and the
 /// reminder times' form, padded with empty fields to the most allowed.
 pub struct ConsoleMail {
     pub log: GameMails,

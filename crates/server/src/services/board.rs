@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
-use crate::auth::Account;
 use crate::error::{ApiError, ApiResult};
 use crate::jobs::Weight;
+use crate::model::Account;
 use crate::services::games::{self, acting_power, role_of, Role};
 use crate::services::maps::{self, MapOf};
 use crate::services::targets::{self, Targets};

@@ -21,12 +21,10 @@
 //! - [`maps`]: each variant's map, made and drawn on the job pool; its GeoJSON.
 //! - [`history`]: processed phases as stored, never judged again (phases stored
 //!   before the judgement was kept are converted once, at start-up).
-//! - [`mail`]: what the club mails and to whom, written to the outbox in the event's
-//!   transaction; [`mail_settings`]: addresses, their confirmation, preferences and
-//!   unsubscribing; [`mail_log`]: a game's mails as its GM reads them; [`reminders`]
-//!   before deadlines and [`press_mail`] (press in batches), run by the clock through
-//!   [`mail_jobs`]; [`mail_map`]: the map in a results mail, drawn as a PNG when it is
-//!   sent.
+//! - [`mail`]: everything the club mails, in one room: what is mailed and to whom,
+//!   written to the outbox in the event's transaction; addresses and preferences;
+//!   reminders, press in batches and the digest run by the clock; a game's mails for its
+//!   GM; and the sender that delivers the outbox (SMTP or a mail folder).
 //! - [`processing`]: judging a phase exactly once; the GM's rollback and roll forward.
 //! - [`board`]: the viewer's own orders drawn, a unit's legal [`targets`]; the
 //!   [`sandbox`], orders judged on the current position and never stored.
@@ -42,20 +40,13 @@ pub mod games;
 pub mod gm;
 pub mod history;
 pub mod mail;
-pub mod mail_digest;
-pub mod mail_jobs;
-pub mod mail_log;
-pub mod mail_map;
-pub mod mail_settings;
 pub mod maps;
 pub mod moderation;
 pub mod order_words;
 pub mod orders;
 pub mod players;
 pub mod press;
-pub mod press_mail;
 pub mod processing;
-pub mod reminders;
 pub mod sandbox;
 pub mod stored_orders;
 pub mod targets;

@@ -193,7 +193,7 @@ pub async fn send(app: &App, account: &Account, id: i64, m: Message) -> ApiResul
         store::press::insert(&mut tx, &message).await?;
         if mailed {
             // The game is marked for the press mail pass in the message's own
-            // transaction, so that no message is left unmailed (`services::press_mail`).
+            // transaction, so that no message is left unmailed (`services::mail::press`).
             store::mail::note_press(&mut *tx, id, now).await?;
         }
         Ok(tx.commit().await?)

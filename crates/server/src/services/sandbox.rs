@@ -15,10 +15,10 @@ use chancery_engine::{GameState, Order, PhaseKind, PowerId, Variant};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::auth::Account;
 use crate::error::{ApiError, ApiResult};
 use crate::jobs::Weight;
 use crate::limits::{MAX_ORDERS, MAX_ORDER_CHARS};
+use crate::model::Account;
 use crate::services::games::{self, role_of, Role};
 use crate::services::maps::{self, MapOf};
 use crate::App;

@@ -311,7 +311,7 @@ fn outbox_from_row(r: &AnyRow) -> Result<OutboxRow, sqlx::Error> {
 /// file): a lease of `lease_ms` is written and committed at once, so that the database
 /// is not held while the mail server answers; a sender that dies leaves the lease to
 /// run out. Either way the mail is marked sent (`mark_sent`) before the mail server can
-/// have taken it (see `mailer::smtp`).
+/// have taken it (see `services::mail::smtp`).
 pub async fn claim(tx: &mut Tx, backend: Backend, now_ms: i64, lease_ms: i64) -> sqlx::Result<Option<OutboxRow>> {
     match backend {
         Backend::Postgres => sqlx::query(&format!(

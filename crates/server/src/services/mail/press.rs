@@ -4,7 +4,7 @@
 //! players stays on the page, as the issue asks for private press and announcements.
 //!
 //! Sending press marks the game (`mail_press_pending`, in the message's own
-//! transaction); a pass of [`super::mail_jobs`] then looks at the marked games. Each
+//! transaction); a pass of [`super::jobs`] then looks at the marked games. Each
 //! reader's `mail_press_marks` row says up to which message time it has been mailed and
 //! when; it is moved on in the transaction that writes the mail, and only from the
 //! value the pass read, so that two servers never mail the same messages twice.

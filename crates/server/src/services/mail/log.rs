@@ -3,10 +3,10 @@
 //! times. The GM may read every power's orders and press, so the texts hide nothing
 //! from the GM; nobody else is shown them.
 
+use super::reminders::parse_stored;
+use super::sender::{mail_file_name, Transport};
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::mailer::{mail_file_name, Transport};
 use crate::model::Account;
-use crate::services::reminders::parse_stored;
 use crate::store::{self, games::Game};
 use crate::App;
 

@@ -20,8 +20,6 @@
 //! end undoes the mark first. In a mail folder the file is named by the row, so a second
 //! write replaces the first.
 
-pub mod smtp;
-
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
@@ -32,9 +30,10 @@ use lettre::message::header::{HeaderName, HeaderValue};
 use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
 use lettre::Message;
 
+use super::map::{self, Trouble};
+use super::smtp;
 use crate::db::{Backend, Tx};
 use crate::error::ApiResult;
-use crate::services::mail_map::{self, Trouble};
 use crate::store::{self, mail::OutboxRow};
 use crate::App;
 
@@ -340,9 +339,9 @@ const MAP_ATTEMPTS: i64 = 5;
 /// the mail wait, a few times at most.
 async fn pictures(app: &App, row: &OutboxRow) -> Result<Vec<(String, Arc<Vec<u8>>)>, Attempt> {
     let mut out = Vec::new();
-    for (game, seq) in mail_map::parse_maps(row.maps.as_deref()) {
-        match mail_map::png(app, game, seq).await {
-            Ok(png) => out.push((mail_map::map_cid(&app.mailer.domain, game, seq), png)),
+    for (game, seq) in map::parse_maps(row.maps.as_deref()) {
+        match map::png(app, game, seq).await {
+            Ok(png) => out.push((map::map_cid(&app.mailer.domain, game, seq), png)),
             Err(Trouble::Later(why)) if row.attempts < MAP_ATTEMPTS => return Err(Attempt::Later(why)),
             Err(Trouble::Later(why) | Trouble::Never(why)) => {
                 tracing::warn!("mail {} goes without its map: {why}", row.id);
@@ -417,8 +416,8 @@ pub fn build(
     let unsubscribe = unsubscribe_url(mailer, key, &row.kind, row.game_id);
     let confirmation = row.kind == "confirm";
     let mut stored_html = row.html_body.clone();
-    for (game, seq) in mail_map::parse_maps(row.maps.as_deref()) {
-        let cid = mail_map::map_cid(&mailer.domain, game, seq);
+    for (game, seq) in map::parse_maps(row.maps.as_deref()) {
+        let cid = map::map_cid(&mailer.domain, game, seq);
         if !pictures.iter().any(|(c, _)| *c == cid) {
             stored_html = without_picture(&stored_html, &cid);
         }

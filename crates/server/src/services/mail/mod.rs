@@ -6,7 +6,7 @@
 //! read once processed, but a mail's words stay with what concerns its reader; its map
 //! is the history page's picture, every order drawn), never a bid,
 //! never an account's name (an anonymous game hides them, and no mail needs one). The
-//! sender ([`crate::mailer`]) adds the reader's unsubscribe link and headers when it
+//! sender ([`sender`]) adds the reader's unsubscribe link and headers when it
 //! sends.
 //!
 //! A body is written once as [`Block`]s and given as plain text and as HTML (an askama
@@ -16,6 +16,30 @@
 //! Other modules mail through [`to_account`] (one account) or the functions here that
 //! name an event; with no transport configured nothing is written at all (see
 //! [`enqueue`]).
+//!
+//! The rest of the room, one job a module:
+//! - [`settings`]: an account's address (confirmed by a mailed link), its preferences
+//!   per kind and game, its time zone and digest, and unsubscribing;
+//! - [`reminders`]: deadline reminders and each game's reminder times; [`press`]: press
+//!   in batches; [`digest`]: the daily digest; [`jobs`] runs these three by the clock;
+//! - [`log`]: a game's mails and what became of each, as its GM reads them;
+//! - [`map`]: the map in a results mail, drawn as a PNG when the mail is sent;
+//! - [`sender`]: the transport (SMTP or a folder of `.eml` files) and the task that
+//!   delivers the outbox, with [`smtp`], the send that marks a mail sent before its end.
+//!
+//! Composing is above delivering: this module and its jobs use [`sender`] (the
+//! transport's settings), and the sender uses only [`map`] and the store, never the
+//! composing side, so the room has no import circle.
+
+pub mod digest;
+pub mod jobs;
+pub mod log;
+pub mod map;
+pub mod press;
+pub mod reminders;
+pub mod sender;
+pub mod settings;
+pub mod smtp;
 
 use askama::Template;
 use chrono::{LocalResult, TimeZone, Utc};
@@ -23,12 +47,12 @@ use chrono_tz::Tz;
 
 use crate::db::{new_id, Tx};
 use crate::error::{ApiError, ApiResult};
-use crate::mailer::Mailer;
 use crate::store::games::Game;
 use crate::store::{self, mail::NewMail};
 use crate::App;
 use chancery_engine::json::AdjudicationJson;
 use chancery_engine::PhaseKind;
+use sender::Mailer;
 
 /// The kinds of mail, each turned on or off per account (and per game).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,7 +72,7 @@ pub enum Kind {
     Gm,
     /// Replies to the reader's topics on the club's message board; off unless chosen.
     Board,
-    /// The daily digest that gathers the others ([`super::mail_digest`]); its
+    /// The daily digest that gathers the others ([`digest`]); its
     /// unsubscribe link turns every kind off.
     Digest,
 }
@@ -121,7 +145,7 @@ pub enum Block {
         url: String,
     },
     /// The map of processed phase `seq` of `game`: a PNG drawn when the mail is sent
-    /// ([`crate::mailer`]), shown in the HTML part by its `Content-ID`.
+    /// ([`sender`]), shown in the HTML part by its `Content-ID`.
     Map {
         game: i64,
         seq: i64,
@@ -428,7 +452,7 @@ pub async fn phase_processed(
     let map = Block::Map {
         game: game.id,
         seq: game.seq,
-        cid: super::mail_map::map_cid(&app.mailer.domain, game.id, game.seq),
+        cid: map::map_cid(&app.mailer.domain, game.id, game.seq),
         alt: format!("The map of {phase}: every order and its result"),
     };
     let next = match &result.winner {

@@ -7,7 +7,7 @@
 //!
 //! A held mail is composed in its event's transaction like any other and written to the
 //! outbox with the time of its digest (`outbox.digest_ms`), which the sender skips. The
-//! digest pass here runs beside the sender (`mail_jobs`), never on a request: for each
+//! digest pass here runs beside the sender ([`super::jobs`]), never on a request: for each
 //! account whose digest is due it gathers the held mails into one new outbox row and
 //! marks them carried by it (`digest_id`, and sent) in one transaction. On PostgreSQL
 //! that transaction first locks the account's `mail_options` row with `FOR UPDATE SKIP
