@@ -67,6 +67,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../migrations/0026_topic_follows.sql"),
     ),
     (28, "bots", include_str!("../migrations/0028_bots.sql")),
+    (
+        31,
+        "phase_missing_json",
+        include_str!("../migrations/0031_phase_missing_json.sql"),
+    ),
 ];
 
 /// Migrations written once per backend, where the two databases have no common SQL

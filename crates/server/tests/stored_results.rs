@@ -206,3 +206,78 @@ async fn a_boarding_is_drawn_in_history() {
         }
     }
 }
+
+/// Issue 25: the powers that gave no orders are kept whole, a JSON array of names
+/// (migration 31), where they were joined by commas, which split a power a variant
+/// names `A,B`. A database whose lists were stored joined reads them as before once
+/// the migration has run, a name with a `"` or `\` included; the processed phase's API
+/// and list say the same.
+#[tokio::test(flavor = "multi_thread")]
+async fn missing_powers_stored_joined_by_an_older_version_still_show() {
+    for t in targets().await {
+        let server = Server::start(&t.url);
+        let (id, gm) = two_phases(&server, &format!("missing-{}", t.label)).await;
+        // Spring: England, Austria and Russia ordered; Fall: only England.
+        let spring = gm.get(&format!("/api/games/{id}/phases/0")).await;
+        assert_eq!(
+            spring["missing"],
+            json!(["France", "Germany", "Italy", "Turkey"]),
+            "{}",
+            t.label
+        );
+        let fall = gm.get(&format!("/api/games/{id}/phases/1")).await;
+        assert_eq!(
+            fall["missing"],
+            json!(["Austria", "France", "Germany", "Italy", "Russia", "Turkey"])
+        );
+        server.kill();
+
+        sqlx::any::install_default_drivers();
+        let url = if t.label == "sqlite" {
+            format!("sqlite://{}", t.url)
+        } else {
+            t.url.clone()
+        };
+        let db = AnyPoolOptions::new().max_connections(1).connect(&url).await.unwrap();
+        let stored: String = sqlx::query("SELECT missing FROM phases WHERE game_id = $1 AND seq = 0")
+            .bind(id)
+            .fetch_one(&db)
+            .await
+            .unwrap()
+            .get("missing");
+        assert_eq!(
+            serde_json::from_str::<Value>(&stored).unwrap(),
+            spring["missing"],
+            "stored as a JSON array"
+        );
+        // As a version before migration 31 stored them.
+        for (seq, joined) in [(0, "France,Germany"), (1, r#"Ita"ly,Tur\key"#)] {
+            sqlx::query("UPDATE phases SET missing = $3 WHERE game_id = $1 AND seq = $2")
+                .bind(id)
+                .bind(seq)
+                .bind(joined)
+                .execute(&db)
+                .await
+                .unwrap();
+        }
+        sqlx::query("DELETE FROM schema_migrations WHERE version = 31")
+            .execute(&db)
+            .await
+            .unwrap();
+        db.close().await;
+
+        let server = Server::start(&t.url);
+        let gm = Api::new(&server.base, gm.token.clone());
+        let phases = gm.get(&format!("/api/games/{id}/phases")).await;
+        assert_eq!(
+            phases["phases"][0]["missing"],
+            json!(["France", "Germany"]),
+            "{}",
+            t.label
+        );
+        assert_eq!(phases["phases"][1]["missing"], json!([r#"Ita"ly"#, r#"Tur\key"#]));
+        let fall = gm.get(&format!("/api/games/{id}/phases/1")).await;
+        assert_eq!(fall["missing"], json!([r#"Ita"ly"#, r#"Tur\key"#]));
+        server.kill();
+    }
+}

@@ -24,14 +24,6 @@ use crate::services::maps::{self, MapOf};
 use crate::store::{self, phases::Table};
 use crate::App;
 
-/// The powers that gave no orders for a phase they had a decision in: public, as on
-/// every judge ("no moves received"), so the table knows who let the others down.
-pub fn missing(stored: Option<&str>) -> Vec<String> {
-    stored
-        .map(|m| m.split(',').map(str::to_string).collect())
-        .unwrap_or_default()
-}
-
 /// A line of the list of processed phases.
 #[derive(Serialize, ToSchema)]
 pub struct PhaseLine {
@@ -43,7 +35,8 @@ pub struct PhaseLine {
     pub processed: String,
     /// How: `deadline`, `all ready`, `gm`, …
     pub how: HowProcessed,
-    /// The powers with a decision that gave no orders.
+    /// The powers with a decision that gave no orders: public, as on every judge ("no
+    /// moves received"), so the table knows who let the others down.
     pub missing: Vec<String>,
     /// The powers whose orders a bot gave (issue 22).
     pub bots: Vec<String>,
@@ -70,7 +63,7 @@ pub async fn list(app: &App, id: i64) -> ApiResult<PhaseList> {
                 .collect(),
             seq: p.seq,
             processed: iso_utc(p.processed_ms),
-            missing: missing(p.missing.as_deref()),
+            missing: p.missing,
             phase: p.phase,
             how: p.how,
         })
@@ -142,7 +135,7 @@ pub async fn one(app: &App, id: i64, seq: i64) -> ApiResult<PhaseDetail> {
         position,
         result,
         centres,
-        missing: missing(row.missing.as_deref()),
+        missing: row.missing,
         bots: store::bots::played_in(&app.db.read, id, seq).await?,
     })
 }
@@ -215,7 +208,7 @@ pub async fn processed_phase(db: &crate::reads::Reads, v: &Variant, id: i64, seq
         .and_then(|text| stored_judgement(v, &before, &result, text));
     Ok(ProcessedPhase {
         seq,
-        missing: missing(row.missing.as_deref()),
+        missing: row.missing,
         bots: store::bots::played_in(db, id, seq).await?,
         phase: row.phase,
         processed_ms: row.processed_ms,

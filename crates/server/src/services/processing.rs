@@ -229,7 +229,7 @@ async fn record(
         processed_ms,
         how,
         bid_report: judged.bid_report.clone(),
-        missing: (!judged.missing.is_empty()).then(|| judged.missing.join(",")),
+        missing: judged.missing.clone(),
         judged_json: Some(judged.judged_text.clone()),
     };
     store::phases::insert(&mut **tx, Table::Phases, &row).await?;

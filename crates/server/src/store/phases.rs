@@ -36,8 +36,8 @@ pub struct PhaseRow {
     pub processed_ms: i64,
     pub how: HowProcessed,
     pub bid_report: Option<String>,
-    /// Comma-separated powers that gave no orders.
-    pub missing: Option<String>,
+    /// The powers that had a decision and gave no orders, in the variant's order.
+    pub missing: Vec<String>,
     /// The engine's `PhaseResult` as JSON of an `Option` (migration 9): SQL NULL for a
     /// phase stored by an older version and not yet converted.
     pub judged_json: Option<String>,
@@ -56,9 +56,29 @@ fn from_row(r: &AnyRow) -> Result<PhaseRow, sqlx::Error> {
         processed_ms: r.try_get("processed_ms")?,
         how: r.try_get("how")?,
         bid_report: r.try_get("bid_report")?,
-        missing: r.try_get("missing")?,
+        missing: missing_of(r)?,
         judged_json: r.try_get("judged_json")?,
     })
+}
+
+/// `missing`: a JSON array of power names (migration 31), NULL for none. Names are kept
+/// whole whatever their characters (a variant may name a power `A,B`).
+fn missing_of(r: &AnyRow) -> Result<Vec<String>, sqlx::Error> {
+    match r.try_get::<Option<String>, _>("missing")? {
+        None => Ok(Vec::new()),
+        Some(text) => {
+            serde_json::from_str(&text).map_err(|e| sqlx::Error::Decode(format!("phases.missing `{text}`: {e}").into()))
+        }
+    }
+}
+
+fn missing_text(missing: &[String]) -> Result<Option<String>, sqlx::Error> {
+    if missing.is_empty() {
+        return Ok(None);
+    }
+    serde_json::to_string(missing)
+        .map(Some)
+        .map_err(|e| sqlx::Error::Encode(e.into()))
 }
 
 pub async fn insert<'e, E: Executor<'e, Database = Any>>(e: E, table: Table, p: &PhaseRow) -> sqlx::Result<()> {
@@ -74,7 +94,7 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(e: E, table: Table, p: 
     .bind(p.processed_ms)
     .bind(p.how)
     .bind(&p.bid_report)
-    .bind(&p.missing)
+    .bind(missing_text(&p.missing)?)
     .bind(&p.judged_json)
     .execute(e)
     .await?;
@@ -130,7 +150,8 @@ pub struct PhaseLine {
     pub phase: String,
     pub processed_ms: i64,
     pub how: HowProcessed,
-    pub missing: Option<String>,
+    /// The powers that had a decision and gave no orders.
+    pub missing: Vec<String>,
 }
 
 /// Every processed phase of the game, in order.
@@ -146,7 +167,7 @@ pub async fn list<'e, E: Executor<'e, Database = Any>>(e: E, game_id: i64) -> sq
                 phase: r.try_get("phase")?,
                 processed_ms: r.try_get("processed_ms")?,
                 how: r.try_get("how")?,
-                missing: r.try_get("missing")?,
+                missing: missing_of(r)?,
             })
         })
         .collect()
