@@ -409,15 +409,28 @@ fn tok_text(t: &Tok) -> String {
     }
 }
 
-/// Parses one order given by `power`. A leading `Power:` is accepted and must match.
+/// Parses one order given by `power`. A leading `Power:` is accepted when it names
+/// `power` or a faction `power` plays (1936: the Soviet Union's player writes
+/// `Republican Spain: Build A val`). Builds, waives, removals and disbands then belong
+/// to the faction, whose Winter is its own; an order to a unit stays the seat's, which
+/// commands the faction's units as its own, so that the same unit ordered with and
+/// without the prefix is one unit ordered twice, not two orders voiding each other.
 pub fn parse_order(v: &Variant, power: PowerId, text: &str) -> Result<Order, OrderError> {
     let (named, order) = parse_order_line(v, text)?;
     match named {
-        Some(p) if p != power => Err(OrderError::Other(format!(
+        Some(p) if p != power && !v.controls(power, p) => Err(OrderError::Other(format!(
             "this order is written for {}, not {}",
             v.power(p).name,
             v.power(power).name
         ))),
+        Some(p)
+            if matches!(
+                order.kind,
+                OrderKind::Build { .. } | OrderKind::Waive | OrderKind::Remove | OrderKind::Disband
+            ) =>
+        {
+            Ok(Order { power: p, ..order })
+        }
         _ => Ok(Order { power, ..order }),
     }
 }

@@ -447,3 +447,47 @@ fn a_convoy_to_a_sea_space_is_refused() {
     let refused = check(&v, &s, "England", "F nth C A lon - hel").unwrap_err();
     assert!(refused.contains("Helgoland Bight, which is sea"), "{refused}");
 }
+
+/// 1936, "The Spanish Civil War" (seed 000): "The Italian player submits orders for
+/// Nationalist Spain, while the Soviet player does the same for Republican Spain",
+/// the two "treated for all purposes other than victory as separate powers". So the
+/// Soviet seat may write a line for Republican Spain: the faction's Winter builds are
+/// the faction's own, its units' orders are the seat's, and another power's prefix
+/// (Italy's faction, or Italy) is still refused.
+#[test]
+fn a_sponsor_writes_its_factions_orders_under_the_factions_name() {
+    let v = builtin("1936").unwrap().unwrap();
+    let soviet = v.find_power("Soviet Union").unwrap();
+    let republicans = v.find_power("Republican Spain").unwrap();
+    let madrid = v.find_province("Madrid").unwrap();
+
+    let movement = GameState::initial(&v);
+    let order = parse_order(&v, soviet, "Republican Spain: A val - mad").unwrap();
+    assert_eq!(order.power, soviet, "a unit's order stays the seat's");
+    assert!(validate(&v, &movement, &order).is_ok());
+    for foreign in ["Nationalist Spain: A brg - mad", "Italy: A rom H"] {
+        let e = parse_order(&v, soviet, foreign).unwrap_err().to_string();
+        assert!(e.contains("not Soviet Union"), "{foreign}: {e}");
+    }
+
+    // Winter 1936 (the Fall adjustments) with Madrid taken by the Republicans: one build for the faction.
+    let mut winter = GameState::initial(&v);
+    winter.phase = Phase::new(Season::Fall, 1936, PhaseKind::Adjustment);
+    winter.owners[madrid as usize] = Some(republicans);
+    let build = parse_order(&v, soviet, "Republican Spain: Build A mad").unwrap();
+    assert_eq!(build.power, republicans, "the build is the faction's");
+    let result = chancery_engine::judge_phase(&v, &winter, &[build], &[]);
+    let built: Vec<_> = result
+        .adjudication
+        .results
+        .iter()
+        .filter(|r| r.outcome == chancery_engine::Outcome::Built)
+        .filter_map(|r| r.unit)
+        .collect();
+    assert_eq!(built.len(), 1, "{:?}", result.adjudication.refused);
+    assert_eq!((built[0].power, built[0].location.province), (republicans, madrid));
+    // Without the prefix the same words are the Soviet Union's, which has no home there.
+    let own = parse_order(&v, soviet, "Build A mad").unwrap();
+    assert_eq!(own.power, soviet);
+    assert!(validate(&v, &winter, &own).is_err());
+}

@@ -434,3 +434,73 @@ async fn civil_disorder_turns_a_great_power_into_independent_minors() {
         assert!(events.contains("rule 8: Nationalist Spain"), "{events}");
     }
 }
+
+/// 1936, the Spanish Civil War: "the Soviet player submits orders for Republican Spain",
+/// and the two are "separate powers" for everything but victory, so the faction's Winter
+/// is its own. The Soviet player moves the Republican army into Madrid with the
+/// faction's name before the order, builds for the faction in the Winter with the same
+/// prefix, reads those lines back among its own orders, and the build stands.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_soviet_player_writes_republican_spains_orders_and_its_winter_build() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let server = Server::start(&target.url);
+        let gm = server.register("rs-gm").await;
+        let (id, players) = full_game(&server, &gm, "1936", json!({}), "rs").await;
+        let soviet = player(&players, "Soviet Union");
+        let italy = player(&players, "Italy");
+        let orders = format!("/api/games/{id}/orders");
+
+        soviet
+            .post(&orders, json!({"orders": ["Republican Spain: A val - mad"], "seq": 0}))
+            .await;
+        // Italy cannot write for the Republicans, nor the Soviet Union for Italy's faction.
+        for (who, text) in [
+            (italy, "Republican Spain: A val H"),
+            (soviet, "Nationalist Spain: A brg H"),
+        ] {
+            let (status, body) = who
+                .call("POST", &orders, Some(json!({"orders": [text], "seq": 0})))
+                .await;
+            assert_eq!(
+                (status, body["code"].as_str()),
+                (422, Some("invalid_order")),
+                "{text}: {body}"
+            );
+        }
+        gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+        gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+
+        // Winter 1936: Madrid is Republican, Valencia empty; one build for the faction.
+        let game = gm.get(&format!("/api/games/{id}")).await;
+        assert_eq!(game["state"]["phase"], "W1936A", "{game}");
+        let seq = game["seq"].as_i64().unwrap();
+        let written = soviet
+            .post(
+                &orders,
+                json!({"orders": ["Republican Spain: Build A val"], "seq": seq, "replace": true}),
+            )
+            .await;
+        let lines: Vec<&str> = written["orders"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["order"].as_str().unwrap())
+            .collect();
+        assert_eq!(lines, ["Republican Spain: Build A val"], "{written}");
+        let listed = soviet.get(&orders).await;
+        assert_eq!(listed["orders"], written["orders"], "read back as written");
+        gm.post(&format!("/api/games/{id}/gm/process"), json!({})).await;
+
+        let game = gm.get(&format!("/api/games/{id}")).await;
+        let mut republican: Vec<String> = game["state"]["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|u| u["power"] == "Republican Spain")
+            .map(|u| format!("{} {}", u["type"].as_str().unwrap(), u["location"].as_str().unwrap()))
+            .collect();
+        republican.sort();
+        assert_eq!(republican, ["A mad", "A val"], "{game}");
+    }
+}

@@ -2,7 +2,7 @@
 //! from the engine's list of legal orders (`chancery_engine::options`), so the map
 //! offers exactly the builds the order API would take.
 
-use chancery_engine::options::{Lister, Scope};
+use chancery_engine::options::{commanded_powers, Lister, Scope};
 use chancery_engine::order::OrderKind;
 use chancery_engine::{GameState, PowerId, Variant};
 use serde::Serialize;
@@ -87,6 +87,81 @@ pub fn choices(v: &Variant, state: &GameState, power: PowerId) -> Option<Adjust>
     }
 }
 
+/// What the seat's player does in an adjustment phase: the seat's builds or removals
+/// with those of the factions it plays (1936: the Soviet Union's player builds for
+/// Republican Spain, a separate power whose Winter is its own), a faction's orders
+/// written with its name before them (`Republican Spain: Build A val`), as the order
+/// API reads them. A faction adjusting the other way from its sponsor (building while
+/// the sponsor removes) is left to the orders box, where its lines are written alike.
+pub fn for_seat(v: &Variant, state: &GameState, seat: PowerId) -> Option<Adjust> {
+    let mut powers = commanded_powers(v, seat);
+    powers.sort_by_key(|&p| p != seat);
+    let mut merged: Option<Adjust> = None;
+    for p in powers {
+        let Some(mut own) = choices(v, state, p) else {
+            continue;
+        };
+        if p != seat {
+            prefix_orders(&mut own, &format!("{}: ", v.power(p).name));
+        }
+        merged = Some(match (merged, own) {
+            (None, own) => own,
+            (
+                Some(Adjust::Builds {
+                    builds,
+                    mut sites,
+                    waive,
+                }),
+                Adjust::Builds {
+                    builds: more,
+                    sites: theirs,
+                    waive: their_waive,
+                },
+            ) => {
+                sites.extend(theirs);
+                Adjust::Builds {
+                    builds: builds + more,
+                    sites,
+                    waive: waive.or(their_waive),
+                }
+            }
+            (
+                Some(Adjust::Removals { removals, mut units }),
+                Adjust::Removals {
+                    removals: more,
+                    units: theirs,
+                },
+            ) => {
+                units.extend(theirs);
+                Adjust::Removals {
+                    removals: removals + more,
+                    units,
+                }
+            }
+            (Some(first), _) => first,
+        });
+    }
+    merged
+}
+
+fn prefix_orders(a: &mut Adjust, prefix: &str) {
+    match a {
+        Adjust::Builds { sites, waive, .. } => {
+            for order in sites.iter_mut().flat_map(|s| s.orders.iter_mut()) {
+                *order = format!("{prefix}{order}");
+            }
+            if let Some(w) = waive {
+                *w = format!("{prefix}{w}");
+            }
+        }
+        Adjust::Removals { units, .. } => {
+            for r in units {
+                r.order = format!("{prefix}{}", r.order);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,5 +230,35 @@ mod tests {
         );
         let turkey = v.find_power("Turkey").unwrap();
         assert_eq!(choices(&v, &state, turkey), None, "no centre, no unit: nothing to do");
+    }
+
+    /// 1936, the Spanish Civil War: the Soviet player orders Republican Spain, a
+    /// separate power; with Madrid taken and Valencia empty, the faction's build is
+    /// offered beside the Soviet Union's own, written in the faction's name.
+    #[test]
+    fn a_sponsor_is_offered_its_factions_builds_in_the_factions_name() {
+        let v = chancery_engine::builtin::builtin("1936").unwrap().unwrap();
+        let s: StateJson = serde_json::from_value(json!({
+            "phase": "W1936A",
+            "units": [{"power": "Republican Spain", "type": "A", "location": "mad"}],
+            "owners": {"val": "Republican Spain", "mad": "Republican Spain"}
+        }))
+        .unwrap();
+        let state = state_from_json(&v, &s).unwrap();
+        let soviet = v.find_power("Soviet Union").unwrap();
+        assert_eq!(choices(&v, &state, soviet), None, "no Soviet unit or centre here");
+        let Some(Adjust::Builds { builds, sites, waive }) = for_seat(&v, &state, soviet) else {
+            panic!("the faction builds");
+        };
+        assert_eq!(builds, 1);
+        assert_eq!(waive.as_deref(), Some("Republican Spain: Waive"));
+        let val = sites.iter().find(|s| s.space == "val").expect("Valencia offered");
+        assert_eq!(val.orders[0], "Republican Spain: Build A val");
+        assert!(sites.iter().all(|s| s.space != "mad"), "Madrid is occupied");
+        let italy = v.find_power("Italy").unwrap();
+        assert!(
+            !format!("{:?}", for_seat(&v, &state, italy)).contains("Republican"),
+            "Italy plays the other faction"
+        );
     }
 }

@@ -471,7 +471,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
             PhaseKind::Adjustment => "A",
         },
         adjust: match (state.phase.kind, my_power.as_deref().and_then(|p| v.find_power(p))) {
-            (PhaseKind::Adjustment, Some(p)) => super::adjust::choices(&v, &state, p),
+            (PhaseKind::Adjustment, Some(p)) => super::adjust::for_seat(&v, &state, p),
             _ => None,
         },
         power: my_power,

@@ -6,10 +6,11 @@
 
 use std::collections::HashMap;
 
+use chancery_engine::options::commanded_powers;
 use chancery_engine::order::order_province;
 use chancery_engine::parse::parse_order;
 use chancery_engine::validate::validate;
-use chancery_engine::OrderKind;
+use chancery_engine::{Order, OrderKind};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::{IntoParams, ToSchema};
@@ -104,6 +105,21 @@ impl From<UnitOrder> for OrderLine {
     }
 }
 
+impl OrderLine {
+    /// A faction's line as its sponsor's player reads (and may write) it:
+    /// `Republican Spain: Build A mad`, keyed `Republican Spain: mad`.
+    fn prefixed(self, prefix: &str) -> Self {
+        if prefix.is_empty() {
+            return self;
+        }
+        OrderLine {
+            unit: format!("{prefix}{}", self.unit),
+            order: format!("{prefix}{}", self.order),
+            words: self.words,
+        }
+    }
+}
+
 /// A power's orders for the current phase, as they will be adjudicated.
 #[derive(Serialize, ToSchema, Debug)]
 pub struct PowerOrders {
@@ -173,8 +189,32 @@ async fn power_orders(
     v: &chancery_engine::Variant,
     state: &chancery_engine::GameState,
 ) -> ApiResult<PowerOrders> {
-    let orders = store::orders::of_power(&mut **tx, game.id, game.seq, power).await?;
-    answer(game, v, state, power, orders.into_iter().map(OrderLine::from).collect())
+    let mut lines = Vec::new();
+    for (name, prefix) in commanded(v, power) {
+        let rows = store::orders::of_power(&mut **tx, game.id, game.seq, &name).await?;
+        lines.extend(rows.into_iter().map(|o| OrderLine::from(o).prefixed(&prefix)));
+    }
+    answer(game, v, state, power, lines)
+}
+
+/// The powers whose stored orders a seat's player writes and reads: its own, then each
+/// faction it plays (1936's Spanish sides, whose Winter orders are stored under the
+/// faction's name), with the prefix that marks the faction's lines for the seat. The
+/// seat comes first.
+fn commanded(v: &chancery_engine::Variant, power: &str) -> Vec<(String, String)> {
+    let Some(seat) = v.find_power(power) else {
+        return vec![(power.to_string(), String::new())];
+    };
+    let mut powers = commanded_powers(v, seat);
+    powers.sort_by_key(|&p| p != seat);
+    powers
+        .into_iter()
+        .map(|p| {
+            let name = v.power(p).name.clone();
+            let prefix = if p == seat { String::new() } else { format!("{name}: ") };
+            (name, prefix)
+        })
+        .collect()
 }
 
 fn answer(
@@ -257,7 +297,7 @@ async fn store_orders(app: App, account: Account, id: i64, s: Submission) -> Api
 /// holding the game's lock: every order the engine reads and the board allows, or none
 /// (the error lists the refused). A player's submission and a bot's both come here, so
 /// a bot's orders pass exactly the checks a person's do. Returns the rows written (unit
-/// key, canonical order).
+/// key, canonical order), a faction's with its name before them.
 #[allow(clippy::too_many_arguments)]
 pub async fn write(
     tx: &mut Tx,
@@ -302,12 +342,44 @@ pub async fn write(
         };
         return Err(ApiError::coded(ErrorCode::InvalidOrder, message).with(json!({"refused": refused})));
     }
+    let mine = commanded(v, &power);
     if replace {
-        store::orders::delete(&mut **tx, id, game.seq, &power, None).await?;
+        for (name, _) in &mine {
+            store::orders::delete(&mut **tx, id, game.seq, name, None).await?;
+        }
     }
+    // Each order is stored under the power it belongs to: the seat's, or for a
+    // faction's build, waive or removal the faction's (the engine's reading of a
+    // `Republican Spain:` line), so that processing reads it as the faction's own.
+    let mut written = Vec::with_capacity(accepted.len());
+    for (name, prefix) in &mine {
+        let group: Vec<&Order> = accepted.iter().filter(|o| v.power(o.power).name == *name).collect();
+        if group.is_empty() {
+            continue;
+        }
+        let rows = rows_for(tx, game, v, name, &group, replace).await?;
+        store::orders::upsert(&mut **tx, id, game.seq, name, now_ms, &rows).await?;
+        written.extend(
+            rows.into_iter()
+                .map(|(k, t)| (format!("{prefix}{k}"), format!("{prefix}{t}"))),
+        );
+    }
+    Ok(written)
+}
+
+/// The stored rows (unit key, canonical text) for one power's accepted orders.
+async fn rows_for(
+    tx: &mut Tx,
+    game: &Game,
+    v: &chancery_engine::Variant,
+    power: &str,
+    accepted: &[&Order],
+    replace: bool,
+) -> ApiResult<Vec<(String, String)>> {
+    let id = game.id;
     // Waived builds have no unit to key on: number them after those already stored.
     let mut waives = if accepted.iter().any(|o| o.kind == OrderKind::Waive) {
-        store::orders::of_power(&mut **tx, id, game.seq, &power)
+        store::orders::of_power(&mut **tx, id, game.seq, power)
             .await?
             .iter()
             .filter(|o| o.unit.starts_with("waive"))
@@ -323,7 +395,7 @@ pub async fn write(
     // A later order for the same unit (or build site) replaces the earlier one; the
     // engine would void both (DATC 4.D.3), which is never what a player means.
     let mut rows: Vec<(String, String)> = Vec::with_capacity(accepted.len());
-    for order in &accepted {
+    for order in accepted {
         let space = v.provinces[order_province(order) as usize].abbr.to_ascii_lowercase();
         let key = if order.kind == OrderKind::Waive {
             waives += 1;
@@ -333,7 +405,7 @@ pub async fn write(
             let base = format!("{space}/{letter}");
             let n = slots.entry(base.clone()).or_insert(0);
             if *n == 0 && !replace {
-                store::orders::delete_stack(&mut **tx, id, game.seq, &power, &space, &base).await?;
+                store::orders::delete_stack(&mut **tx, id, game.seq, power, &space, &base).await?;
             }
             *n += 1;
             format!("{base}/{n}")
@@ -346,7 +418,6 @@ pub async fn write(
             None => rows.push((key, text)),
         }
     }
-    store::orders::upsert(&mut **tx, id, game.seq, &power, now_ms, &rows).await?;
     Ok(rows)
 }
 
@@ -358,15 +429,13 @@ pub async fn list(app: &App, account: &Account, id: i64, power: Option<&str>) ->
     let role = role_of(&app.db.read, &game, Some(account)).await?;
     let v = game.variant(app).await?;
     let power = acting_power(&role, power, &v)?;
-    let orders = store::orders::of_power(&app.db.read, game.id, game.seq, &power).await?;
+    let mut lines = Vec::new();
+    for (name, prefix) in commanded(&v, &power) {
+        let rows = store::orders::of_power(&app.db.read, game.id, game.seq, &name).await?;
+        lines.extend(rows.into_iter().map(|o| OrderLine::from(o).prefixed(&prefix)));
+    }
     let state = game.state(&v)?;
-    answer(
-        &game,
-        &v,
-        &state,
-        &power,
-        orders.into_iter().map(OrderLine::from).collect(),
-    )
+    answer(&game, &v, &state, &power, lines)
 }
 
 /// Clears a power's orders, or one unit's, in the phase the request names.
@@ -382,19 +451,28 @@ pub async fn clear(app: &App, account: &Account, id: i64, q: ClearQuery) -> ApiR
     })
     .await?;
     let (game, v, state) = (&loaded.game, &loaded.variant, &loaded.state);
+    let mine = commanded(v, &power);
     match &q.unit {
         Some(unit) => {
-            let key = match v.find_province(unit) {
+            // A faction's line is keyed with its name, as the list shows it.
+            let (owner, space) = mine
+                .iter()
+                .skip(1)
+                .find_map(|(name, prefix)| unit.strip_prefix(prefix.as_str()).map(|rest| (name, rest.trim())))
+                .unwrap_or((&mine[0].0, unit.as_str()));
+            let key = match v.find_province(space) {
                 Some(p) => v.provinces[p as usize].abbr.to_ascii_lowercase(),
-                None => unit.to_ascii_lowercase(),
+                None => space.to_ascii_lowercase(),
             };
             // `vie` also clears every unit of a stack there (`vie/A/1`, `vie/A/2`).
-            if store::orders::delete(&mut *tx, id, game.seq, &power, Some(&key)).await? == 0 {
+            if store::orders::delete(&mut *tx, id, game.seq, owner, Some(&key)).await? == 0 {
                 return Err(ApiError::not_found(format!("{power} has no order for `{unit}`")));
             }
         }
         None => {
-            store::orders::delete(&mut *tx, id, game.seq, &power, None).await?;
+            for (name, _) in &mine {
+                store::orders::delete(&mut *tx, id, game.seq, name, None).await?;
+            }
         }
     }
     let answered = power_orders(&mut tx, game, &power, v, state).await?;
