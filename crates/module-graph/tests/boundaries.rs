@@ -1,8 +1,9 @@
 //! The server's typed boundary (issue 25): stored values are read by `store/` alone. No
 //! module outside `crates/server/src/store/` reads a column by name (`try_get("…")`),
 //! and none compares a typed stored field (a game's `status` or `press`, a phase's
-//! `how`, a membership's `role`) with a string literal, which the enums (`GameStatus`,
-//! `PressRule`, `HowProcessed`, `store::members::Role`) replace. Stored
+//! `how`, a membership's `role`, a mail's `kind`) with a string literal, which the enums
+//! (`GameStatus`, `PressRule`, `HowProcessed`, `store::members::Role`, `MailKind`)
+//! replace. Stored
 //! order text is parsed again by `services/stored_orders.rs` alone: `parse_order` is
 //! called elsewhere only where a request's own text is read. Read with syn, so comments
 //! and strings are never taken for code; test modules are left out.
@@ -13,7 +14,7 @@ use syn::visit::Visit;
 
 /// Fields the store gives as enums: a comparison of one with a literal string means a
 /// stored text travelled past the store.
-const TYPED_FIELDS: [&str; 4] = ["status", "press", "how", "role"];
+const TYPED_FIELDS: [&str; 5] = ["status", "press", "how", "role", "kind"];
 
 /// Where `parse_order` may be called, and why: the stored orders' reader, and the
 /// modules that read a request's own text (not a stored one).

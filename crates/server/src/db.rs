@@ -72,6 +72,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "phase_missing_json",
         include_str!("../migrations/0031_phase_missing_json.sql"),
     ),
+    (
+        32,
+        "outbox_maps_json",
+        include_str!("../migrations/0032_outbox_maps_json.sql"),
+    ),
 ];
 
 /// Migrations written once per backend, where the two databases have no common SQL

@@ -148,9 +148,105 @@ impl fmt::Display for HowProcessed {
     }
 }
 
+/// The kinds of mail, each turned on or off per account (and per game). Stored as its
+/// lower-case name in `outbox.kind` and `mail_prefs.kind`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MailKind {
+    /// The confirmation link of a new address; always sent.
+    Confirm,
+    /// The results of each processed phase.
+    Results,
+    /// Reminders before a deadline, when the reader's power still has orders to give.
+    Reminders,
+    /// New private press and GM announcements, batched.
+    Press,
+    /// A game's start and end, replacements and civil disorder.
+    Game,
+    /// To the GM: phases processed (with the powers that gave no orders by the
+    /// deadline), players leaving.
+    Gm,
+    /// Replies to the reader's topics on the club's message board; off unless chosen.
+    Board,
+    /// The daily digest that gathers the others (`services::mail::digest`); its
+    /// unsubscribe link turns every kind off.
+    Digest,
+}
+
+impl MailKind {
+    /// The kinds a reader may choose: every kind the club sends, and only those.
+    pub const CHOSEN: [MailKind; 6] = [
+        MailKind::Results,
+        MailKind::Reminders,
+        MailKind::Press,
+        MailKind::Game,
+        MailKind::Gm,
+        MailKind::Board,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MailKind::Confirm => "confirm",
+            MailKind::Results => "results",
+            MailKind::Reminders => "reminders",
+            MailKind::Press => "press",
+            MailKind::Game => "game",
+            MailKind::Gm => "gm",
+            MailKind::Board => "board",
+            MailKind::Digest => "digest",
+        }
+    }
+
+    /// A kind a mail's unsubscribe link names: one a reader chooses, or the digest.
+    pub fn parse_link(s: &str) -> Option<MailKind> {
+        if s == MailKind::Digest.as_str() {
+            return Some(MailKind::Digest);
+        }
+        MailKind::parse(s)
+    }
+
+    /// A kind a reader may choose, by its name.
+    pub fn parse(s: &str) -> Option<MailKind> {
+        MailKind::CHOSEN.into_iter().find(|k| k.as_str() == s)
+    }
+
+    /// Any kind, by its stored name (the outbox holds confirmations and digests too).
+    pub fn stored(s: &str) -> Option<MailKind> {
+        [MailKind::Confirm, MailKind::Digest]
+            .into_iter()
+            .chain(MailKind::CHOSEN)
+            .find(|k| k.as_str() == s)
+    }
+
+    /// What the account page calls it.
+    pub fn label(self) -> &'static str {
+        match self {
+            MailKind::Confirm => "address confirmation",
+            MailKind::Results => "results of each phase",
+            MailKind::Reminders => "deadline reminders",
+            MailKind::Press => "private press and GM announcements",
+            MailKind::Game => "game start, end, replacements and civil disorder",
+            MailKind::Gm => "as GM: phases processed, missing orders, players leaving",
+            MailKind::Board => "replies in the board's topics you follow (your own topics, unless you unfollow them)",
+            MailKind::Digest => "any kind (the daily digest and all it gathers)",
+        }
+    }
+
+    /// Whether the kind is sent to an account that has not chosen: everything about the
+    /// games one plays or runs is; board replies are not, as a forum's are not.
+    pub fn on_by_default(self) -> bool {
+        !matches!(self, MailKind::Board)
+    }
+}
+
+impl fmt::Display for MailKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{GameStatus, HowProcessed, PressRule};
+    use super::{GameStatus, HowProcessed, MailKind, PressRule};
 
     #[test]
     fn press_rules_read_back_as_stored() {
@@ -176,5 +272,18 @@ mod tests {
             assert_eq!(serde_json::to_value(h).unwrap(), h.as_str());
         }
         assert_eq!(HowProcessed::parse("gm: process now"), None);
+    }
+
+    #[test]
+    fn mail_kinds_read_back_as_stored() {
+        for k in MailKind::CHOSEN {
+            assert_eq!(MailKind::parse(k.as_str()), Some(k));
+            assert_eq!(MailKind::stored(k.as_str()), Some(k));
+        }
+        for k in [MailKind::Confirm, MailKind::Digest] {
+            assert_eq!(MailKind::parse(k.as_str()), None, "not a reader's choice");
+            assert_eq!(MailKind::stored(k.as_str()), Some(k));
+        }
+        assert_eq!(MailKind::parse_link("digest"), Some(MailKind::Digest));
     }
 }

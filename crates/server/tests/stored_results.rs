@@ -281,3 +281,68 @@ async fn missing_powers_stored_joined_by_an_older_version_still_show() {
         server.kill();
     }
 }
+
+/// Issue 25: the maps a mail shows are a JSON array of `[game, seq]` pairs (migration
+/// 32) that the store reads into typed pairs, where they were `GAME:SEQ` joined by
+/// spaces and split again by the sender and the digest. A mail written before the
+/// migration (here one held for a digest, so still in the outbox) is converted and
+/// still listed, with its kind, in the GM console.
+#[tokio::test(flavor = "multi_thread")]
+async fn mail_maps_stored_joined_by_an_older_version_are_converted() {
+    for t in targets().await {
+        let server = Server::start(&t.url);
+        let (id, gm) = two_phases(&server, &format!("maps-{}", t.label)).await;
+        server.kill();
+
+        sqlx::any::install_default_drivers();
+        let url = if t.label == "sqlite" {
+            format!("sqlite://{}", t.url)
+        } else {
+            t.url.clone()
+        };
+        let db = AnyPoolOptions::new().max_connections(1).connect(&url).await.unwrap();
+        let gm_id: i64 = sqlx::query("SELECT gm_id FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_one(&db)
+            .await
+            .unwrap()
+            .get("gm_id");
+        sqlx::query(
+            "INSERT INTO outbox (id, account_id, address, game_id, kind, subject, text_body, html_body, message_id, created_ms, due_ms, attempts, maps, digest_ms) \
+             VALUES (77, $1, 'gm@example.org', $2, 'results', 'Spring and Fall, before migration 32', 'text', '<p>html</p>', '<77.results@example.org>', 1, 1, 0, $3, 4102444800000)",
+        )
+        .bind(gm_id)
+        .bind(id)
+        .bind(format!("{id}:0 {id}:1"))
+        .execute(&db)
+        .await
+        .unwrap();
+        sqlx::query("DELETE FROM schema_migrations WHERE version = 32")
+            .execute(&db)
+            .await
+            .unwrap();
+        db.close().await;
+
+        let server = Server::start(&t.url);
+        let console = Api::new(&server.base, gm.token.clone())
+            .get(&format!("/games/{id}/gm"))
+            .await;
+        let console = console.as_str().expect("a page");
+        assert!(
+            console.contains("Spring and Fall, before migration 32"),
+            "{}: the mail is listed",
+            t.label
+        );
+        assert!(console.contains("<td>results</td>"), "with its kind");
+        server.kill();
+
+        let db = AnyPoolOptions::new().max_connections(1).connect(&url).await.unwrap();
+        let maps: String = sqlx::query("SELECT maps FROM outbox WHERE id = 77")
+            .fetch_one(&db)
+            .await
+            .unwrap()
+            .get("maps");
+        assert_eq!(maps, format!("[[{id},0],[{id},1]]"), "{}", t.label);
+        db.close().await;
+    }
+}

@@ -78,7 +78,11 @@ impl From<Settings> for MailSettings {
             prefs: s
                 .prefs
                 .into_iter()
-                .map(|(game_id, kind, enabled)| MailPref { game_id, kind, enabled })
+                .map(|p| MailPref {
+                    game_id: p.game_id,
+                    kind: p.kind.as_str().into(),
+                    enabled: p.enabled,
+                })
                 .collect(),
             kinds: Kind::CHOSEN
                 .iter()

@@ -96,8 +96,8 @@ pub async fn account_page(State(app): State<App>, Viewer(viewer): Viewer) -> Pag
             let off_games = mail
                 .prefs
                 .iter()
-                .filter(|(g, kind, on)| *g != 0 && kind == k.as_str() && !on)
-                .map(|p| p.0)
+                .filter(|p| p.game_id != 0 && p.kind == *k && !p.enabled)
+                .map(|p| p.game_id)
                 .collect();
             (k.as_str(), k.label(), wanted(&mail.prefs, *k, None), off_games)
         })

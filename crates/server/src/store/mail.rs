@@ -5,6 +5,7 @@ use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
 use crate::db::{Backend, Tx};
+use crate::model::MailKind;
 
 /// An account's address and its state.
 #[derive(Clone, Debug)]
@@ -162,14 +163,29 @@ pub async fn players_with_address<'e, E: Executor<'e, Database = Any>>(
     .collect()
 }
 
-/// The preferences an account has set: `(game, kind, enabled)`, game 0 for all games.
-pub async fn prefs<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Vec<(i64, String, bool)>> {
+/// A choice an account made about a kind of mail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pref {
+    /// The game it is for; 0 for all games.
+    pub game_id: i64,
+    pub kind: MailKind,
+    pub enabled: bool,
+}
+
+/// The preferences an account has set.
+pub async fn prefs<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Vec<Pref>> {
     sqlx::query("SELECT game_id, kind, enabled FROM mail_prefs WHERE account_id = $1 ORDER BY game_id, kind")
         .bind(account)
         .fetch_all(e)
         .await?
         .iter()
-        .map(|r| Ok((r.try_get("game_id")?, r.try_get("kind")?, super::flag(r, "enabled")?)))
+        .map(|r| {
+            Ok(Pref {
+                game_id: r.try_get("game_id")?,
+                kind: r.try_get("kind")?,
+                enabled: super::flag(r, "enabled")?,
+            })
+        })
         .collect()
 }
 
@@ -177,7 +193,7 @@ pub async fn set_pref<'e, E: Executor<'e, Database = Any>>(
     e: E,
     account: i64,
     game: i64,
-    kind: &str,
+    kind: MailKind,
     enabled: bool,
 ) -> sqlx::Result<()> {
     sqlx::query(
@@ -198,7 +214,7 @@ pub async fn clear_pref<'e, E: Executor<'e, Database = Any>>(
     e: E,
     account: i64,
     game: i64,
-    kind: &str,
+    kind: MailKind,
 ) -> sqlx::Result<()> {
     sqlx::query("DELETE FROM mail_prefs WHERE account_id = $1 AND game_id = $2 AND kind = $3")
         .bind(account)
@@ -216,15 +232,15 @@ pub struct NewMail {
     pub account_id: i64,
     pub address: String,
     pub game_id: Option<i64>,
-    pub kind: String,
+    pub kind: MailKind,
     pub subject: String,
     pub text_body: String,
     pub html_body: String,
     pub message_id: String,
     pub created_ms: i64,
     pub due_ms: i64,
-    /// The phases whose map the mail shows (`GAME:SEQ …`).
-    pub maps: Option<String>,
+    /// The processed phases whose map the mail shows.
+    pub maps: Vec<PhaseMap>,
     /// Held for the reader's digest due then; None to be sent on its own.
     pub digest_ms: Option<i64>,
 }
@@ -238,18 +254,48 @@ pub async fn enqueue<'e, E: Executor<'e, Database = Any>>(e: E, m: &NewMail) -> 
     .bind(m.account_id)
     .bind(&m.address)
     .bind(m.game_id)
-    .bind(&m.kind)
+    .bind(m.kind)
     .bind(&m.subject)
     .bind(&m.text_body)
     .bind(&m.html_body)
     .bind(&m.message_id)
     .bind(m.created_ms)
     .bind(m.due_ms)
-    .bind(m.maps.as_deref())
+    .bind(maps_text(&m.maps)?)
     .bind(m.digest_ms)
     .execute(e)
     .await?;
     Ok(())
+}
+
+/// A processed phase whose map a mail shows as a picture, drawn when the mail is sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PhaseMap {
+    pub game_id: i64,
+    pub seq: i64,
+}
+
+/// `outbox.maps`: a JSON array of `[game, seq]` pairs (migration 32), NULL for none.
+fn maps_of(r: &AnyRow) -> Result<Vec<PhaseMap>, sqlx::Error> {
+    let Some(text) = r.try_get::<Option<String>, _>("maps")? else {
+        return Ok(Vec::new());
+    };
+    let pairs: Vec<(i64, i64)> =
+        serde_json::from_str(&text).map_err(|e| sqlx::Error::Decode(format!("outbox.maps `{text}`: {e}").into()))?;
+    Ok(pairs
+        .into_iter()
+        .map(|(game_id, seq)| PhaseMap { game_id, seq })
+        .collect())
+}
+
+fn maps_text(maps: &[PhaseMap]) -> Result<Option<String>, sqlx::Error> {
+    if maps.is_empty() {
+        return Ok(None);
+    }
+    let pairs: Vec<(i64, i64)> = maps.iter().map(|m| (m.game_id, m.seq)).collect();
+    serde_json::to_string(&pairs)
+        .map(Some)
+        .map_err(|e| sqlx::Error::Encode(e.into()))
 }
 
 /// A row of the outbox.
@@ -259,7 +305,7 @@ pub struct OutboxRow {
     pub account_id: i64,
     pub address: String,
     pub game_id: Option<i64>,
-    pub kind: String,
+    pub kind: MailKind,
     pub subject: String,
     pub text_body: String,
     pub html_body: String,
@@ -269,8 +315,8 @@ pub struct OutboxRow {
     pub sent_ms: Option<i64>,
     pub failed: Option<String>,
     pub last_error: Option<String>,
-    /// The phases whose map the mail shows (`GAME:SEQ …`).
-    pub maps: Option<String>,
+    /// The processed phases whose map the mail shows.
+    pub maps: Vec<PhaseMap>,
     /// Held for the reader's digest due then.
     pub digest_ms: Option<i64>,
     /// The digest mail that carried it.
@@ -295,7 +341,7 @@ fn outbox_from_row(r: &AnyRow) -> Result<OutboxRow, sqlx::Error> {
         sent_ms: r.try_get("sent_ms")?,
         failed: r.try_get("failed")?,
         last_error: r.try_get("last_error")?,
-        maps: r.try_get("maps")?,
+        maps: maps_of(r)?,
         digest_ms: r.try_get("digest_ms")?,
         digest_id: r.try_get("digest_id")?,
     })
@@ -417,7 +463,7 @@ pub async fn count_since<'e, E: Executor<'e, Database = Any>>(
     e: E,
     account: i64,
     game: i64,
-    kind: &str,
+    kind: MailKind,
     since_ms: i64,
 ) -> sqlx::Result<i64> {
     sqlx::query(

@@ -21,7 +21,8 @@
 //! - [`bots`]: the powers bots play, each bot's turn in a phase, and the games whose
 //!   vacant seats bots take at the start.
 //! - `words`: the enums the tables store as words (game status, press rule, how a
-//!   phase was processed, a membership's role), read and bound by sqlx as such.
+//!   phase was processed, a membership's role, a mail's kind), read and bound by sqlx
+//!   as such.
 
 pub mod accounts;
 pub mod bids;

@@ -7,11 +7,12 @@ use sqlx::encode::IsNull;
 use sqlx::error::BoxDynError;
 use sqlx::{Any, Database, Decode, Encode, Type};
 
-use crate::model::{GameStatus, HowProcessed, PressRule};
+use crate::model::{GameStatus, HowProcessed, MailKind, PressRule};
 
-/// Implements sqlx's text conversions for enums with `as_str` and `parse`.
+/// Implements sqlx's text conversions for enums with `as_str`, reading with the
+/// function named.
 macro_rules! stored_as_words {
-    ($($t:ty => $what:literal),* $(,)?) => {$(
+    ($($t:ty => $what:literal, $parse:path);* $(;)?) => {$(
         impl Type<Any> for $t {
             fn type_info() -> <Any as Database>::TypeInfo {
                 <str as Type<Any>>::type_info()
@@ -27,17 +28,18 @@ macro_rules! stored_as_words {
         impl<'r> Decode<'r, Any> for $t {
             fn decode(value: <Any as Database>::ValueRef<'r>) -> Result<Self, BoxDynError> {
                 let text = <String as Decode<'r, Any>>::decode(value)?;
-                <$t>::parse(&text).ok_or_else(|| format!("unknown {} `{text}` stored", $what).into())
+                $parse(&text).ok_or_else(|| format!("unknown {} `{text}` stored", $what).into())
             }
         }
     )*};
 }
 
 stored_as_words!(
-    GameStatus => "game status",
-    PressRule => "press rule",
-    HowProcessed => "way of processing",
-    super::members::Role => "member role",
+    GameStatus => "game status", GameStatus::parse;
+    PressRule => "press rule", PressRule::parse;
+    HowProcessed => "way of processing", HowProcessed::parse;
+    MailKind => "kind of mail", MailKind::stored;
+    super::members::Role => "member role", super::members::Role::parse;
 );
 
 #[cfg(test)]

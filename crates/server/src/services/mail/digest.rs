@@ -125,12 +125,10 @@ async fn build(app: &App, account: i64, now: i64) -> ApiResult<bool> {
             format!("composing a digest: {e}"),
         )
     })?;
-    let mut maps: Vec<&str> = Vec::new();
-    for m in held.iter().filter_map(|m| m.maps.as_deref()) {
-        for one in m.split_whitespace() {
-            if !maps.contains(&one) {
-                maps.push(one);
-            }
+    let mut maps = Vec::new();
+    for one in held.iter().flat_map(|m| &m.maps) {
+        if !maps.contains(one) {
+            maps.push(*one);
         }
     }
     let titles: Vec<&str> = sections.iter().map(|s| s.title.as_str()).collect();
@@ -140,14 +138,14 @@ async fn build(app: &App, account: i64, now: i64) -> ApiResult<bool> {
         account_id: account,
         address: address.address,
         game_id: None,
-        kind: Kind::Digest.as_str().to_string(),
+        kind: Kind::Digest,
         subject: format!("Your digest: {mails} about {}", titles.join(", ")),
         text_body: text,
         html_body: html,
         message_id: format!("<{id}.digest@{}>", app.mailer.domain),
         created_ms: now,
         due_ms: now,
-        maps: (!maps.is_empty()).then(|| maps.join(" ")),
+        maps,
         digest_ms: None,
     };
     store::mail::enqueue(&mut *tx, &digest).await?;

@@ -6,7 +6,7 @@
 use super::reminders::parse_stored;
 use super::sender::{mail_file_name, Transport};
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::model::Account;
+use crate::model::{Account, MailKind};
 use crate::store::{self, games::Game};
 use crate::App;
 
@@ -47,8 +47,7 @@ pub struct GameMail {
     pub written_ms: i64,
     /// The account it is addressed to.
     pub to: String,
-    /// Its kind (`results`, `reminder`, …: `services::mail::Kind`).
-    pub kind: String,
+    pub kind: MailKind,
     pub subject: String,
     pub text: String,
     pub delivery: Delivery,

@@ -85,15 +85,3 @@ pub async fn png(app: &App, game: i64, seq: i64) -> Result<Arc<Vec<u8>>, Trouble
 pub fn map_cid(domain: &str, game: i64, seq: i64) -> String {
     format!("map-{game}-{seq}@{domain}")
 }
-
-/// Reads the outbox's `maps` back: `(game, seq)` pairs; nonsense is skipped.
-pub fn parse_maps(stored: Option<&str>) -> Vec<(i64, i64)> {
-    stored
-        .unwrap_or_default()
-        .split_whitespace()
-        .filter_map(|m| {
-            let (g, s) = m.split_once(':')?;
-            Some((g.parse().ok()?, s.parse().ok()?))
-        })
-        .collect()
-}

@@ -47,92 +47,17 @@ use chrono_tz::Tz;
 
 use crate::db::{new_id, Tx};
 use crate::error::{ApiError, ApiResult};
+use crate::store;
 use crate::store::games::Game;
-use crate::store::{self, mail::NewMail};
+use crate::store::mail::{NewMail, PhaseMap, Pref};
 use crate::App;
 use chancery_engine::json::AdjudicationJson;
 use chancery_engine::PhaseKind;
 use sender::Mailer;
 
-/// The kinds of mail, each turned on or off per account (and per game).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// The confirmation link of a new address; always sent.
-    Confirm,
-    /// The results of each processed phase.
-    Results,
-    /// Reminders before a deadline, when the reader's power still has orders to give.
-    Reminders,
-    /// New private press and GM announcements, batched.
-    Press,
-    /// A game's start and end, replacements and civil disorder.
-    Game,
-    /// To the GM: phases processed (with the powers that gave no orders by the
-    /// deadline), players leaving.
-    Gm,
-    /// Replies to the reader's topics on the club's message board; off unless chosen.
-    Board,
-    /// The daily digest that gathers the others ([`digest`]); its
-    /// unsubscribe link turns every kind off.
-    Digest,
-}
-
-impl Kind {
-    /// The kinds a reader may choose: every kind the club sends, and only those.
-    pub const CHOSEN: [Kind; 6] = [
-        Kind::Results,
-        Kind::Reminders,
-        Kind::Press,
-        Kind::Game,
-        Kind::Gm,
-        Kind::Board,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Confirm => "confirm",
-            Kind::Results => "results",
-            Kind::Reminders => "reminders",
-            Kind::Press => "press",
-            Kind::Game => "game",
-            Kind::Gm => "gm",
-            Kind::Board => "board",
-            Kind::Digest => "digest",
-        }
-    }
-
-    /// A kind a mail's unsubscribe link names: one a reader chooses, or the digest.
-    pub fn parse_link(s: &str) -> Option<Kind> {
-        if s == Kind::Digest.as_str() {
-            return Some(Kind::Digest);
-        }
-        Kind::parse(s)
-    }
-
-    pub fn parse(s: &str) -> Option<Kind> {
-        Kind::CHOSEN.into_iter().find(|k| k.as_str() == s)
-    }
-
-    /// What the account page calls it.
-    pub fn label(self) -> &'static str {
-        match self {
-            Kind::Confirm => "address confirmation",
-            Kind::Results => "results of each phase",
-            Kind::Reminders => "deadline reminders",
-            Kind::Press => "private press and GM announcements",
-            Kind::Game => "game start, end, replacements and civil disorder",
-            Kind::Gm => "as GM: phases processed, missing orders, players leaving",
-            Kind::Board => "replies in the board's topics you follow (your own topics, unless you unfollow them)",
-            Kind::Digest => "any kind (the daily digest and all it gathers)",
-        }
-    }
-
-    /// Whether the kind is sent to an account that has not chosen: everything about the
-    /// games one plays or runs is; board replies are not, as a forum's are not.
-    pub fn on_by_default(self) -> bool {
-        !matches!(self, Kind::Board)
-    }
-}
+/// The kinds of mail (defined with the other stored enums; the outbox and the
+/// preferences store them).
+pub use crate::model::MailKind as Kind;
 
 /// A piece of a mail's body.
 #[derive(Clone)]
@@ -154,16 +79,18 @@ pub enum Block {
     },
 }
 
-/// The phases whose maps `blocks` show, as the outbox stores them (`GAME:SEQ …`).
-fn maps_of(blocks: &[Block]) -> Option<String> {
-    let maps: Vec<String> = blocks
+/// The phases whose maps `blocks` show.
+fn maps_of(blocks: &[Block]) -> Vec<PhaseMap> {
+    blocks
         .iter()
         .filter_map(|b| match b {
-            Block::Map { game, seq, .. } => Some(format!("{game}:{seq}")),
+            Block::Map { game, seq, .. } => Some(PhaseMap {
+                game_id: *game,
+                seq: *seq,
+            }),
             _ => None,
         })
-        .collect();
-    (!maps.is_empty()).then(|| maps.join(" "))
+        .collect()
 }
 
 /// The HTML part of a body; askama escapes every text it is given.
@@ -205,15 +132,15 @@ pub fn render(blocks: &[Block]) -> ApiResult<(String, String)> {
 
 /// Whether the account wants `kind` for `game`: its choice for the game, else its
 /// choice for all games, else the kind's default.
-pub fn wanted(prefs: &[(i64, String, bool)], kind: Kind, game: Option<i64>) -> bool {
+pub fn wanted(prefs: &[Pref], kind: Kind, game: Option<i64>) -> bool {
     if kind == Kind::Confirm {
         return true;
     }
     let choice = |g: i64| {
         prefs
             .iter()
-            .find(|(pg, k, _)| *pg == g && k == kind.as_str())
-            .map(|p| p.2)
+            .find(|p| p.game_id == g && p.kind == kind)
+            .map(|p| p.enabled)
     };
     game.and_then(choice)
         .or_else(|| choice(0))
@@ -409,7 +336,7 @@ pub async fn enqueue_by(
         account_id: reader.account_id,
         address: reader.address.clone(),
         game_id: game,
-        kind: kind.as_str().to_string(),
+        kind,
         subject,
         text_body,
         html_body,
@@ -890,8 +817,9 @@ mod tests {
     #[test]
     fn board_replies_are_off_unless_chosen() {
         assert!(!wanted(&[], Kind::Board, None));
-        assert!(wanted(&[(0, "board".into(), true)], Kind::Board, Some(3)));
+        let pref = |game_id, kind, enabled| Pref { game_id, kind, enabled };
+        assert!(wanted(&[pref(0, Kind::Board, true)], Kind::Board, Some(3)));
         assert!(wanted(&[], Kind::Results, Some(3)));
-        assert!(!wanted(&[(3, "results".into(), false)], Kind::Results, Some(3)));
+        assert!(!wanted(&[pref(3, Kind::Results, false)], Kind::Results, Some(3)));
     }
 }

@@ -34,6 +34,7 @@ use super::map::{self, Trouble};
 use super::smtp;
 use crate::db::{Backend, Tx};
 use crate::error::ApiResult;
+use crate::model::MailKind;
 use crate::store::{self, mail::OutboxRow};
 use crate::App;
 
@@ -339,9 +340,9 @@ const MAP_ATTEMPTS: i64 = 5;
 /// the mail wait, a few times at most.
 async fn pictures(app: &App, row: &OutboxRow) -> Result<Vec<(String, Arc<Vec<u8>>)>, Attempt> {
     let mut out = Vec::new();
-    for (game, seq) in map::parse_maps(row.maps.as_deref()) {
-        match map::png(app, game, seq).await {
-            Ok(png) => out.push((map::map_cid(&app.mailer.domain, game, seq), png)),
+    for m in &row.maps {
+        match map::png(app, m.game_id, m.seq).await {
+            Ok(png) => out.push((map::map_cid(&app.mailer.domain, m.game_id, m.seq), png)),
             Err(Trouble::Later(why)) if row.attempts < MAP_ATTEMPTS => return Err(Attempt::Later(why)),
             Err(Trouble::Later(why) | Trouble::Never(why)) => {
                 tracing::warn!("mail {} goes without its map: {why}", row.id);
@@ -413,11 +414,11 @@ pub fn build(
         .address
         .parse()
         .map_err(|e| format!("the address `{}`: {e}", row.address))?;
-    let unsubscribe = unsubscribe_url(mailer, key, &row.kind, row.game_id);
-    let confirmation = row.kind == "confirm";
+    let unsubscribe = unsubscribe_url(mailer, key, row.kind.as_str(), row.game_id);
+    let confirmation = row.kind == MailKind::Confirm;
     let mut stored_html = row.html_body.clone();
-    for (game, seq) in map::parse_maps(row.maps.as_deref()) {
-        let cid = map::map_cid(&mailer.domain, game, seq);
+    for m in &row.maps {
+        let cid = map::map_cid(&mailer.domain, m.game_id, m.seq);
         if !pictures.iter().any(|(c, _)| *c == cid) {
             stored_html = without_picture(&stored_html, &cid);
         }

@@ -15,7 +15,7 @@ pub const MAX_ADDRESS_CHARS: usize = 254;
 pub struct Settings {
     pub address: Option<AddressRow>,
     /// `(game, kind, enabled)`; game 0 for all games.
-    pub prefs: Vec<(i64, String, bool)>,
+    pub prefs: Vec<store::mail::Pref>,
     pub options: store::mail::Options,
     /// How many mails wait for the digest, and when the next digest is due (with
     /// mails in it, or as chosen).
@@ -177,7 +177,7 @@ pub async fn set_pref(
         }
         crate::services::games::load(&app.db.read, g).await?;
     }
-    store::mail::set_pref(&app.db.write, account.id, game.unwrap_or(0), kind.as_str(), enabled).await?;
+    store::mail::set_pref(&app.db.write, account.id, game.unwrap_or(0), kind, enabled).await?;
     settings(app, account).await
 }
 
@@ -198,7 +198,7 @@ pub async fn unsubscribe(app: &App, key: &str, kind: &str, game: Option<i64>) ->
     };
     let mut tx = app.db.write.begin().await?;
     for k in kinds {
-        store::mail::set_pref(&mut *tx, row.account_id, game.unwrap_or(0), k.as_str(), false).await?;
+        store::mail::set_pref(&mut *tx, row.account_id, game.unwrap_or(0), k, false).await?;
     }
     tx.commit().await?;
     Ok(match game {
