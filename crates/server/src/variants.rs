@@ -138,6 +138,17 @@ impl Cache {
         }
     }
 
+    /// As [`Cache::key`] for game `game`'s variant: an upload's key as [`Cache::for_game`]
+    /// remembered it, without hashing the file again.
+    pub fn key_for_game(&self, game: i64, name: &str, text: Option<&str>) -> Result<ContentKey, String> {
+        if text.is_some() {
+            if let Some(key) = self.uploads().by_game.get(&game).copied() {
+                return Ok(key);
+            }
+        }
+        self.key(name, text)
+    }
+
     /// Keeps an uploaded variant already loaded (and checked) by its game's creation.
     pub fn keep(&self, text: &str, v: Arc<Variant>) {
         self.uploads().insert(Sha256::digest(text.as_bytes()).into(), v);

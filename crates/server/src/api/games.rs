@@ -12,7 +12,7 @@ use crate::services::games::create::{self, NewGame};
 use crate::services::games::seats::{self, JoinRequest, Joined, Left, Observing};
 use crate::services::games::view::GameView;
 use crate::services::games::view::{self, GameSummary};
-use crate::services::games::Role;
+use crate::services::games::{LoadedGame, Role};
 use crate::services::votes::{self, DrawVote};
 use crate::App;
 
@@ -36,7 +36,7 @@ pub async fn create(
     let game = create::create(&app, &account, g).await?;
     Ok((
         StatusCode::CREATED,
-        Json(view::game_view(&app, &game, &Role::Gm).await?),
+        Json(view::game_view(&app, &LoadedGame::of(&app, game).await?, &Role::Gm).await?),
     ))
 }
 

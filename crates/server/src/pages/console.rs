@@ -24,7 +24,6 @@ use crate::services::games::{self, Role};
 use crate::services::gm::EventLine;
 use crate::services::history::PhaseLine;
 use crate::services::mail::log::Delivery;
-use crate::services::maps::MapOf;
 use crate::services::orders::PowerOrder;
 use crate::services::processing::has_choice;
 use crate::store::games::Game;
@@ -260,17 +259,20 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
     let Some(account) = viewer else {
         return Ok(Redirect::to(&format!("/login?next=/games/{id}/gm")).into_response());
     };
-    let game = games::load(&app.db.read, id).await?;
-    if game.gm_id != account.id {
+    let loaded = games::read(&app, id).await?;
+    if loaded.game.gm_id != account.id {
         return Err(PageError(ApiError::forbidden(
             "only the game's GM can open its console",
         )));
     }
-    let view = game_view(&app, &game, &Role::Gm).await?;
-    let drawing = MapOf::game(&app, &game).await?;
-    let v = drawing.variant.clone();
-    let state = game.state(&v)?;
-    let orders = crate::services::orders::of_phase(&app, &account, id).await?;
+    let view = game_view(&app, &loaded, &Role::Gm).await?;
+    let drawing = loaded.map(&app)?;
+    let orders = crate::services::orders::of_loaded_phase(&app, &account, &loaded).await?;
+    let games::LoadedGame {
+        game,
+        variant: v,
+        state,
+    } = loaded;
     let mut events = crate::services::gm::events(&app, &account, id).await?.events;
     events.reverse();
     for e in &mut events {

@@ -16,7 +16,6 @@ use crate::error::{ApiResult, Path};
 use crate::model::GameStatus;
 use crate::services::games::view::{game_view, GameView, PowerKindView, PowerView, You as Part};
 use crate::services::games::{self, role_of, Role};
-use crate::services::maps::MapOf;
 use crate::services::order_words;
 use crate::store::games::Game;
 use crate::App;
@@ -190,13 +189,13 @@ struct OrdersPanel {
 
 async fn orders_panel(
     app: &App,
-    game: &Game,
+    loaded: &games::LoadedGame,
     account: &Account,
     power: &str,
-    (v, state): (&Variant, &GameState),
     ready: bool,
 ) -> ApiResult<OrdersPanel> {
-    let current = crate::services::orders::list(app, account, game.id, Some(power)).await?;
+    let (game, v, state) = (&loaded.game, &loaded.variant, &loaded.state);
+    let current = crate::services::orders::list_loaded(app, account, loaded, Some(power)).await?;
     Ok(OrdersPanel {
         power: power.to_string(),
         hint: phase_hint(v, state, power),
@@ -400,11 +399,11 @@ struct ScriptData {
 }
 
 pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path<i64>) -> PageResult {
-    let game = games::load(&app.db.read, id).await?;
-    let role = role_of(&app.db.read, &game, viewer.as_ref()).await?;
-    let view = game_view(&app, &game, &role).await?;
-    let v = game.variant(&app).await?;
-    let state = game.state(&v)?;
+    let loaded = games::read(&app, id).await?;
+    let role = role_of(&app.db.read, &loaded.game, viewer.as_ref()).await?;
+    let view = game_view(&app, &loaded, &role).await?;
+    let drawing = loaded.map(&app)?;
+    let (game, v, state) = (&loaded.game, &loaded.variant, &loaded.state);
     let my_power = match &role {
         Role::Player(p) => Some(p.clone()),
         _ => None,
@@ -419,21 +418,13 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
     let (mut orders, mut bids, mut draw_vote) = (None, None, None);
     if let (Some(account), Some(power), true) = (&viewer, &my_power, game.status.running()) {
         let ready = view.powers.iter().any(|p| p.name == *power && p.ready);
-        orders = Some(orders_panel(&app, &game, account, power, (&v, &state), ready).await?);
-        bids = bids_panel(&app, &game, account, &v, &state, power).await?;
+        orders = Some(orders_panel(&app, &loaded, account, power, ready).await?);
+        bids = bids_panel(&app, game, account, v, state, power).await?;
         draw_vote = Some(matches!(view.you, Part::Player { draw_vote: true, .. }));
     }
-    let (great, minor) = power_rows(&v, &view.powers);
+    let (great, minor) = power_rows(v, &view.powers);
     let label = format!("Map of {} in {}", game.name, state.phase);
-    let drawn = map::svg_for(
-        &app,
-        &MapOf::game(&app, &game).await?,
-        &state,
-        None,
-        &label,
-        my_power.as_deref(),
-    )
-    .await;
+    let drawn = map::svg_for(&app, &drawing, state, None, &label, my_power.as_deref()).await;
     // The server's read marks: a thread is read once opened on any device (game.js
     // tells the server), not by loading the page.
     let unread = match (&viewer, &role) {
@@ -459,7 +450,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         }
         _ => None,
     };
-    let press = press::section(&app, &game, &role, viewer.as_ref(), &v).await?;
+    let press = press::section(&app, game, &role, viewer.as_ref(), v).await?;
     let data = ScriptData {
         id: game.id,
         status: game.status,
@@ -471,7 +462,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
             PhaseKind::Adjustment => "A",
         },
         adjust: match (state.phase.kind, my_power.as_deref().and_then(|p| v.find_power(p))) {
-            (PhaseKind::Adjustment, Some(p)) => super::adjust::for_seat(&v, &state, p),
+            (PhaseKind::Adjustment, Some(p)) => super::adjust::for_seat(v, state, p),
             _ => None,
         },
         power: my_power,
@@ -483,7 +474,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         Role::Gm => You::Gm,
         Role::Player(p) => You::Player {
             power: p.clone(),
-            colour: colour(&v, p),
+            colour: colour(v, p),
         },
         Role::Observer => You::Observer,
         Role::Visitor => You::Visitor,
@@ -499,9 +490,9 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         gm: view.gm.clone().unwrap_or_else(|| "?".into()),
         you,
         last_seq: (game.seq > 0).then(|| game.seq - 1),
-        deadline: DeadlineBox::of(&game, app.clock.now_ms(), viewer.as_ref().and_then(|a| a.zone)).to_string(),
+        deadline: DeadlineBox::of(game, app.clock.now_ms(), viewer.as_ref().and_then(|a| a.zone)).to_string(),
         map: drawn,
-        join: join_of(&game, &view, viewer.as_ref(), &role),
+        join: join_of(game, &view, viewer.as_ref(), &role),
         orders,
         bids,
         draw_vote,
@@ -511,7 +502,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         unread,
         sandbox: viewer.is_some() && role != Role::Visitor && game.status.running(),
         minors: v.has_minors(),
-        sandbox_example: sandbox_example(&v, &state),
+        sandbox_example: sandbox_example(v, state),
         press,
         data: json_block("game-data", &data),
     })

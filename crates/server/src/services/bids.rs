@@ -8,8 +8,6 @@
 //! what is kept in a report beside the result that only the GM reads. A change names
 //! the phase it is for, as orders do.
 
-use std::sync::Arc;
-
 use chancery_engine::dp::{self, Bid};
 use chancery_engine::parse::parse_order_line;
 use chancery_engine::{GameState, Order, PowerId, Variant};
@@ -21,7 +19,7 @@ use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::limits::{MAX_BIDS, MAX_ORDER_CHARS};
 use crate::model::Account;
-use crate::services::games::{self, acting_power, at_phase, role_of, PhaseRef, Role};
+use crate::services::games::{self, acting_power, at_phase, role_of, LoadedGame, PhaseRef, Role};
 use crate::services::orders::open_for_orders;
 use crate::services::processing::{engine_bid, phase_input};
 use crate::store::bids::BidRow;
@@ -236,7 +234,7 @@ async fn lock_for_bids(
     id: i64,
     requested: Option<&str>,
     named: &PhaseRef,
-) -> ApiResult<(Tx, Game, Arc<Variant>, String)> {
+) -> ApiResult<(Tx, LoadedGame, String)> {
     let now = app.clock.now_ms();
     let (tx, loaded, power) = games::lock_acting(app, account, id, requested, |l, role| {
         if !l.variant.has_minors() {
@@ -246,7 +244,7 @@ async fn lock_for_bids(
         open_for_orders(&l.game, role, now)
     })
     .await?;
-    Ok((tx, loaded.game, loaded.variant, power))
+    Ok((tx, loaded, power))
 }
 
 /// Adds or replaces bids of one power for the current phase. The power's whole set of
@@ -260,9 +258,26 @@ pub async fn submit(app: &App, account: &Account, id: i64, b: Bids) -> ApiResult
         seq: b.seq,
         phase: b.phase.clone(),
     };
-    let (mut tx, game, v, power) = lock_for_bids(app, account, id, b.power.as_deref(), &named).await?;
-    let state = game.state(&v)?;
-    write(&mut tx, &game, &v, &power, &b.bids, b.replace, app.clock.now_ms()).await?;
+    let (
+        mut tx,
+        LoadedGame {
+            game,
+            variant: v,
+            state,
+        },
+        power,
+    ) = lock_for_bids(app, account, id, b.power.as_deref(), &named).await?;
+    write(
+        &mut tx,
+        &game,
+        &v,
+        &state,
+        &power,
+        &b.bids,
+        b.replace,
+        app.clock.now_ms(),
+    )
+    .await?;
     let answered = power_bids(&mut tx, &game, &state, &power).await?;
     tx.commit().await?;
     Ok(answered)
@@ -271,10 +286,12 @@ pub async fn submit(app: &App, account: &Account, id: i64, b: Bids) -> ApiResult
 /// Checks a power's bids (with its orders stored now) and stores them, in the caller's
 /// transaction holding the game's lock: all of them or none. A player's bids and a
 /// bot's both come here, so a bot's bids pass exactly the checks a person's do.
+#[allow(clippy::too_many_arguments)]
 pub async fn write(
     tx: &mut Tx,
     game: &Game,
     v: &Variant,
+    state: &GameState,
     power: &str,
     bids: &[NewBid],
     replace: bool,
@@ -285,10 +302,9 @@ pub async fn write(
     let power_id = v
         .find_power(&power)
         .ok_or_else(|| ApiError::unprocessable("unknown power"))?;
-    let state = game.state(v)?;
     let mut new: Vec<Bid> = Vec::new();
     for nb in bids {
-        let bid = read_bid(v, &state, power_id, nb).map_err(|e| {
+        let bid = read_bid(v, state, power_id, nb).map_err(|e| {
             ApiError::coded(ErrorCode::InvalidBid, format!("bid `{}`: {e}", nb.order)).with(json!({"order": nb.order}))
         })?;
         // A later bid on the same unit in one request replaces the earlier, as orders do.
@@ -310,7 +326,7 @@ pub async fn write(
     };
     let all: Vec<Bid> = kept.iter().chain(new.iter()).copied().collect();
     let orders = own_orders(tx, v, game, power_id).await?;
-    dp::check_bids(v, &state, power_id, &orders, &all)
+    dp::check_bids(v, state, power_id, &orders, &all)
         .map_err(|e| ApiError::coded(ErrorCode::InvalidBid, e.to_string()))?;
     if replace {
         store::bids::delete(&mut **tx, id, game.seq, &power, None).await?;
@@ -318,7 +334,7 @@ pub async fn write(
     for bid in &new {
         // Stored in the engine's canonical notation, so the bidder reads back exactly
         // the order that will compete for the unit.
-        let canonical = dp::bids::bid_problem(v, &state, bid).map_err(|e| ApiError::coded(ErrorCode::InvalidBid, e))?;
+        let canonical = dp::bids::bid_problem(v, state, bid).map_err(|e| ApiError::coded(ErrorCode::InvalidBid, e))?;
         let row = BidRow {
             power: power.clone(),
             unit: unit_key(v, &canonical),
@@ -338,8 +354,15 @@ pub async fn clear(app: &App, account: &Account, id: i64, q: ClearQuery) -> ApiR
         seq: q.seq,
         phase: q.phase.clone(),
     };
-    let (mut tx, game, v, power) = lock_for_bids(app, account, id, q.power.as_deref(), &named).await?;
-    let state = game.state(&v)?;
+    let (
+        mut tx,
+        LoadedGame {
+            game,
+            variant: v,
+            state,
+        },
+        power,
+    ) = lock_for_bids(app, account, id, q.power.as_deref(), &named).await?;
     let key = match &q.unit {
         Some(unit) => {
             let p = v
@@ -376,13 +399,15 @@ pub async fn list(app: &App, account: &Account, id: i64, power: Option<&str>) ->
 /// This turn's DP budget with its reckoning (rule 2): a player's own; for the GM one
 /// power's, or every great power's.
 pub async fn budget(app: &App, account: &Account, id: i64, power: Option<&str>) -> ApiResult<Budgets> {
-    let game = games::load(&app.db.read, id).await?;
+    let LoadedGame {
+        game,
+        variant: v,
+        state,
+    } = games::read(app, id).await?;
     let role = role_of(&app.db.read, &game, Some(account)).await?;
-    let v = game.variant(app).await?;
     if !v.has_minors() {
         return Err(ApiError::unprocessable(NO_DP));
     }
-    let state = game.state(&v)?;
     let list = match (&role, power) {
         (Role::Gm, None) => dp::budgets(&v, &state),
         _ => {

@@ -8,7 +8,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::jobs::Weight;
 use crate::model::Account;
 use crate::services::games::{self, acting_power, role_of, Role};
-use crate::services::maps::{self, MapOf};
+use crate::services::maps;
 use crate::services::targets::{self, Targets};
 use crate::{store, App};
 
@@ -16,15 +16,15 @@ const BUDGET: Duration = Duration::from_secs(10);
 
 /// The power's orders for the current phase drawn as an SVG group over the map.
 pub async fn drawn_orders(app: &App, account: &Account, id: i64, power: Option<&str>) -> ApiResult<String> {
-    let game = games::load(&app.db.read, id).await?;
-    let role = role_of(&app.db.read, &game, Some(account)).await?;
-    let map = MapOf::game(app, &game).await?;
+    let loaded = games::read(app, id).await?;
+    let game = &loaded.game;
+    let role = role_of(&app.db.read, game, Some(account)).await?;
+    let map = loaded.map(app)?;
     let v = &map.variant;
     let power = acting_power(&role, power, v)?;
     let p = v
         .find_power(&power)
         .ok_or_else(|| ApiError::unprocessable(format!("unknown power `{power}`")))?;
-    let state = game.state(v)?;
     let rows = store::orders::of_power(&app.db.read, game.id, game.seq, &power).await?;
     // Stored in canonical form after validation, so every row reads back; one that
     // does not (a variant file changed under a game) is simply not drawn.
@@ -32,7 +32,7 @@ pub async fn drawn_orders(app: &App, account: &Account, id: i64, power: Option<&
         .iter()
         .filter_map(|r| crate::services::stored_orders::read(v, p, &r.text).ok())
         .collect();
-    maps::draw_orders(app, &map, &state, orders).await
+    maps::draw_orders(app, &map, &loaded.state, orders).await
 }
 
 /// What `unit` may do this phase, for the power's player (or the GM naming the power);
@@ -46,13 +46,15 @@ pub async fn unit_targets(
     power: Option<&str>,
     any: bool,
 ) -> ApiResult<Targets> {
-    let game = games::load(&app.db.read, id).await?;
-    let role = role_of(&app.db.read, &game, Some(account)).await?;
-    let v = game.variant(app).await?;
     if unit.chars().count() > crate::limits::MAX_ORDER_CHARS {
         return Err(ApiError::unprocessable("the unit's name is too long"));
     }
-    let state = game.state(&v)?;
+    let games::LoadedGame {
+        game,
+        variant: v,
+        state,
+    } = games::read(app, id).await?;
+    let role = role_of(&app.db.read, &game, Some(account)).await?;
     let (p, found) = if any {
         if role == Role::Visitor {
             return Err(ApiError::forbidden(

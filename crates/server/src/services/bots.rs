@@ -369,7 +369,7 @@ async fn write(
             crate::services::orders::write(&mut tx, &game, &v, &state, power, texts, true, now).await?;
         }
         if v.has_minors() {
-            crate::services::bids::write(&mut tx, &game, &v, &turn.power, &bids, true, now).await?;
+            crate::services::bids::write(&mut tx, &game, &v, &state, &turn.power, &bids, true, now).await?;
         }
         Ok::<(), ApiError>(())
     }

@@ -646,8 +646,7 @@ pub async fn change_settings(app: &App, account: &Account, id: i64, s: Settings)
         }
     }
     tx.commit().await?;
-    let game = games::load(&app.db.read, id).await?;
-    view::game_view(app, &game, &Role::Gm).await
+    view::game_view(app, &games::read(app, id).await?, &Role::Gm).await
 }
 
 /// How the GM ends the game.

@@ -234,10 +234,16 @@ fn stored_judgement(v: &Variant, before: &GameState, result: &AdjudicationJson, 
 /// The current position of game `id` as a standalone SVG image (with the legend beside
 /// it, as no page is around it). Nothing secret is drawn: no orders before processing.
 pub async fn current_map(app: &App, id: i64) -> ApiResult<String> {
-    let game = games::load(&app.db.read, id).await?;
-    let map = MapOf::game(app, &game).await?;
-    let state = game.state(&map.variant)?;
-    maps::draw(app, &map, &state, None, true, maps::WAIT_FOR_SHAPING).await
+    let loaded = games::read(app, id).await?;
+    maps::draw(
+        app,
+        &loaded.map(app)?,
+        &loaded.state,
+        None,
+        true,
+        maps::WAIT_FOR_SHAPING,
+    )
+    .await
 }
 
 /// Phase `seq` as a standalone SVG image: the position before it with every order drawn

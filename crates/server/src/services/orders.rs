@@ -425,17 +425,29 @@ async fn rows_for(
 pub async fn list(app: &App, account: &Account, id: i64, power: Option<&str>) -> ApiResult<PowerOrders> {
     // No transaction: the orders are read for the phase the game row says, so a phase
     // processed in between cannot mix two phases' orders.
-    let game = games::load(&app.db.read, id).await?;
-    let role = role_of(&app.db.read, &game, Some(account)).await?;
-    let v = game.variant(app).await?;
-    let power = acting_power(&role, power, &v)?;
+    list_loaded(app, account, &games::read(app, id).await?, power).await
+}
+
+/// [`list`] for a game the caller has loaded (the game page).
+pub async fn list_loaded(
+    app: &App,
+    account: &Account,
+    loaded: &games::LoadedGame,
+    power: Option<&str>,
+) -> ApiResult<PowerOrders> {
+    let games::LoadedGame {
+        game,
+        variant: v,
+        state,
+    } = loaded;
+    let role = role_of(&app.db.read, game, Some(account)).await?;
+    let power = acting_power(&role, power, v)?;
     let mut lines = Vec::new();
-    for (name, prefix) in commanded(&v, &power) {
+    for (name, prefix) in commanded(v, &power) {
         let rows = store::orders::of_power(&app.db.read, game.id, game.seq, &name).await?;
         lines.extend(rows.into_iter().map(|o| OrderLine::from(o).prefixed(&prefix)));
     }
-    let state = game.state(&v)?;
-    answer(&game, &v, &state, &power, lines)
+    answer(game, v, state, &power, lines)
 }
 
 /// Clears a power's orders, or one unit's, in the phase the request names.
@@ -596,16 +608,20 @@ pub async fn unmark_ready(app: &App, account: &Account, id: i64, r: ReadyRequest
 
 /// Every power's current orders, for the game's GM.
 pub async fn of_phase(app: &App, account: &Account, id: i64) -> ApiResult<PhaseOrders> {
-    let game = games::load(&app.db.read, id).await?;
+    of_loaded_phase(app, account, &games::read(app, id).await?).await
+}
+
+/// [`of_phase`] for a game the caller has loaded (the GM's console).
+pub async fn of_loaded_phase(app: &App, account: &Account, loaded: &games::LoadedGame) -> ApiResult<PhaseOrders> {
+    let game = &loaded.game;
     if game.gm_id != account.id {
         return Err(ApiError::coded(ErrorCode::GmOnly, "only the game's GM can do that"));
     }
-    let v = game.variant(app).await?;
     let orders = store::orders::of_phase(&app.db.read, game.id, game.seq).await?;
     Ok(PhaseOrders {
         game: game.id,
         seq: game.seq,
-        phase: game.state(&v)?.phase.code(),
+        phase: loaded.state.phase.code(),
         orders: orders
             .into_iter()
             .map(|(power, o)| PowerOrder {
@@ -711,11 +727,13 @@ impl OrderCheck {
 /// The engine's verdict on one order, without storing it: the same parser and board
 /// check that the order API applies on submission.
 pub async fn check(app: &App, account: &Account, id: i64, c: &Check) -> ApiResult<OrderCheck> {
-    let game = games::load(&app.db.read, id).await?;
+    let games::LoadedGame {
+        game,
+        variant: v,
+        state,
+    } = games::read(app, id).await?;
     let role = role_of(&app.db.read, &game, Some(account)).await?;
-    let v = game.variant(app).await?;
     let power = acting_power(&role, c.power.as_deref(), &v)?;
-    let state = game.state(&v)?;
     let Some(p) = v.find_power(&power) else {
         return Ok(OrderCheck::refused(format!("unknown power `{power}`")));
     };

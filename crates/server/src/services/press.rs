@@ -104,9 +104,12 @@ pub async fn send(app: &App, account: &Account, id: i64, m: Message) -> ApiResul
             "a message has 1 to {MAX_PRESS_CHARS} characters"
         )));
     }
-    let game = games::load(&app.db.read, id).await?;
+    let games::LoadedGame {
+        game,
+        variant: v,
+        state,
+    } = games::read(app, id).await?;
     let role = role_of(&app.db.read, &game, Some(account)).await?;
-    let v = game.variant(app).await?;
     let mut to = Vec::new();
     for name in &m.to {
         // Players may write to the GM privately, whatever the press setting, as a
@@ -153,7 +156,6 @@ pub async fn send(app: &App, account: &Account, id: i64, m: Message) -> ApiResul
     if game.status == GameStatus::Finished && !from_gm {
         return Err(ApiError::coded(ErrorCode::GameOver, "the game is over"));
     }
-    let state = game.state(&v)?;
     let recipients = if public {
         store::press::Recipients::Everyone
     } else {

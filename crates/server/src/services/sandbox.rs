@@ -20,7 +20,7 @@ use crate::jobs::Weight;
 use crate::limits::{MAX_ORDERS, MAX_ORDER_CHARS};
 use crate::model::Account;
 use crate::services::games::{self, role_of, Role};
-use crate::services::maps::{self, MapOf};
+use crate::services::maps;
 use crate::App;
 
 /// How long a sandbox request waits for the job pool.
@@ -151,16 +151,15 @@ pub async fn try_orders(app: &App, account: &Account, id: i64, req: SandboxReque
             long.chars().take(40).collect::<String>()
         )));
     }
-    let game = games::load(&app.db.read, id).await?;
-    let role = role_of(&app.db.read, &game, Some(account)).await?;
+    let loaded = games::read(app, id).await?;
+    let role = role_of(&app.db.read, &loaded.game, Some(account)).await?;
     if role == Role::Visitor {
         return Err(ApiError::forbidden(
             "the sandbox is for the game's players, observers and GM: follow the game first",
         ));
     }
-    let map = MapOf::game(app, &game).await?;
-    let v = map.variant.clone();
-    let state = game.state(&v)?;
+    let map = loaded.map(app)?;
+    let games::LoadedGame { variant: v, state, .. } = loaded;
     let judged_on = state.clone();
     let (v2, lines) = (v.clone(), req.orders);
     let (result, refused) = app

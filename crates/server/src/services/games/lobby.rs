@@ -2,7 +2,6 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::load;
 use crate::error::ApiResult;
 use crate::model::{Account, GameStatus};
 use crate::store;
@@ -49,9 +48,11 @@ pub async fn games_of(app: &App, account: &Account) -> ApiResult<HashSet<i64>> {
 pub async fn turns(app: &App, account: &Account) -> ApiResult<HashMap<i64, Turn>> {
     let mut out = HashMap::new();
     for seat in store::players::current_seats(&app.db.read, account.id).await? {
-        let game = load(&app.db.read, seat.game_id).await?;
-        let v = game.variant(app).await?;
-        let state = game.state(&v)?;
+        let super::LoadedGame {
+            game,
+            variant: v,
+            state,
+        } = super::read(app, seat.game_id).await?;
         let turn = if game.status == GameStatus::Forming {
             Turn::Waiting
         } else if !crate::services::processing::has_choice(&v, &state, &seat.power) {

@@ -19,6 +19,7 @@ use sqlx::{Any, Executor};
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::{Account, GameStatus};
+use crate::services::maps::MapOf;
 use crate::store::{self, games::Game};
 use crate::App;
 
@@ -89,11 +90,31 @@ pub struct LoadedGame {
     pub state: GameState,
 }
 
+/// The one loader of a game for a request that reads it: the game from the read pool,
+/// its variant and its position decoded once, so that every reader refuses a damaged
+/// stored position alike (`damaged_game`, as the writers through [`lock_acting`] do).
+pub async fn read(app: &App, id: i64) -> ApiResult<LoadedGame> {
+    LoadedGame::of(app, load(&app.db.read, id).await?).await
+}
+
 impl LoadedGame {
     pub async fn of(app: &App, game: Game) -> ApiResult<LoadedGame> {
         let variant = game.variant(app).await?;
         let state = game.state(&variant)?;
         Ok(LoadedGame { game, variant, state })
+    }
+
+    /// The game's drawing (map key and variant), from the variant already loaded.
+    pub fn map(&self, app: &App) -> ApiResult<MapOf> {
+        let text = self.game.variant_text.as_deref();
+        Ok(MapOf {
+            key: app
+                .variants
+                .key_for_game(self.game.id, &self.game.variant, text)
+                .map_err(ApiError::unprocessable)?,
+            variant: self.variant.clone(),
+            uploaded: text.is_some(),
+        })
     }
 }
 

@@ -8,11 +8,11 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::settings::EarlyProcessing;
-use super::{load, role_of, Role};
+use super::{role_of, LoadedGame, Role};
 use crate::clock::iso_utc;
 use crate::error::{ApiError, ApiResult};
 use crate::model::{Account, GameStatus, PressRule};
-use crate::store::{self, games::Game};
+use crate::store;
 use crate::App;
 
 /// A game's deadline schedule.
@@ -124,9 +124,12 @@ pub struct GameView {
 }
 
 /// The game as `role` may see it.
-pub async fn game_view(app: &App, game: &Game, role: &Role) -> ApiResult<GameView> {
-    let v = game.variant(app).await?;
-    let state = game.state(&v)?;
+pub async fn game_view(app: &App, loaded: &LoadedGame, role: &Role) -> ApiResult<GameView> {
+    let LoadedGame {
+        game,
+        variant: v,
+        state,
+    } = loaded;
     let around = store::members::around(&app.db.read, game.id, game.seq, game.gm_id).await?;
     let bots = store::bots::powers(&app.db.read, game.id).await?;
     let show_names = !game.hides_players() || *role == Role::Gm;
@@ -195,7 +198,7 @@ pub async fn game_view(app: &App, game: &Game, role: &Role) -> ApiResult<GameVie
         deadline_local: None,
         paused_remaining_ms: game.paused_left_ms,
         outcome: game.outcome.clone(),
-        state: state_to_json(&v, &state),
+        state: state_to_json(v, state),
         powers,
         observers: around.observers,
         you,
@@ -209,10 +212,10 @@ pub async fn view(app: &App, viewer: Option<&Account>, id: i64, tz: Option<&str>
         Some(z) => Some(crate::deadlines::parse_zone(z).map_err(ApiError::unprocessable)?),
         None => None,
     };
-    let game = load(&app.db.read, id).await?;
-    let role = role_of(&app.db.read, &game, viewer).await?;
-    let mut view = game_view(app, &game, &role).await?;
-    if let (Some(zone), Some(deadline)) = (zone, game.deadline_ms) {
+    let loaded = super::read(app, id).await?;
+    let role = role_of(&app.db.read, &loaded.game, viewer).await?;
+    let mut view = game_view(app, &loaded, &role).await?;
+    if let (Some(zone), Some(deadline)) = (zone, loaded.game.deadline_ms) {
         view.deadline_local = Some(LocalDeadline {
             zone: zone.name().to_string(),
             time: crate::deadlines::local_text(deadline, zone),
