@@ -8,7 +8,8 @@ use crate::error::ApiResult;
 use crate::model::GameStatus;
 use crate::services::games;
 use crate::services::processing::process_due;
-use crate::store::{self, games::Lock};
+use crate::store;
+use crate::store::games::{DueGame, Lock};
 use crate::App;
 
 pub async fn run(app: App, tick_ms: u64) {
@@ -41,7 +42,7 @@ pub async fn once(app: &App) -> ApiResult<usize> {
     // or a player's submission); second pass: wait for the ones skipped. Whoever gets
     // the lock second finds the phase already processed and does nothing.
     for lock in [Lock::SkipLocked, Lock::Wait] {
-        for &(id, seq) in &due {
+        for &DueGame { id, seq } in &due {
             match process_due(app, id, seq, now, lock).await {
                 Ok(true) => processed += 1,
                 Ok(false) => {}

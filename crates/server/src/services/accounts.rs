@@ -19,6 +19,7 @@ use crate::limits::{
 };
 use crate::model::Account;
 use crate::store;
+use crate::store::accounts::LoginRow;
 use crate::App;
 
 /// How long a session lasts.
@@ -153,15 +154,15 @@ pub async fn register(app: &App, name: &str, password: &str) -> ApiResult<Sessio
 pub async fn session_account(db: &Db, token: &str) -> ApiResult<Option<(Account, i64)>> {
     Ok(store::sessions::account(&db.read, &token_hash(token), system_ms())
         .await?
-        .map(|(a, zone, expires_ms)| {
+        .map(|s| {
             (
                 Account {
-                    id: a.id,
-                    name: a.name,
+                    id: s.account.id,
+                    name: s.account.name,
                     // A stored name that no longer reads (a zone dropped from the database) is UTC.
-                    zone: zone.and_then(|z| z.parse().ok()),
+                    zone: s.time_zone.and_then(|z| z.parse().ok()),
                 },
-                expires_ms,
+                s.expires_ms,
             )
         }))
 }
@@ -171,13 +172,16 @@ pub async fn login(app: &App, name: &str, password: &str, ip: IpAddr) -> ApiResu
     let name = name.trim();
     not_throttled(app, name, ip).await?;
     let (account, hash) = match store::accounts::with_hash(&app.db.read, name).await? {
-        Some((a, hash)) => (
+        Some(LoginRow {
+            account: a,
+            password_hash,
+        }) => (
             Some(Account {
                 id: a.id,
                 name: a.name,
                 zone: None,
             }),
-            hash,
+            password_hash,
         ),
         // Verify against a fixed hash anyway, so that the answer takes as long for an
         // unknown name as for a wrong password.
@@ -259,17 +263,17 @@ async fn not_throttled(app: &App, name: &str, ip: IpAddr) -> ApiResult<()> {
     let refuse = |message: String, wait: u64| {
         Err(ApiError::new(StatusCode::TOO_MANY_REQUESTS, message).with(json!({"retry_after_seconds": wait})))
     };
-    let (n, oldest) = store::logins::failures_since(&app.db.read, &name.to_lowercase(), &address, since).await?;
-    if n >= LOGIN_FAILURES {
-        let wait = wait(oldest);
+    let by_name = store::logins::failures_since(&app.db.read, &name.to_lowercase(), &address, since).await?;
+    if by_name.count >= LOGIN_FAILURES {
+        let wait = wait(by_name.oldest_ms);
         return refuse(
             format!("too many failed logins for `{name}`; try again in {wait} s"),
             wait,
         );
     }
-    let (n, oldest) = store::logins::failures_from(&app.db.read, &address, since).await?;
-    if n >= LOGIN_ADDRESS_FAILURES {
-        let wait = wait(oldest);
+    let from_address = store::logins::failures_from(&app.db.read, &address, since).await?;
+    if from_address.count >= LOGIN_ADDRESS_FAILURES {
+        let wait = wait(from_address.oldest_ms);
         return refuse(
             format!("too many failed logins from your address; try again in {wait} s"),
             wait,

@@ -390,8 +390,8 @@ pub async fn list(app: &App, account: &Account, id: i64, power: Option<&str>) ->
     let bids = store::bids::of_game(&app.db.read, id)
         .await?
         .into_iter()
-        .filter(|(_, b)| only.as_deref().is_none_or(|p| b.power == p))
-        .map(|(seq, b)| BidLine::new(seq, b))
+        .filter(|b| only.as_deref().is_none_or(|p| b.bid.power == p))
+        .map(|b| BidLine::new(b.seq, b.bid))
         .collect();
     Ok(GameBids { game: id, bids })
 }

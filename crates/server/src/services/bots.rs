@@ -335,7 +335,7 @@ async fn still_its_turn(
         return Ok(false);
     }
     let seated = store::bots::seated(&mut **tx, game.id).await?;
-    Ok(seated.iter().any(|(p, l)| *p == turn.power && *l == turn.level))
+    Ok(seated.iter().any(|b| b.power == turn.power && b.level == turn.level))
 }
 
 /// Writes a decision under the game's lock, if it still counts (see the module's note).

@@ -58,8 +58,8 @@ pub async fn list(app: &App, id: i64) -> ApiResult<PhaseList> {
         .map(|p| PhaseLine {
             bots: bots
                 .iter()
-                .filter(|(s, _)| *s == p.seq)
-                .map(|(_, b)| b.clone())
+                .filter(|b| b.seq == p.seq)
+                .map(|b| b.power.clone())
                 .collect(),
             seq: p.seq,
             processed: iso_utc(p.processed_ms),

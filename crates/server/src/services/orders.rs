@@ -624,10 +624,10 @@ pub async fn of_loaded_phase(app: &App, account: &Account, loaded: &games::Loade
         phase: loaded.state.phase.code(),
         orders: orders
             .into_iter()
-            .map(|(power, o)| PowerOrder {
-                power,
-                unit: o.unit,
-                order: o.text,
+            .map(|o| PowerOrder {
+                power: o.power,
+                unit: o.order.unit,
+                order: o.order.text,
             })
             .collect(),
     })

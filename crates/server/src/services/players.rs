@@ -154,7 +154,7 @@ pub async fn record(db: &Db, viewer: Option<&Account>, name: &str) -> ApiResult<
         .into_iter()
         .map(played)
         .map(|g| PlayedGame {
-            bot: with_bots.iter().any(|(id, p)| *id == g.game && *p == g.power),
+            bot: with_bots.iter().any(|b| b.game_id == g.game && b.power == g.power),
             ..g
         })
         .collect();

@@ -29,16 +29,25 @@ pub async fn by_name<'e, E: Executor<'e, Database = Any>>(e: E, name: &str) -> s
         .transpose()
 }
 
+/// An account with its password hash, for a login.
+#[derive(Clone, Debug)]
+pub struct LoginRow {
+    pub account: AccountRow,
+    pub password_hash: String,
+}
+
 /// The account of that name with its password hash, for a login.
-pub async fn with_hash<'e, E: Executor<'e, Database = Any>>(
-    e: E,
-    name: &str,
-) -> sqlx::Result<Option<(AccountRow, String)>> {
+pub async fn with_hash<'e, E: Executor<'e, Database = Any>>(e: E, name: &str) -> sqlx::Result<Option<LoginRow>> {
     sqlx::query("SELECT id, name, created_ms, password_hash FROM accounts WHERE LOWER(name) = LOWER($1)")
         .bind(name)
         .fetch_optional(e)
         .await?
-        .map(|r| Ok((from_row(&r)?, r.try_get("password_hash")?)))
+        .map(|r| {
+            Ok(LoginRow {
+                account: from_row(&r)?,
+                password_hash: r.try_get("password_hash")?,
+            })
+        })
         .transpose()
 }
 

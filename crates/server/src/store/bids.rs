@@ -43,23 +43,30 @@ pub async fn for_phase<'e, E: Executor<'e, Database = Any>>(
     Ok(out)
 }
 
+/// A bid with the phase it was given for.
+#[derive(Clone, Debug)]
+pub struct PhaseBid {
+    pub seq: i64,
+    pub bid: BidRow,
+}
+
 /// Every bid of the game, with its phase, by phase, power and unit.
-pub async fn of_game<'e, E: Executor<'e, Database = Any>>(e: E, game_id: i64) -> sqlx::Result<Vec<(i64, BidRow)>> {
+pub async fn of_game<'e, E: Executor<'e, Database = Any>>(e: E, game_id: i64) -> sqlx::Result<Vec<PhaseBid>> {
     sqlx::query("SELECT seq, power, unit_key, dp, text FROM bids WHERE game_id = $1 ORDER BY seq, power, unit_key")
         .bind(game_id)
         .fetch_all(e)
         .await?
         .iter()
         .map(|r| {
-            Ok((
-                r.try_get("seq")?,
-                BidRow {
+            Ok(PhaseBid {
+                seq: r.try_get("seq")?,
+                bid: BidRow {
                     power: r.try_get("power")?,
                     unit: r.try_get("unit_key")?,
                     dp: r.try_get("dp")?,
                     order: r.try_get("text")?,
                 },
-            ))
+            })
         })
         .collect()
 }

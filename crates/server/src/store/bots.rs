@@ -6,20 +6,33 @@ use sqlx::{Any, Executor, Row};
 
 use crate::db::new_id;
 
+/// A power a bot plays now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatedBot {
+    pub power: String,
+    /// The bot's level (`chancery_bot::Level`'s name).
+    pub level: String,
+}
+
 /// The powers a bot plays now, with the bot's level.
-pub async fn seated<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) -> sqlx::Result<Vec<(String, String)>> {
+pub async fn seated<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) -> sqlx::Result<Vec<SeatedBot>> {
     sqlx::query("SELECT power, level FROM bots WHERE game_id = $1 AND active = 1 ORDER BY power")
         .bind(game)
         .fetch_all(e)
         .await?
         .iter()
-        .map(|r| Ok((r.try_get("power")?, r.try_get("level")?)))
+        .map(|r| {
+            Ok(SeatedBot {
+                power: r.try_get("power")?,
+                level: r.try_get("level")?,
+            })
+        })
         .collect()
 }
 
 /// The names of the powers a bot plays now.
 pub async fn powers<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) -> sqlx::Result<Vec<String>> {
-    Ok(seated(e, game).await?.into_iter().map(|(p, _)| p).collect())
+    Ok(seated(e, game).await?.into_iter().map(|b| b.power).collect())
 }
 
 /// How many bots play in each game now (games without one are left out).
@@ -197,8 +210,15 @@ pub async fn forget_turns_from<'e, E: Executor<'e, Database = Any>>(e: E, game: 
     Ok(())
 }
 
-/// The (phase number, power) pairs of a game whose orders a bot gave, in order.
-pub async fn played<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) -> sqlx::Result<Vec<(i64, String)>> {
+/// A power whose orders a bot gave in a phase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotOrdered {
+    pub seq: i64,
+    pub power: String,
+}
+
+/// The phases and powers of a game whose orders a bot gave, in order.
+pub async fn played<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) -> sqlx::Result<Vec<BotOrdered>> {
     sqlx::query(
         "SELECT seq, power FROM bot_turns WHERE game_id = $1 AND done_ms IS NOT NULL AND outcome = 'ordered' ORDER BY seq, power",
     )
@@ -206,7 +226,12 @@ pub async fn played<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) -> sql
     .fetch_all(e)
     .await?
     .iter()
-    .map(|r| Ok((r.try_get("seq")?, r.try_get("power")?)))
+    .map(|r| {
+        Ok(BotOrdered {
+            seq: r.try_get("seq")?,
+            power: r.try_get("power")?,
+        })
+    })
     .collect()
 }
 
@@ -230,12 +255,16 @@ pub async fn fill_level<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) ->
         .transpose()
 }
 
-/// The (game, power) pairs a bot has played at some time, among the powers the account
-/// has played: its record says "bot" beside them.
-pub async fn beside_account<'e, E: Executor<'e, Database = Any>>(
-    e: E,
-    account: i64,
-) -> sqlx::Result<Vec<(i64, String)>> {
+/// A power of a game that a bot has played at some time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotPlayed {
+    pub game_id: i64,
+    pub power: String,
+}
+
+/// The powers a bot has played at some time, among those the account has played: its
+/// record says "bot" beside them.
+pub async fn beside_account<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Vec<BotPlayed>> {
     sqlx::query(
         "SELECT DISTINCT b.game_id AS game_id, b.power AS power FROM bots b
          JOIN members m ON m.game_id = b.game_id AND m.power = b.power AND m.role = 'player'
@@ -245,7 +274,12 @@ pub async fn beside_account<'e, E: Executor<'e, Database = Any>>(
     .fetch_all(e)
     .await?
     .iter()
-    .map(|r| Ok((r.try_get("game_id")?, r.try_get("power")?)))
+    .map(|r| {
+        Ok(BotPlayed {
+            game_id: r.try_get("game_id")?,
+            power: r.try_get("power")?,
+        })
+    })
     .collect()
 }
 

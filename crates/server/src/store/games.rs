@@ -263,16 +263,27 @@ pub async fn starting<'e, E: Executor<'e, Database = Any>>(e: E, now: i64) -> sq
         .collect()
 }
 
-/// The running games whose deadline has passed by `now`, soonest first, at most `limit`:
-/// their ids and phase numbers.
-pub async fn due<'e, E: Executor<'e, Database = Any>>(e: E, now: i64, limit: i64) -> sqlx::Result<Vec<(i64, i64)>> {
+/// A running game whose deadline has passed, in the phase it is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DueGame {
+    pub id: i64,
+    pub seq: i64,
+}
+
+/// The running games whose deadline has passed by `now`, soonest first, at most `limit`.
+pub async fn due<'e, E: Executor<'e, Database = Any>>(e: E, now: i64, limit: i64) -> sqlx::Result<Vec<DueGame>> {
     sqlx::query("SELECT id, seq FROM games WHERE status = 'active' AND deadline_ms <= $1 ORDER BY deadline_ms LIMIT $2")
         .bind(now)
         .bind(limit)
         .fetch_all(e)
         .await?
         .iter()
-        .map(|r| Ok((r.try_get("id")?, r.try_get("seq")?)))
+        .map(|r| {
+            Ok(DueGame {
+                id: r.try_get("id")?,
+                seq: r.try_get("seq")?,
+            })
+        })
         .collect()
 }
 

@@ -4,13 +4,21 @@
 
 use sqlx::{Any, Executor, Row};
 
+/// Failed logins counted over a window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Failures {
+    pub count: i64,
+    /// When the oldest of them was; None when there is none.
+    pub oldest_ms: Option<i64>,
+}
+
 /// How many failures the name and address had since `since_ms`, and the oldest one's time.
 pub async fn failures_since<'e, E: Executor<'e, Database = Any>>(
     e: E,
     name: &str,
     address: &str,
     since_ms: i64,
-) -> sqlx::Result<(i64, Option<i64>)> {
+) -> sqlx::Result<Failures> {
     let row = sqlx::query(
         "SELECT COUNT(*) AS n, MIN(at_ms) AS oldest FROM login_failures WHERE name = $1 AND address = $2 AND at_ms > $3",
     )
@@ -19,7 +27,10 @@ pub async fn failures_since<'e, E: Executor<'e, Database = Any>>(
     .bind(since_ms)
     .fetch_one(e)
     .await?;
-    Ok((row.try_get("n")?, row.try_get("oldest")?))
+    Ok(Failures {
+        count: row.try_get("n")?,
+        oldest_ms: row.try_get("oldest")?,
+    })
 }
 
 /// How many failures the address had since `since_ms`, whatever the names tried, and the
@@ -28,14 +39,17 @@ pub async fn failures_from<'e, E: Executor<'e, Database = Any>>(
     e: E,
     address: &str,
     since_ms: i64,
-) -> sqlx::Result<(i64, Option<i64>)> {
+) -> sqlx::Result<Failures> {
     let row =
         sqlx::query("SELECT COUNT(*) AS n, MIN(at_ms) AS oldest FROM login_failures WHERE address = $1 AND at_ms > $2")
             .bind(address)
             .bind(since_ms)
             .fetch_one(e)
             .await?;
-    Ok((row.try_get("n")?, row.try_get("oldest")?))
+    Ok(Failures {
+        count: row.try_get("n")?,
+        oldest_ms: row.try_get("oldest")?,
+    })
 }
 
 pub async fn forget_before<'e, E: Executor<'e, Database = Any>>(e: E, before_ms: i64) -> sqlx::Result<()> {

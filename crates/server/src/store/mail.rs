@@ -601,8 +601,16 @@ pub async fn held(tx: &mut Tx, account: i64, now_ms: i64) -> sqlx::Result<Vec<Ou
     .collect()
 }
 
+/// The mails of an account that wait for a digest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Held {
+    pub count: i64,
+    /// When the first of them is due; None when none waits.
+    pub due_ms: Option<i64>,
+}
+
 /// How many of the account's mails wait for a digest, and when the first is due.
-pub async fn held_count<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<(i64, Option<i64>)> {
+pub async fn held_count<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Held> {
     let r = sqlx::query(
         "SELECT COUNT(*) AS n, MIN(digest_ms) AS due FROM outbox WHERE account_id = $1 AND digest_ms IS NOT NULL \
          AND digest_id IS NULL AND sent_ms IS NULL AND failed IS NULL",
@@ -610,7 +618,10 @@ pub async fn held_count<'e, E: Executor<'e, Database = Any>>(e: E, account: i64)
     .bind(account)
     .fetch_one(e)
     .await?;
-    Ok((r.try_get("n")?, r.try_get("due")?))
+    Ok(Held {
+        count: r.try_get("n")?,
+        due_ms: r.try_get("due")?,
+    })
 }
 
 /// Locks the account's `mail_options` row while its digest is gathered. PostgreSQL:
@@ -752,13 +763,29 @@ pub async fn note_press<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, no
     Ok(())
 }
 
-/// The games with press to mail: `(game, first message's time, touches)`.
-pub async fn press_pending<'e, E: Executor<'e, Database = Any>>(e: E) -> sqlx::Result<Vec<(i64, i64, i64)>> {
+/// A game with press to mail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PressPending {
+    pub game_id: i64,
+    /// The time of the first message not yet mailed.
+    pub first_ms: i64,
+    /// How many messages marked it (the mark is taken back only if none came since).
+    pub touches: i64,
+}
+
+/// The games with press to mail.
+pub async fn press_pending<'e, E: Executor<'e, Database = Any>>(e: E) -> sqlx::Result<Vec<PressPending>> {
     sqlx::query("SELECT game_id, first_ms, touches FROM mail_press_pending ORDER BY first_ms LIMIT 500")
         .fetch_all(e)
         .await?
         .iter()
-        .map(|r| Ok((r.try_get("game_id")?, r.try_get("first_ms")?, r.try_get("touches")?)))
+        .map(|r| {
+            Ok(PressPending {
+                game_id: r.try_get("game_id")?,
+                first_ms: r.try_get("first_ms")?,
+                touches: r.try_get("touches")?,
+            })
+        })
         .collect()
 }
 
@@ -772,18 +799,30 @@ pub async fn press_done<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, to
     Ok(())
 }
 
+/// Up to which message time an account was mailed a game's press, and when.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PressMark {
+    pub upto_ms: i64,
+    pub mailed_ms: i64,
+}
+
 /// Up to which message time the account was mailed the game's press, and when.
 pub async fn press_mark<'e, E: Executor<'e, Database = Any>>(
     e: E,
     account: i64,
     game: i64,
-) -> sqlx::Result<Option<(i64, i64)>> {
+) -> sqlx::Result<Option<PressMark>> {
     sqlx::query("SELECT upto_ms, mailed_ms FROM mail_press_marks WHERE account_id = $1 AND game_id = $2")
         .bind(account)
         .bind(game)
         .fetch_optional(e)
         .await?
-        .map(|r| Ok((r.try_get("upto_ms")?, r.try_get("mailed_ms")?)))
+        .map(|r| {
+            Ok(PressMark {
+                upto_ms: r.try_get("upto_ms")?,
+                mailed_ms: r.try_get("mailed_ms")?,
+            })
+        })
         .transpose()
 }
 
@@ -793,7 +832,7 @@ pub async fn move_press_mark<'e, E: Executor<'e, Database = Any>>(
     e: E,
     account: i64,
     game: i64,
-    old: Option<(i64, i64)>,
+    old: Option<PressMark>,
     upto_ms: i64,
     mailed_ms: i64,
 ) -> sqlx::Result<bool> {
@@ -810,7 +849,7 @@ pub async fn move_press_mark<'e, E: Executor<'e, Database = Any>>(
             .execute(e)
             .await?
         }
-        Some((old_upto, old_mailed)) => {
+        Some(old) => {
             sqlx::query(
                 "UPDATE mail_press_marks SET upto_ms = $3, mailed_ms = $4 \
                  WHERE account_id = $1 AND game_id = $2 AND upto_ms = $5 AND mailed_ms = $6",
@@ -819,13 +858,20 @@ pub async fn move_press_mark<'e, E: Executor<'e, Database = Any>>(
             .bind(game)
             .bind(upto_ms)
             .bind(mailed_ms)
-            .bind(old_upto)
-            .bind(old_mailed)
+            .bind(old.upto_ms)
+            .bind(old.mailed_ms)
             .execute(e)
             .await?
         }
     };
     Ok(done.rows_affected() == 1)
+}
+
+/// A mail with the name of the account it is to.
+#[derive(Clone, Debug)]
+pub struct NamedMail {
+    pub mail: OutboxRow,
+    pub account_name: String,
 }
 
 /// The newest `limit` mails about a game, with the name of the account each is to
@@ -834,7 +880,7 @@ pub async fn of_game_named<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game: i64,
     limit: i64,
-) -> sqlx::Result<Vec<(OutboxRow, String)>> {
+) -> sqlx::Result<Vec<NamedMail>> {
     sqlx::query(&format!(
         "SELECT {}, a.name AS account_name FROM outbox o JOIN accounts a ON a.id = o.account_id \
          WHERE o.game_id = $1 ORDER BY o.created_ms DESC, o.id DESC LIMIT $2",
@@ -849,6 +895,11 @@ pub async fn of_game_named<'e, E: Executor<'e, Database = Any>>(
     .fetch_all(e)
     .await?
     .iter()
-    .map(|r| Ok((outbox_from_row(r)?, r.try_get("account_name")?)))
+    .map(|r| {
+        Ok(NamedMail {
+            mail: outbox_from_row(r)?,
+            account_name: r.try_get("account_name")?,
+        })
+    })
     .collect()
 }

@@ -73,12 +73,19 @@ pub async fn of_power<'e, E: Executor<'e, Database = Any>>(
         .collect()
 }
 
+/// A power's order for a unit.
+#[derive(Clone, Debug)]
+pub struct PowerOrderRow {
+    pub power: String,
+    pub order: UnitOrder,
+}
+
 /// Every power's orders for phase `seq`, by power and in the order given.
 pub async fn of_phase<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game_id: i64,
     seq: i64,
-) -> sqlx::Result<Vec<(String, UnitOrder)>> {
+) -> sqlx::Result<Vec<PowerOrderRow>> {
     sqlx::query(
         "SELECT power, unit_key, text FROM orders WHERE game_id = $1 AND seq = $2 ORDER BY power, submitted_ms, unit_key",
     )
@@ -88,13 +95,13 @@ pub async fn of_phase<'e, E: Executor<'e, Database = Any>>(
     .await?
     .iter()
     .map(|r| {
-        Ok((
-            r.try_get("power")?,
-            UnitOrder {
+        Ok(PowerOrderRow {
+            power: r.try_get("power")?,
+            order: UnitOrder {
                 unit: r.try_get("unit_key")?,
                 text: r.try_get("text")?,
             },
-        ))
+        })
     })
     .collect()
 }

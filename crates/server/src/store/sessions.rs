@@ -21,13 +21,22 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(
     Ok(())
 }
 
+/// A live session's account, with the account's time zone (a stored name, None for
+/// UTC) and when the session expires.
+#[derive(Clone, Debug)]
+pub struct SessionRow {
+    pub account: AccountRow,
+    pub time_zone: Option<String>,
+    pub expires_ms: i64,
+}
+
 /// The account whose session this is, unless it has expired by `now_ms`, its time zone
 /// and when the session expires.
 pub async fn account<'e, E: Executor<'e, Database = Any>>(
     e: E,
     token_hash: &str,
     now_ms: i64,
-) -> sqlx::Result<Option<(AccountRow, Option<String>, i64)>> {
+) -> sqlx::Result<Option<SessionRow>> {
     sqlx::query(
         "SELECT a.id, a.name, a.created_ms, o.time_zone, s.expires_ms FROM sessions s JOIN accounts a ON a.id = s.account_id \
          LEFT JOIN mail_options o ON o.account_id = a.id WHERE s.token_hash = $1 AND s.expires_ms > $2",
@@ -37,15 +46,15 @@ pub async fn account<'e, E: Executor<'e, Database = Any>>(
     .fetch_optional(e)
     .await?
     .map(|r| {
-        Ok((
-            AccountRow {
+        Ok(SessionRow {
+            account: AccountRow {
                 id: r.try_get("id")?,
                 name: r.try_get("name")?,
                 created_ms: r.try_get("created_ms")?,
             },
-            r.try_get("time_zone")?,
-            r.try_get("expires_ms")?,
-        ))
+            time_zone: r.try_get("time_zone")?,
+            expires_ms: r.try_get("expires_ms")?,
+        })
     })
     .transpose()
 }

@@ -7,6 +7,7 @@ use super::reminders::parse_stored;
 use super::sender::{mail_file_name, Transport};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::{Account, MailKind};
+use crate::store::mail::NamedMail;
 use crate::store::{self, games::Game};
 use crate::App;
 
@@ -73,30 +74,35 @@ pub async fn of_game(app: &App, account: &Account, game: &Game) -> ApiResult<Gam
     let mails = store::mail::of_game_named(&app.db.read, game.id, LISTED)
         .await?
         .into_iter()
-        .map(|(row, to)| {
-            let delivery = match (row.sent_ms, &row.failed, row.digest_ms) {
-                (Some(at_ms), _, _) if row.digest_id.is_some() => Delivery::InDigest { at_ms },
-                (Some(at_ms), _, _) if folder => Delivery::Written {
-                    at_ms,
-                    file: mail_file_name(&row),
-                },
-                (Some(at_ms), _, _) => Delivery::Sent { at_ms },
-                (None, Some(why), _) => Delivery::Failed { why: why.clone() },
-                (None, None, Some(until_ms)) => Delivery::Held { until_ms },
-                (None, None, None) => Delivery::Waiting {
-                    attempts: row.attempts,
-                    last_error: row.last_error.clone(),
-                },
-            };
-            GameMail {
-                written_ms: row.created_ms,
-                to,
-                kind: row.kind,
-                subject: row.subject,
-                text: row.text_body,
-                delivery,
-            }
-        })
+        .map(
+            |NamedMail {
+                 mail: row,
+                 account_name: to,
+             }| {
+                let delivery = match (row.sent_ms, &row.failed, row.digest_ms) {
+                    (Some(at_ms), _, _) if row.digest_id.is_some() => Delivery::InDigest { at_ms },
+                    (Some(at_ms), _, _) if folder => Delivery::Written {
+                        at_ms,
+                        file: mail_file_name(&row),
+                    },
+                    (Some(at_ms), _, _) => Delivery::Sent { at_ms },
+                    (None, Some(why), _) => Delivery::Failed { why: why.clone() },
+                    (None, None, Some(until_ms)) => Delivery::Held { until_ms },
+                    (None, None, None) => Delivery::Waiting {
+                        attempts: row.attempts,
+                        last_error: row.last_error.clone(),
+                    },
+                };
+                GameMail {
+                    written_ms: row.created_ms,
+                    to,
+                    kind: row.kind,
+                    subject: row.subject,
+                    text: row.text_body,
+                    delivery,
+                }
+            },
+        )
         .collect();
     Ok(GameMails {
         transport: app.mailer.describe(),

@@ -58,7 +58,12 @@ fn sender(m: &MessageRow, reader_is_gm: bool) -> String {
 pub async fn send_due(app: &App) -> ApiResult<usize> {
     let now = app.clock.now_ms();
     let mut written = 0;
-    for (game_id, first_ms, touched_ms) in store::mail::press_pending(&app.db.read).await? {
+    for store::mail::PressPending {
+        game_id,
+        first_ms,
+        touches: touched_ms,
+    } in store::mail::press_pending(&app.db.read).await?
+    {
         let game = match store::games::by_id(&app.db.read, game_id).await? {
             Some(g) => g,
             None => continue,
@@ -102,7 +107,7 @@ async fn mail_reader(
     let mark = store::mail::press_mark(&app.db.read, reader.account_id, game.id).await?;
     // A reader never mailed about this game's press starts from the first message that
     // marked it, not from the beginning of the game.
-    let (upto, mailed) = mark.unwrap_or((first_ms - 1, i64::MIN));
+    let (upto, mailed) = mark.map_or((first_ms - 1, i64::MIN), |m| (m.upto_ms, m.mailed_ms));
     let who = match reader.power.as_deref() {
         Some(p) => Readable::Power(p),
         None => Readable::All,

@@ -25,7 +25,10 @@ pub struct Settings {
 
 pub async fn settings(app: &App, account: &Account) -> ApiResult<Settings> {
     let options = store::mail::options(&app.db.read, account.id).await?;
-    let (held, held_due) = store::mail::held_count(&app.db.read, account.id).await?;
+    let store::mail::Held {
+        count: held,
+        due_ms: held_due,
+    } = store::mail::held_count(&app.db.read, account.id).await?;
     let next_digest_ms = held_due.or_else(|| options.digest.then(|| next_digest(app.clock.now_ms(), &options)));
     Ok(Settings {
         address: store::mail::address(&app.db.read, account.id).await?,
