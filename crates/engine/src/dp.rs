@@ -16,7 +16,7 @@ pub mod params;
 pub mod resolve;
 
 pub use bid::{parse_bid, Bid};
-pub use bids::{check_bids, BidError};
+pub use bids::{check_bids, BidError, BidErrorKind};
 pub use budget::{budget, budgets, Budget, Deduction};
 pub use disorder::{civil_disorder, declare_civil_disorder, orphaned_factions, orphans_into_disorder};
 pub use minors::{minor_units, patrons_of};

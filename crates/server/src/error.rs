@@ -58,6 +58,9 @@ pub enum ErrorCode {
     InvalidOrder,
     /// 422: a bid cannot be made (`details`: the bid's `order`).
     InvalidBid,
+    /// 422: a power's bids together spend more Diplomacy Points than its budget this
+    /// turn (rule 3; `GET /api/games/{id}/budget` gives the budget).
+    OverBudget,
     /// 429: too many requests, attempts or posts (`Retry-After`; `details`:
     /// `retry_after_seconds` or `retry_after` and `per`).
     RateLimited,
@@ -73,7 +76,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, for the OpenAPI document and its test.
-    pub const ALL: [ErrorCode; 24] = [
+    pub const ALL: [ErrorCode; 25] = [
         ErrorCode::BadRequest,
         ErrorCode::NotLoggedIn,
         ErrorCode::Forbidden,
@@ -93,6 +96,7 @@ impl ErrorCode {
         ErrorCode::Invalid,
         ErrorCode::InvalidOrder,
         ErrorCode::InvalidBid,
+        ErrorCode::OverBudget,
         ErrorCode::RateLimited,
         ErrorCode::Internal,
         ErrorCode::DamagedGame,
@@ -112,7 +116,7 @@ impl ErrorCode {
             Conflict | PhaseClosed | NotRunning | GameOver => StatusCode::CONFLICT,
             TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            Invalid | InvalidOrder | InvalidBid => StatusCode::UNPROCESSABLE_ENTITY,
+            Invalid | InvalidOrder | InvalidBid | OverBudget => StatusCode::UNPROCESSABLE_ENTITY,
             RateLimited => StatusCode::TOO_MANY_REQUESTS,
             Internal | DamagedGame => StatusCode::INTERNAL_SERVER_ERROR,
             Busy | Unavailable => StatusCode::SERVICE_UNAVAILABLE,

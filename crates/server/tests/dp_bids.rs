@@ -184,7 +184,7 @@ async fn bids_past_the_budget_or_on_an_attacked_minor_are_refused() {
                 ], "seq": 0})),
             )
             .await;
-        assert_eq!(status, 422, "{err}");
+        assert_eq!((status, err["code"].as_str()), (422, Some("over_budget")), "{err}");
         let message = err["error"].as_str().unwrap();
         assert!(message.contains("spend 4 DPs"), "{message}");
         assert!(
@@ -207,7 +207,7 @@ async fn bids_past_the_budget_or_on_an_attacked_minor_are_refused() {
                 Some(bid(0, "Denmark", 1, "F den H")),
             )
             .await;
-        assert_eq!(status, 422, "{err}");
+        assert_eq!((status, err["code"].as_str()), (422, Some("over_budget")), "{err}");
         assert!(err["error"].as_str().unwrap().contains("budget of 3 DPs"), "{err}");
         // A removed bid frees its DPs.
         let left = germany

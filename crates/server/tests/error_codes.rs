@@ -210,6 +210,22 @@ async fn walk(target: &Target) -> BTreeMap<String, (u16, Value)> {
             )
             .await,
     );
+    // Rule 3: Germany's budget at the start of 1936 is 3 DPs; these bids spend 4, each
+    // within the caps (2 on one unit, 1 on the others) and on a minor unit it may bid on.
+    note(
+        "over_budget",
+        germany
+            .call(
+                "POST",
+                &format!("/api/games/{dp}/bids"),
+                Some(json!({"bids": [
+                    {"dp": 2, "order": "A aus H"},
+                    {"dp": 1, "order": "A hun H"},
+                    {"dp": 1, "order": "A fin H"},
+                ], "seq": 0})),
+            )
+            .await,
+    );
 
     // A forming game cannot be processed; an ended one takes no press.
     let forming = gm
@@ -377,5 +393,7 @@ async fn every_documented_code_is_answered_with_its_status() {
         assert!(got["phase_closed"].1["seq"].is_i64());
         assert_eq!(got["suspended"].1["suspended"], true);
         assert!(got["invalid_bid"].1["order"].is_string() || got["invalid_bid"].1["error"].is_string());
+        let over = got["over_budget"].1["error"].as_str().unwrap_or_default();
+        assert!(over.contains("over its budget of 3 DPs"), "{over}");
     }
 }

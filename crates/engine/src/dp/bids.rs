@@ -11,13 +11,41 @@ use crate::state::{GameState, PhaseKind, Side, Unit};
 use crate::validate::validate;
 use crate::variant::{PowerId, PowerKind, ProvinceId, Variant};
 
-/// Why a power's bids were refused, in words for the player.
+/// Why a power's bids were refused: which part of rule 3 they break, for a program to
+/// tell one refusal from another, and the reason in words for the player.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BidError(pub String);
+pub struct BidError {
+    /// Which limit the bids break.
+    pub kind: BidErrorKind,
+    /// The reason in words, naming the power, the space and the rule.
+    pub message: String,
+}
+
+/// The part of rule 3 a power's bids break.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BidErrorKind {
+    /// A bid cannot be made on its own: no minor unit there, or an order the unit
+    /// could not give.
+    Unbiddable,
+    /// Two bids by the power on one unit.
+    Twice,
+    /// More DPs on a unit than the caps allow (1 each, or 2 on one unit).
+    OverCap,
+    /// The bids together spend more DPs than the power's budget this turn.
+    OverBudget,
+    /// A bid on a minor the power's own orders attack or support an attack on.
+    Attacked,
+}
+
+impl BidError {
+    fn new(kind: BidErrorKind, message: String) -> BidError {
+        BidError { kind, message }
+    }
+}
 
 impl fmt::Display for BidError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
+        write!(f, "{}", self.message)
     }
 }
 
@@ -138,20 +166,26 @@ pub fn check_bids(
     let mine: Vec<&Bid> = bids.iter().filter(|b| b.power == power).collect();
     for bid in &mine {
         if let Err(e) = bid_problem(v, state, bid) {
-            return Err(BidError(format!(
-                "rule 3: {who}'s bid on {}: {e}",
-                space(v, bid.order.unit.location.province)
-            )));
+            return Err(BidError::new(
+                BidErrorKind::Unbiddable,
+                format!(
+                    "rule 3: {who}'s bid on {}: {e}",
+                    space(v, bid.order.unit.location.province)
+                ),
+            ));
         }
     }
     if let Some(e) = limits_problem(v, state, power, &mine) {
-        return Err(BidError(e));
+        return Err(e);
     }
     let barred = barred_minors(v, state, power, own_orders);
     for bid in &mine {
         let unit = state.unit_at(bid.order.unit.location.province).expect("checked above");
         if let Some((key, order)) = barred.iter().find(|(k, _)| *k == state.side(v, unit)) {
-            return Err(BidError(barred_message(v, power, *key, order)));
+            return Err(BidError::new(
+                BidErrorKind::Attacked,
+                barred_message(v, power, *key, order),
+            ));
         }
     }
     Ok(())
@@ -214,25 +248,28 @@ impl Limits {
 }
 
 /// The per-turn limits of rule 3 on one power's bids, which do not depend on orders.
-fn limits_problem(v: &Variant, state: &GameState, power: PowerId, mine: &[&Bid]) -> Option<String> {
+fn limits_problem(v: &Variant, state: &GameState, power: PowerId, mine: &[&Bid]) -> Option<BidError> {
     let who = &v.power(power).name;
     let mut seen: Vec<ProvinceId> = Vec::new();
     let mut doubles: Vec<ProvinceId> = Vec::new();
     for bid in mine {
         let p = bid.order.unit.location.province;
         if seen.contains(&p) {
-            return Some(format!(
-                "rule 3: {who} bids twice on the unit in {}; give one order per unit (`DP 2` spends two DPs on it)",
-                space(v, p)
+            return Some(BidError::new(
+                BidErrorKind::Twice,
+                format!(
+                    "rule 3: {who} bids twice on the unit in {}; give one order per unit (`DP 2` spends two DPs on it)",
+                    space(v, p)
+                ),
             ));
         }
         seen.push(p);
         if bid.dp > 2 {
-            return Some(format!(
+            return Some(BidError::new(BidErrorKind::OverCap, format!(
                 "rule 3: {who} bids {} DPs on the unit in {}; a minor unit takes at most 1 DP from each power, or 2 for one unit",
                 bid.dp,
                 space(v, p)
-            ));
+            )));
         }
         if bid.dp == 2 {
             doubles.push(p);
@@ -241,17 +278,23 @@ fn limits_problem(v: &Variant, state: &GameState, power: PowerId, mine: &[&Bid])
     if doubles.len() > 1 {
         let names: Vec<&str> = doubles.iter().map(|&p| space(v, p)).collect();
         let all = if names.len() == 2 { "both" } else { "all" };
-        return Some(format!(
-            "rule 3: only one minor unit may take 2 DPs from {who}, but {} {all} do",
-            names.join(" and ")
+        return Some(BidError::new(
+            BidErrorKind::OverCap,
+            format!(
+                "rule 3: only one minor unit may take 2 DPs from {who}, but {} {all} do",
+                names.join(" and ")
+            ),
         ));
     }
     let spent: u32 = mine.iter().map(|b| b.dp).sum();
     let b = budget(v, state, power);
     if spent > b.total {
-        return Some(format!(
-            "rule 3: {who}'s bids spend {spent} DPs, over its budget of {}",
-            b.summary()
+        return Some(BidError::new(
+            BidErrorKind::OverBudget,
+            format!(
+                "rule 3: {who}'s bids spend {spent} DPs, over its budget of {}",
+                b.summary()
+            ),
         ));
     }
     None

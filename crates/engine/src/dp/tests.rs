@@ -158,7 +158,7 @@ fn flanders_counts_for_spain() {
 }
 
 fn check(v: &Variant, s: &GameState, p: &str, orders: &[crate::order::Order], bids: &[Bid]) -> Result<(), String> {
-    check_bids(v, s, power(v, p), orders, bids).map_err(|e| e.0)
+    check_bids(v, s, power(v, p), orders, bids).map_err(|e| e.message)
 }
 
 fn start_1936() -> (Variant, GameState) {
@@ -189,6 +189,12 @@ fn caps_and_budget() {
     ];
     let e = check(&v, &s, "Germany", &[], &over).unwrap_err();
     assert!(e.contains("spend 4 DPs") && e.contains("budget of 3 DPs"), "{e}");
+    // Each breach is told apart by its kind, as well as in words.
+    let kind = |bids: &[Bid]| check_bids(&v, &s, power(&v, "Germany"), &[], bids).unwrap_err().kind;
+    assert_eq!(kind(&three), BidErrorKind::OverCap);
+    assert_eq!(kind(&two_twos), BidErrorKind::OverCap);
+    assert_eq!(kind(&twice), BidErrorKind::Twice);
+    assert_eq!(kind(&over), BidErrorKind::OverBudget);
     // France may spend five.
     let french = [
         bid(&v, "France", 2, "A bel H"),
@@ -500,7 +506,7 @@ fn civil_disorder_makes_minors() {
     let (out, _) = resolve_bids(&v, &next, &[], &bids);
     assert!(out.iter().any(|o| o.display(&v).to_string() == "A ber - sil"));
     let refused = check_bids(&v, &next, germany, &[], &[bid(&v, "Germany", 1, "A aus H")]);
-    assert!(refused.unwrap_err().0.contains("civil disorder"));
+    assert!(refused.unwrap_err().message.contains("civil disorder"));
     assert_eq!(budget(&v, &next, germany).total, 0);
     // The same bid before the disorder is Germany's to make.
     let before = [bid(&v, "Germany", 1, "A boh H")];

@@ -53,15 +53,17 @@ pub async fn list(
 /// Variants with minor powers only. Each bid is a unit, 1 or 2 DPs and the order it asks
 /// of the unit, and replaces your earlier bid on that unit; `replace` clears your bids
 /// first. Your whole set of bids is checked against the DP rules (budget, caps, no bid on
-/// a minor you attack) and refused (422, with the engine's message) if it breaks one. A
-/// phase that has moved on gets 409 with the current phase.
+/// a minor you attack) and refused (422, with the engine's message) if it breaks one:
+/// code `over_budget` when the bids together spend more than your budget this turn,
+/// `invalid_bid` for any other breach. A phase that has moved on gets 409 with the
+/// current phase.
 #[utoipa::path(post, path = "/api/games/{id}/bids", operation_id = "submit_bids", tag = "bids",
     params(("id" = i64, Path, description = "The game's id")),
     request_body = Bids,
     responses(
         (status = 200, description = "The power's bids this phase", body = PowerBids),
         (status = 409, description = "The phase has moved on, the deadline has passed, or the game is not running", body = ErrorBody),
-        (status = 422, description = "A bid breaks the DP rules, no phase is named, or the variant has no DPs", body = ErrorBody),
+        (status = 422, description = "A bid breaks the DP rules (`invalid_bid`), the bids spend more than the budget (`over_budget`), no phase is named, or the variant has no DPs", body = ErrorBody),
     ),
     security(("bearer" = []), ("cookie" = [])),
 )]

@@ -326,8 +326,13 @@ pub async fn write(
     };
     let all: Vec<Bid> = kept.iter().chain(new.iter()).copied().collect();
     let orders = own_orders(tx, v, game, power_id).await?;
-    dp::check_bids(v, state, power_id, &orders, &all)
-        .map_err(|e| ApiError::coded(ErrorCode::InvalidBid, e.to_string()))?;
+    dp::check_bids(v, state, power_id, &orders, &all).map_err(|e| {
+        let code = match e.kind {
+            dp::BidErrorKind::OverBudget => ErrorCode::OverBudget,
+            _ => ErrorCode::InvalidBid,
+        };
+        ApiError::coded(code, e.message)
+    })?;
     if replace {
         store::bids::delete(&mut **tx, id, game.seq, &power, None).await?;
     }
