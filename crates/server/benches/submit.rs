@@ -5,6 +5,9 @@
 //! created and started once; each iteration replaces the power's orders with the same
 //! set (a move for every unit that has one), so the database holds one set throughout.
 //!
+//! Beside it, one decode of the stored position (`Game::state`), which a submission made
+//! three times before `LoadedGame` and makes once now.
+//!
 //! `cargo bench -p chancery-server --bench submit`
 
 use std::sync::Arc;
@@ -150,6 +153,13 @@ fn bench(c: &mut Criterion) {
             rt.block_on(orders::submit(&s.app, &s.player, s.game, submission(&s)))
                 .unwrap()
         })
+    });
+    // One decode of the stored position, the step LoadedGame does once per request
+    // instead of three times per submission: what it saves, apart from the database.
+    let game = rt.block_on(games::load(&s.app.db.read, s.game)).unwrap();
+    let v = rt.block_on(game.variant(&s.app)).unwrap();
+    c.bench_function("decode the stored 1648 position", |b| {
+        b.iter(|| game.state(&v).unwrap())
     });
 }
 
