@@ -10,7 +10,7 @@
 //! spaces, units and orders so that a page can make them clickable without parsing
 //! coordinates.
 
-mod board;
+mod base_map;
 mod cache;
 mod error;
 mod geom;

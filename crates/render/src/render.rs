@@ -1,5 +1,5 @@
 //! The entry points: check the position against the variant, then draw the layers
-//! from the bottom up (board, orders, units, marks, and the legend panel if asked).
+//! from the bottom up (base map, orders, units, marks, and the legend panel if asked).
 
 use std::fmt::Write;
 
@@ -9,7 +9,7 @@ use crate::error::RenderError;
 use crate::geometry::MapGeometry;
 use crate::scene::{RenderOptions, Scene};
 use crate::style::{self, escape, PowerStyle};
-use crate::{board, legend, orders, units};
+use crate::{base_map, legend, orders, units};
 
 /// Draws `state` on a prepared board. With an adjudication of the phase `state` is in,
 /// its orders are drawn as arrows on that position with their results: failed orders
@@ -54,7 +54,7 @@ pub fn render_with(
     }
     let _ = write!(out, r#"<g transform="translate(0 {top:.0})">"#);
     let scene = Scene { v, g, styles: &styles };
-    board::draw(&mut out, &scene, state, options, adjudication.is_some());
+    base_map::draw(&mut out, &scene, state, options, adjudication.is_some());
     let placed = units::place(&scene, state, adjudication);
     if let Some(adj) = adjudication {
         orders::draw(&mut out, &scene, &placed, adj);

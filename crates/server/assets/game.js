@@ -981,7 +981,7 @@
   }
 
   // ---- A page left open learns when the game moves on (a deadline, the GM, the last
-  // ready mark) and offers to reload rather than keep showing an old board.
+  // ready mark) and offers to reload rather than keep showing an old position.
   function showStale(phaseName) {
     var stale = document.getElementById("stale");
     if (!stale || !stale.hidden) return;
@@ -989,10 +989,10 @@
     stale.textContent = "The game has moved on to " + phaseName + ". ";
     var a = document.createElement("a");
     a.href = window.location.pathname;
-    a.textContent = "Show the new board";
+    a.textContent = "Show the new position";
     stale.appendChild(a);
   }
-  // A change refused because it named a phase that is over: offer the new board at once.
+  // A change refused because it named a phase that is over: offer the new position at once.
   function movedOn(res) {
     if (res.status === 409 && res.data && typeof res.data.seq === "number" && res.data.seq !== game.seq) {
       showStale(res.data.phase);

@@ -55,6 +55,8 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (17, "mail_press", include_str!("../migrations/0017_mail_press.sql")),
     (18, "mail_maps", include_str!("../migrations/0018_mail_maps.sql")),
     (19, "mail_digest", include_str!("../migrations/0019_mail_digest.sql")),
+    // The forum's migrations keep the name `board` they were written and recorded under:
+    // a migration's name and file are what a club's database has applied.
     (20, "board", include_str!("../migrations/0020_board.sql")),
     (
         25,

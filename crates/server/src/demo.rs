@@ -1,6 +1,6 @@
 //! The demo club: on first start with an empty database, a GM account and one game of
 //! each built-in variant played a few phases in (moves chosen at random among legal
-//! ones, from a fixed seed), so a newcomer sees a real board at once. The powers are
+//! ones, from a fixed seed), so a newcomer sees games under way at once. The powers are
 //! vacant, open for anyone to join.
 
 use chancery_engine::parse::parse_order;
@@ -23,11 +23,11 @@ use crate::App;
 pub const DEMO_GM: &str = "demo-gm";
 /// The demo GM's password unless CHANCERY_DEMO_PASSWORD says otherwise (README).
 pub const DEMO_PASSWORD: &str = "demo-club-1958";
-/// The demo board's pinned first topic.
+/// The demo forum's pinned first topic.
 const DEMO_WELCOME: &str =
     "This is a demo club: one game of each variant a few phases in, every power open to join.\n\n\
 Register an account, join a game from the lobby, and write here to find other players. Each game has its own \
-thread on this board (its page links it) for recruiting and for talk once it has ended; negotiation belongs in \
+thread in this forum (its page links it) for recruiting and for talk once it has ended; negotiation belongs in \
 the game's press.\n\n\
 > Plain text only: a blank line starts a paragraph, a line starting with > is a quote, and addresses such as \
 https://www.diplomacy-archive.com become links.";
@@ -99,7 +99,7 @@ pub async fn create_if_empty(app: &App) -> Result<(), String> {
         }
     }
     against_bots(app, &gm).await.map_err(err)?;
-    // The demo's GM moderates its board, which opens with a pinned welcome.
+    // The demo's GM moderates its forum, which opens with a pinned welcome.
     moderation::appoint_at_start(
         &app.db,
         &[DEMO_GM.to_string()],

@@ -1,5 +1,5 @@
 //! The threads CPU-heavy work runs on, away from the async runtime, so that one
-//! request's work (shaping an uploaded map, drawing a board, checking a variant file,
+//! request's work (shaping an uploaded map, drawing a map, checking a variant file,
 //! hashing a password) can never hold up the requests that only read and write the
 //! database, `/api/health` first of all.
 //!
@@ -14,7 +14,7 @@
 //!
 //! Jobs are quick (drawing a position, a password) or heavy (shaping a map, checking a
 //! variant file); heavy jobs may hold at most `heavy_slots` of the workers, so that with
-//! every heavy slot taken the others still draw the boards of ordinary games.
+//! every heavy slot taken the others still draw the maps of ordinary games.
 //!
 //! Hand-written rather than `rayon` or `threadpool`: neither refuses work when it is
 //! behind, and neither keeps a worker free of the slow kind of job.

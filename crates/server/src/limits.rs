@@ -16,10 +16,10 @@ pub const MAX_ORDER_CHARS: usize = 200;
 pub const MAX_BIDS: usize = 100;
 /// Characters in one press message.
 pub const MAX_PRESS_CHARS: usize = 10_000;
-/// Characters in a board post, and in a topic's title.
+/// Characters in a forum post, and in a topic's title.
 pub const MAX_POST_CHARS: usize = 10_000;
 pub const MAX_TOPIC_TITLE_CHARS: usize = 120;
-/// Characters in a board search.
+/// Characters in a forum search.
 pub const MAX_SEARCH_CHARS: usize = 100;
 /// Characters in a moderator's reason (hiding a post, suspending an account).
 pub const MAX_MODERATION_REASON_CHARS: usize = 500;

@@ -165,8 +165,8 @@ pub enum MailKind {
     /// To the GM: phases processed (with the powers that gave no orders by the
     /// deadline), players leaving.
     Gm,
-    /// Replies to the reader's topics on the club's message board; off unless chosen.
-    Board,
+    /// Replies to the reader's topics in the club's forum; off unless chosen.
+    Forum,
     /// The daily digest that gathers the others (`services::mail::digest`); its
     /// unsubscribe link turns every kind off.
     Digest,
@@ -180,7 +180,7 @@ impl MailKind {
         MailKind::Press,
         MailKind::Game,
         MailKind::Gm,
-        MailKind::Board,
+        MailKind::Forum,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -191,7 +191,9 @@ impl MailKind {
             MailKind::Press => "press",
             MailKind::Game => "game",
             MailKind::Gm => "gm",
-            MailKind::Board => "board",
+            // The word stored in `mail_prefs` and `outbox` and carried by the unsubscribe
+            // links of mails already sent, from when the forum was called the board.
+            MailKind::Forum => "board",
             MailKind::Digest => "digest",
         }
     }
@@ -226,15 +228,15 @@ impl MailKind {
             MailKind::Press => "private press and GM announcements",
             MailKind::Game => "game start, end, replacements and civil disorder",
             MailKind::Gm => "as GM: phases processed, missing orders, players leaving",
-            MailKind::Board => "replies in the board's topics you follow (your own topics, unless you unfollow them)",
+            MailKind::Forum => "replies in the forum's topics you follow (your own topics, unless you unfollow them)",
             MailKind::Digest => "any kind (the daily digest and all it gathers)",
         }
     }
 
     /// Whether the kind is sent to an account that has not chosen: everything about the
-    /// games one plays or runs is; board replies are not, as a forum's are not.
+    /// games one plays or runs is; forum replies are not, as a web forum's are not.
     pub fn on_by_default(self) -> bool {
-        !matches!(self, MailKind::Board)
+        !matches!(self, MailKind::Forum)
     }
 }
 

@@ -1,4 +1,4 @@
-//! The GM console over plain HTTP (the browser tests click through it): the board as it
+//! The GM console over plain HTTP (the browser tests click through it): the map as it
 //! stands, every power's orders and who has not marked ready, missed orders, the tools
 //! the game's status allows, and every value a player or the GM typed escaped.
 
@@ -32,7 +32,7 @@ fn element<'a>(html: &'a str, start: &str, tag: &str) -> &'a str {
 }
 
 #[tokio::test]
-async fn the_console_shows_the_board_the_orders_and_the_tools_the_status_allows() {
+async fn the_console_shows_the_map_the_orders_and_the_tools_the_status_allows() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(&dir.path().join("club.db").to_string_lossy());
     let base = server.base.clone();
@@ -79,7 +79,7 @@ async fn the_console_shows_the_board_the_orders_and_the_tools_the_status_allows(
         "{}",
         element(&html, "<h1>", "h1")
     );
-    // The board as it stands (issue 13 point 8), with its legend: Standard's opening
+    // The map as it stands (issue 13 point 8), with its legend: Standard's opening
     // gives each power three centres and three units (Russia four).
     let map = element(&html, r#"<figure class="map""#, "figure");
     assert!(

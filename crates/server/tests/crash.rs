@@ -254,7 +254,7 @@ async fn killed_servers_lose_no_acknowledged_order_and_process_each_phase_once()
         for (k, text) in &l.acked {
             let found = stored.get(k).cloned().flatten();
             let allowed = std::iter::once(text).chain(l.unanswered.get(k).into_iter().flatten());
-            // Compared without the unit type: a client that read the board just before a
+            // Compared without the unit type: a client that read the position just before a
             // phase was processed may name the wrong type, which the engine ignores
             // (DATC 4.C.2) and the server stores as the unit's real one.
             let found_order = found.as_deref().map(without_type);

@@ -614,7 +614,7 @@ async fn bids_are_refused_without_dp_and_secret_with_minors() {
             .unwrap()
             .iter()
             .find(|u| minors.contains(&u["power"].as_str().unwrap()))
-            .expect("a minor unit on the board");
+            .expect("a minor unit on the map");
         let order = format!(
             "{} {} H",
             unit["type"].as_str().unwrap(),

@@ -1,4 +1,4 @@
-//! A request that acts on the board decodes its game's stored position once
+//! A request that acts on the position decodes its game's stored position once
 //! (`services::games::LoadedGame`): an order submission used to decode it at the lock's
 //! check, again to validate the orders and again to put the answer in words.
 

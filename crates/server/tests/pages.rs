@@ -42,7 +42,7 @@ async fn each_viewer_sees_what_is_theirs() {
     );
     gm.post(&format!("/api/games/{id}/gm/start"), json!({})).await;
 
-    // A visitor: the lobby and the board, the name escaped, no order form.
+    // A visitor: the lobby and the map, the name escaped, no order form.
     let (status, lobby, _) = page(&base, "/", None).await;
     assert_eq!(status, 200);
     assert!(
@@ -50,15 +50,15 @@ async fn each_viewer_sees_what_is_theirs() {
         lobby.contains("Pages &#60;test&#62;") && !lobby.contains("Pages <test>"),
         "names are escaped"
     );
-    let (status, board, _) = page(&base, &format!("/games/{id}"), None).await;
+    let (status, game_page, _) = page(&base, &format!("/games/{id}"), None).await;
     assert_eq!(status, 200);
     assert!(
-        board.contains(r#"data-space="par""#),
+        game_page.contains(r#"data-space="par""#),
         "the map is inline SVG with clickable spaces"
     );
-    assert!(!board.contains(r#"id="order-form""#));
+    assert!(!game_page.contains(r#"id="order-form""#));
     assert!(
-        board.contains(&format!(r#"href="/api/games/{id}/map.svg""#)),
+        game_page.contains(&format!(r#"href="/api/games/{id}/map.svg""#)),
         "the image link"
     );
 
@@ -85,7 +85,7 @@ async fn each_viewer_sees_what_is_theirs() {
 
     // A player's record, linked from the powers table.
     assert!(
-        board.contains(r#"<a href="/players/fr-page">fr-page</a>"#),
+        game_page.contains(r#"<a href="/players/fr-page">fr-page</a>"#),
         "the player is linked"
     );
     let (status, record, _) = page(&base, "/players/fr-page", None).await;
@@ -138,7 +138,7 @@ async fn the_order_check_gives_the_engines_reading_or_message() {
         json!({"ok": true, "order": "F lon - nth", "words": "Fleet London → North Sea"}),
         "the canonical reading, and in words"
     );
-    // London and Holland do not touch (standard map): the board check's message.
+    // London and Holland do not touch (standard map): the order check's message.
     let bad = england.get(&check("F lon - hol")).await;
     assert_eq!(bad["ok"], false);
     let (status, refused) = england
@@ -275,7 +275,7 @@ async fn no_page_shows_another_powers_orders_bids_or_player() {
     }
 }
 
-/// The board as an image for API clients: the current position without the orders
+/// The game map as an image for API clients: the current position without the orders
 /// given so far (secret until processed, issue 6), and a processed phase with its orders
 /// drawn, or the position it left.
 #[tokio::test]

@@ -7,7 +7,7 @@ mod common;
 use common::{full_game, player, Server};
 use serde_json::{json, Value};
 
-/// A 409 that names the game's current phase, so a client can show the new board.
+/// A 409 that names the game's current phase, so a client can show the new position.
 fn assert_moved_on(status: u16, body: &Value, seq: i64, phase: &str, what: &str) {
     assert_eq!(status, 409, "{what}: {body}");
     assert_eq!(body["seq"], seq, "{what}: {body}");

@@ -1,4 +1,4 @@
-//! The club's message board as JSON.
+//! The club's forum as JSON.
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -14,16 +14,16 @@ use crate::services::forum::{
 };
 use crate::App;
 
-/// The board's topics: pinned announcements first, then the most recently answered.
+/// The forum's topics: pinned announcements first, then the most recently answered.
 ///
 /// `unread` marks a topic with posts the member has not read. A game's thread is
-/// listed once someone has written in it. On a members-only board (the club's setting)
+/// listed once someone has written in it. On a members-only forum (the club's setting)
 /// a visitor gets 401.
-#[utoipa::path(get, path = "/api/board/topics", operation_id = "board_topics", tag = "board",
+#[utoipa::path(get, path = "/api/forum/topics", operation_id = "forum_topics", tag = "forum",
     params(PageQuery),
     responses(
         (status = 200, description = "A page of topics", body = TopicList),
-        (status = 401, description = "A members-only board, and no session", body = ErrorBody),
+        (status = 401, description = "A members-only forum, and no session", body = ErrorBody),
         (status = 404, description = "No such page", body = ErrorBody),
     ),
 )]
@@ -39,7 +39,7 @@ pub async fn list(
 ///
 /// Plain text: blank lines make paragraphs, lines starting with `>` are quotes, and
 /// `http`/`https` addresses become links. No HTML is ever taken from a post.
-#[utoipa::path(post, path = "/api/board/topics", operation_id = "board_new_topic", tag = "board",
+#[utoipa::path(post, path = "/api/forum/topics", operation_id = "forum_new_topic", tag = "forum",
     request_body = NewTopicRequest,
     responses(
         (status = 201, description = "The topic and its first post", body = Written),
@@ -63,11 +63,11 @@ pub async fn create(
 /// Without `page`, a member gets the page of their first unread post. Reading marks
 /// the topic read up to the last post shown. A hidden post's text is given to
 /// moderators only.
-#[utoipa::path(get, path = "/api/board/topics/{id}", operation_id = "board_topic", tag = "board",
+#[utoipa::path(get, path = "/api/forum/topics/{id}", operation_id = "forum_topic", tag = "forum",
     params(("id" = i64, Path, description = "The topic's id"), PageQuery),
     responses(
         (status = 200, description = "The topic", body = TopicView),
-        (status = 401, description = "A members-only board, and no session", body = ErrorBody),
+        (status = 401, description = "A members-only forum, and no session", body = ErrorBody),
         (status = 404, description = "No such topic or page", body = ErrorBody),
     ),
 )]
@@ -81,7 +81,7 @@ pub async fn topic(
 }
 
 /// Moderators: pin or unpin, lock or unlock a topic (logged).
-#[utoipa::path(patch, path = "/api/board/topics/{id}", operation_id = "board_change_topic", tag = "board",
+#[utoipa::path(patch, path = "/api/forum/topics/{id}", operation_id = "forum_change_topic", tag = "forum",
     params(("id" = i64, Path, description = "The topic's id")),
     request_body = TopicChange,
     responses(
@@ -103,7 +103,7 @@ pub async fn change(
 }
 
 /// Reply to a topic.
-#[utoipa::path(post, path = "/api/board/topics/{id}/posts", operation_id = "board_reply", tag = "board",
+#[utoipa::path(post, path = "/api/forum/topics/{id}/posts", operation_id = "forum_reply", tag = "forum",
     params(("id" = i64, Path, description = "The topic's id")),
     request_body = Reply,
     responses(
@@ -131,7 +131,7 @@ pub async fn reply(
 /// The post then shows "edited" with the time; the text before is kept and shown to
 /// moderators, and the edit is in the moderation log. Not in a locked topic, nor a post
 /// a moderator has hidden.
-#[utoipa::path(patch, path = "/api/board/posts/{id}", operation_id = "board_edit_post", tag = "board",
+#[utoipa::path(patch, path = "/api/forum/posts/{id}", operation_id = "forum_edit_post", tag = "forum",
     params(("id" = i64, Path, description = "The post's id")),
     request_body = Edit,
     responses(
@@ -157,7 +157,7 @@ pub async fn edit(
 ///
 /// It leaves the topic, the search and the feed (a topic whose only post it was leaves
 /// the list); moderators read it in the moderation log.
-#[utoipa::path(delete, path = "/api/board/posts/{id}", operation_id = "board_delete_post", tag = "board",
+#[utoipa::path(delete, path = "/api/forum/posts/{id}", operation_id = "forum_delete_post", tag = "forum",
     params(("id" = i64, Path, description = "The post's id")),
     responses(
         (status = 200, description = "Deleted", body = Deleted),
@@ -175,9 +175,9 @@ pub async fn delete(State(app): State<App>, account: Account, Path(id): Path<i64
 /// Follow a topic, or stop following it.
 ///
 /// A follower is mailed a reply by someone else (one mail until they read the topic
-/// again), when their mail preferences have the kind `board` (off by default) and a
+/// again), when their mail preferences have the kind `forum` (off by default) and a
 /// confirmed address. A topic's starter follows it until they unfollow it.
-#[utoipa::path(put, path = "/api/board/topics/{id}/follow", operation_id = "board_follow", tag = "board",
+#[utoipa::path(put, path = "/api/forum/topics/{id}/follow", operation_id = "forum_follow", tag = "forum",
     params(("id" = i64, Path, description = "The topic's id")),
     request_body = Follow,
     responses(
@@ -197,7 +197,7 @@ pub async fn follow(
 }
 
 /// Moderators: hide a post (with a reason) or show it again (logged).
-#[utoipa::path(put, path = "/api/board/posts/{id}/hidden", operation_id = "board_hide_post", tag = "board",
+#[utoipa::path(put, path = "/api/forum/posts/{id}/hidden", operation_id = "forum_hide_post", tag = "forum",
     params(("id" = i64, Path, description = "The post's id")),
     request_body = Hide,
     responses(
@@ -219,18 +219,18 @@ pub async fn hide(
     Ok(Json(forum::hide(&app, &account, id, h).await?))
 }
 
-/// Search the board's posts and titles.
+/// Search the forum's posts and titles.
 ///
 /// Full text, ranked (best match first, a word in a topic's title above one in a post):
 /// every word must be found, in any of its English forms (`armies` finds `army`);
 /// `"a phrase"` finds its words side by side; `or` between two terms lets either do;
 /// `-word` leaves out the posts that have it. At most 10 terms, at most 50 posts found.
 /// Hidden posts are never found.
-#[utoipa::path(get, path = "/api/board/search", operation_id = "board_search", tag = "board",
+#[utoipa::path(get, path = "/api/forum/search", operation_id = "forum_search", tag = "forum",
     params(SearchQuery),
     responses(
         (status = 200, description = "What was found", body = SearchResults),
-        (status = 401, description = "A members-only board, and no session", body = ErrorBody),
+        (status = 401, description = "A members-only forum, and no session", body = ErrorBody),
         (status = 422, description = "Too short or too long a search", body = ErrorBody),
     ),
 )]
@@ -242,21 +242,21 @@ pub async fn search(
     Ok(Json(forum::search(&app, viewer.as_ref(), &q.q).await?))
 }
 
-/// A game's thread on the board.
+/// A game's thread in the forum.
 #[derive(Serialize, ToSchema)]
 pub struct GameThread {
     pub game: i64,
-    /// The topic's id (`/api/board/topics/{id}`).
+    /// The topic's id (`/api/forum/topics/{id}`).
     pub topic: i64,
 }
 
-/// The board's thread of a game: for recruiting and for talk once it has ended, never
+/// The forum's thread of a game: for recruiting and for talk once it has ended, never
 /// for its press.
-#[utoipa::path(get, path = "/api/games/{id}/thread", operation_id = "game_thread", tag = "board",
+#[utoipa::path(get, path = "/api/games/{id}/thread", operation_id = "game_thread", tag = "forum",
     params(("id" = i64, Path, description = "The game's id")),
     responses(
         (status = 200, description = "The thread", body = GameThread),
-        (status = 401, description = "A members-only board, and no session", body = ErrorBody),
+        (status = 401, description = "A members-only forum, and no session", body = ErrorBody),
         (status = 404, description = "No such game", body = ErrorBody),
     ),
 )]

@@ -114,7 +114,7 @@ pub struct AddressChange {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"kind": "results", "game_id": 12, "enabled": false}))]
 pub struct PrefChange {
-    /// One of `kinds` in the settings: results, game, gm, board.
+    /// One of `kinds` in the settings: results, game, gm, board (replies in the forum, under its old name, as stored).
     pub kind: String,
     /// One game; absent for every game.
     #[serde(default)]

@@ -10,23 +10,23 @@
 //! - [`games`]: creating, listing and viewing games, seats, draw votes.
 //! - [`orders`]: orders and ready marks, and the GM's view of every power's orders.
 //! - [`bids`]: DP bids, budgets and the GM's bid report.
-//! - [`board`]: what the game page's map asks for the viewer alone: its orders drawn,
+//! - [`map_tools`]: what the game page's map asks for the viewer alone: its orders drawn,
 //!   a unit's legal targets, the sandbox.
 //! - [`gm`]: the GM's tools and the event log.
 //! - [`history`]: processed phases, and the map images.
 //! - [`press`]: reading and sending press.
 //! - [`players`]: the player records (`GET /api/players/{name}`).
-//! - [`forum`]: the club's message board; [`moderation`]: the moderators' tools.
+//! - [`forum`]: the club's forum; [`moderation`]: the moderators' tools.
 
 pub mod accounts;
 pub mod bids;
-pub mod board;
 pub mod club;
 pub mod forum;
 pub mod games;
 pub mod gm;
 pub mod history;
 pub mod mail;
+pub mod map_tools;
 pub mod moderation;
 pub mod orders;
 pub mod players;
@@ -67,9 +67,9 @@ pub fn router() -> OpenApiRouter<App> {
         .routes(routes!(orders::mark_ready, orders::unmark_ready))
         .routes(routes!(orders::gm_orders))
         .routes(routes!(orders::check))
-        .routes(routes!(board::drawing))
-        .routes(routes!(board::targets))
-        .routes(routes!(board::sandbox))
+        .routes(routes!(map_tools::drawing))
+        .routes(routes!(map_tools::targets))
+        .routes(routes!(map_tools::sandbox))
         .routes(routes!(bids::list, bids::submit, bids::clear))
         .routes(routes!(bids::budget))
         .routes(routes!(bids::report))

@@ -24,7 +24,7 @@ pub async fn overview(State(app): State<App>, account: Account) -> ApiResult<Jso
     Ok(Json(moderation::overview(&app, &account).await?))
 }
 
-/// Moderators: change the club's settings (who reads the board, who creates games).
+/// Moderators: change the club's settings (who reads the forum, who creates games).
 #[utoipa::path(patch, path = "/api/moderation/settings", operation_id = "moderation_settings", tag = "moderation",
     request_body = SettingsChange,
     responses(

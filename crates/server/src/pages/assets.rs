@@ -36,9 +36,9 @@ const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("../../assets/game.js"),
     ),
     (
-        "board.js",
+        "forum.js",
         "text/javascript; charset=utf-8",
-        include_str!("../../assets/board.js"),
+        include_str!("../../assets/forum.js"),
     ),
     (
         "history.js",

@@ -1,4 +1,4 @@
-//! The GM console (`templates/console.html`): the board as it stands, every power's
+//! The GM console (`templates/console.html`): the map as it stands, every power's
 //! current orders and who the phase still waits for, missed orders, the secret bid report
 //! per minor unit, then the server's GM tools as forms (start, process now, deadlines,
 //! pause, rollback, seats, civil disorder, ending the game), the settings and the game's

@@ -25,7 +25,7 @@ use crate::App;
 const PHASES: i64 = 20;
 const MESSAGES: i64 = 50;
 
-/// An entry of a feed (this one, and the board's in `forum.rs`).
+/// An entry of a feed (this one, and the forum's in `forum.rs`).
 pub(super) struct Entry {
     pub id: String,
     pub title: String,

@@ -1,9 +1,9 @@
-//! The board's pages: the list of topics, a topic, search, and the addresses that lead
-//! to a post or a game's thread. Every action is a call to `/api/board/…` (the forms,
-//! and `assets/board.js` for quoting and the moderators' buttons).
+//! The forum's pages: the list of topics, a topic, search, and the addresses that lead
+//! to a post or a game's thread. Every action is a call to `/api/forum/…` (the forms,
+//! and `assets/forum.js` for quoting and the moderators' buttons).
 
 use askama::Template;
-use axum::extract::State;
+use axum::extract::{RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Redirect, Response};
 
@@ -18,7 +18,7 @@ use crate::App;
 
 #[derive(Template)]
 #[template(path = "forum.html")]
-struct BoardPage {
+struct ForumPage {
     layout: Layout,
     list: TopicList,
     members_only: bool,
@@ -27,17 +27,17 @@ struct BoardPage {
     post_max: usize,
 }
 
-impl BoardPage {
+impl ForumPage {
     fn when(&self, iso: &str) -> String {
         self.layout.when(iso)
     }
 }
 
-pub async fn board(State(app): State<App>, Viewer(viewer): Viewer, Params(q): Params<PageQuery>) -> PageResult {
+pub async fn index(State(app): State<App>, Viewer(viewer): Viewer, Params(q): Params<PageQuery>) -> PageResult {
     let list = forum::list(&app, viewer.as_ref(), q.page).await?;
-    let members_only = moderation::settings(&app.db).await?.board == Visibility::Members;
-    render(&BoardPage {
-        layout: Layout::new("Board", viewer.as_ref(), &["board.js"]),
+    let members_only = moderation::settings(&app.db).await?.forum == Visibility::Members;
+    render(&ForumPage {
+        layout: Layout::new("Forum", viewer.as_ref(), &["forum.js"]),
         list,
         members_only,
         search_max: MAX_SEARCH_CHARS,
@@ -71,7 +71,7 @@ pub async fn topic(
 ) -> PageResult {
     let topic = forum::topic(&app, viewer.as_ref(), id, q.page).await?;
     render(&TopicPage {
-        layout: Layout::new(&topic.title, viewer.as_ref(), &["board.js"]),
+        layout: Layout::new(&topic.title, viewer.as_ref(), &["forum.js"]),
         first_number: (topic.page - 1) * POSTS_PER_PAGE + 1,
         topic,
         post_max: MAX_POST_CHARS,
@@ -79,16 +79,64 @@ pub async fn topic(
     })
 }
 
-/// `/board/posts/{id}`: the post on its page of its topic.
+/// `/forum/posts/{id}`: the post on its page of its topic.
 pub async fn post(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path<i64>) -> PageResult {
     let at = forum::place_of(&app, viewer.as_ref(), id).await?;
-    Ok(Redirect::to(&format!("/board/topics/{}?page={}#post-{id}", at.topic, at.page)).into_response())
+    Ok(Redirect::to(&format!("/forum/topics/{}?page={}#post-{id}", at.topic, at.page)).into_response())
 }
 
-/// `/games/{id}/thread`: the game's thread on the board.
+/// An old address of the forum, `/board/…` from when it was called the board, sent on
+/// for good (308) to its new one with its query: mails already sent, feed readers and
+/// bookmarks hold the old ones.
+fn moved(to: &str, query: Option<String>) -> Response {
+    match query {
+        Some(q) => Redirect::permanent(&format!("{to}?{q}")).into_response(),
+        None => Redirect::permanent(to).into_response(),
+    }
+}
+
+/// `/board` (old): `/forum`.
+pub async fn old_index(RawQuery(q): RawQuery) -> Response {
+    moved("/forum", q)
+}
+
+/// `/board/feed.atom` (old): `/forum/feed.atom`.
+pub async fn old_feed(RawQuery(q): RawQuery) -> Response {
+    moved("/forum/feed.atom", q)
+}
+
+/// `/board/search` (old): `/forum/search`.
+pub async fn old_search(RawQuery(q): RawQuery) -> Response {
+    moved("/forum/search", q)
+}
+
+/// `/board/topics/{id}` (old): `/forum/topics/{id}`, when there is such a topic to read.
+pub async fn old_topic(
+    State(app): State<App>,
+    Viewer(viewer): Viewer,
+    Path(id): Path<i64>,
+    RawQuery(q): RawQuery,
+) -> PageResult {
+    forum::check_topic(&app, viewer.as_ref(), id).await?;
+    Ok(moved(&format!("/forum/topics/{id}"), q))
+}
+
+/// `/board/posts/{id}` (old), the address a reply's mail links: `/forum/posts/{id}`, when
+/// there is such a post to read.
+pub async fn old_post(
+    State(app): State<App>,
+    Viewer(viewer): Viewer,
+    Path(id): Path<i64>,
+    RawQuery(q): RawQuery,
+) -> PageResult {
+    forum::place_of(&app, viewer.as_ref(), id).await?;
+    Ok(moved(&format!("/forum/posts/{id}"), q))
+}
+
+/// `/games/{id}/thread`: the game's thread in the forum.
 pub async fn game_thread(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path<i64>) -> PageResult {
     let topic = forum::game_thread(&app, viewer.as_ref(), id).await?;
-    Ok(Redirect::to(&format!("/board/topics/{topic}")).into_response())
+    Ok(Redirect::to(&format!("/forum/topics/{topic}")).into_response())
 }
 
 #[derive(serde::Deserialize)]
@@ -114,7 +162,7 @@ impl SearchPage {
 }
 
 pub async fn search(State(app): State<App>, Viewer(viewer): Viewer, Params(p): Params<SearchParams>) -> PageResult {
-    moderation::may_read_board(&app.db, viewer.as_ref()).await?;
+    moderation::may_read_forum(&app.db, viewer.as_ref()).await?;
     let query = p.q.unwrap_or_default();
     let (results, error) = if query.trim().is_empty() {
         (None, None)
@@ -127,7 +175,7 @@ pub async fn search(State(app): State<App>, Viewer(viewer): Viewer, Params(p): P
         }
     };
     render(&SearchPage {
-        layout: Layout::new("Search the board", viewer.as_ref(), &[]),
+        layout: Layout::new("Search the forum", viewer.as_ref(), &[]),
         query,
         results,
         error,
@@ -135,11 +183,11 @@ pub async fn search(State(app): State<App>, Viewer(viewer): Viewer, Params(p): P
     })
 }
 
-/// Posts the board's feed carries, newest first.
+/// Posts the forum's feed carries, newest first.
 const FEED_POSTS: i64 = 50;
 
-/// `/board/feed.atom`: the board's newest posts as an Atom feed, for feed readers and a
-/// club's chat bots; on a members-only board only with a member's session (a Bearer
+/// `/forum/feed.atom`: the forum's newest posts as an Atom feed, for feed readers and a
+/// club's chat bots; on a members-only forum only with a member's session (a Bearer
 /// token), never for visitors. Hidden posts are never in it.
 pub async fn feed(State(app): State<App>, Viewer(viewer): Viewer, headers: HeaderMap) -> ApiResult<Response> {
     let base = super::feed::base_of(&headers);
@@ -150,16 +198,16 @@ pub async fn feed(State(app): State<App>, Viewer(viewer): Viewer, headers: Heade
             id: format!("urn:chancery:board:post:{}", f.post),
             title: format!("{} in \u{201c}{}\u{201d}", f.author, f.title),
             updated_ms: f.written_ms,
-            link: format!("{base}/board/posts/{}", f.post),
+            link: format!("{base}/forum/posts/{}", f.post),
             content: f.body,
         })
         .collect();
     let about = super::feed::About {
-        title: "The club's board".to_string(),
-        subtitle: "New posts on the message board of a Chancery club".to_string(),
+        title: "The club's forum".to_string(),
+        subtitle: "New posts in the forum of a Chancery club".to_string(),
         id: "urn:chancery:board".to_string(),
-        page: format!("{base}/board"),
-        own: format!("{base}/board/feed.atom"),
+        page: format!("{base}/forum"),
+        own: format!("{base}/forum/feed.atom"),
     };
     super::feed::write(about, entries)
 }

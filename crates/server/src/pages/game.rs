@@ -128,7 +128,7 @@ fn join_of(game: &Game, view: &GameView, viewer: Option<&Account>, role: &Role) 
 }
 
 /// The hint above the order field, with examples from the power's own units that the
-/// engine accepts on this board (`order_words::examples`).
+/// engine accepts on this map (`order_words::examples`).
 fn phase_hint(v: &Variant, state: &GameState, power: &str) -> Hint {
     let examples = v
         .find_power(power)
@@ -307,7 +307,7 @@ struct UnreadNote {
     private: Option<(String, String, String)>,
 }
 
-/// The sandbox's example, from units on this board: the variant's own names.
+/// The sandbox's example, from units on this map: the variant's own names.
 fn sandbox_example(v: &Variant, state: &GameState) -> String {
     let unit = |u: &chancery_engine::Unit| format!("{} {}", u.kind.letter(), v.location_name(u.location));
     match state.phase.kind {

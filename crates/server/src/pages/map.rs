@@ -1,4 +1,4 @@
-//! The board as inline SVG, with its legend as HTML under it so that the map has the
+//! The game map as inline SVG, with its legend as HTML under it so that the map has the
 //! whole width of its column (`templates/map.html`). The drawing is made on the job pool
 //! by [`crate::services::maps`], which keeps each variant's prepared drawing keyed by its
 //! file's content, so an upload can never change a built-in variant's map.

@@ -5,11 +5,11 @@
 //! - [`layout`]: the frame every page's template extends, error pages.
 //! - [`deadline`]: the deadline box the game page and the GM console share.
 //! - [`assets`]: the CSS and JavaScript, built into the binary.
-//! - [`map`]: the board as inline SVG with its legend, for the game page, history and
+//! - [`map`]: the game map as inline SVG with its legend, for the game page, history and
 //!   the GM console.
 //! - [`adjust`]: the builds and removals the map offers to click.
 //! - [`lobby`], [`account`], [`game`], [`press`], [`history`], [`console`]: one page each.
-//! - [`forum`]: the board's pages; [`moderation`]: the moderators' page.
+//! - [`forum`]: the forum's pages (and its old `/board` addresses, sent on); [`moderation`]: the moderators' page.
 
 mod account;
 mod adjust;
@@ -61,11 +61,16 @@ fn routes() -> Vec<(&'static str, MethodRouter<App>)> {
         ("/games/{id}/history/{seq}", get(history::page)),
         ("/games/{id}/gm", get(console::page)),
         ("/games/{id}/thread", get(forum::game_thread)),
-        ("/board", get(forum::board)),
-        ("/board/feed.atom", get(forum::feed)),
-        ("/board/topics/{id}", get(forum::topic)),
-        ("/board/posts/{id}", get(forum::post)),
-        ("/board/search", get(forum::search)),
+        ("/forum", get(forum::index)),
+        ("/forum/feed.atom", get(forum::feed)),
+        ("/forum/topics/{id}", get(forum::topic)),
+        ("/forum/posts/{id}", get(forum::post)),
+        ("/forum/search", get(forum::search)),
+        ("/board", get(forum::old_index)),
+        ("/board/feed.atom", get(forum::old_feed)),
+        ("/board/topics/{id}", get(forum::old_topic)),
+        ("/board/posts/{id}", get(forum::old_post)),
+        ("/board/search", get(forum::old_search)),
         ("/moderation", get(moderation::page)),
         ("/assets/{name}", get(assets::serve)),
         ("/favicon.ico", get(assets::favicon)),

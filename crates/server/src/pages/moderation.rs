@@ -36,7 +36,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Params(q): Par
     let overview = moderation::overview(&app, &account).await?;
     let log = moderation::log_page(&app, &account, q.page.unwrap_or(1)).await?;
     render(&ModerationPage {
-        layout: Layout::new("Moderation", Some(&account), &["board.js"]),
+        layout: Layout::new("Moderation", Some(&account), &["forum.js"]),
         overview,
         log,
         reason_max: MAX_MODERATION_REASON_CHARS,

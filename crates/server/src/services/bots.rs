@@ -353,7 +353,7 @@ async fn write(
     let late = game.deadline_ms.is_some_and(|d| d <= now);
     if !ours || late || !still_its_turn(&mut tx, &game, &turn).await? {
         // The phase moved on (or its deadline passed, or the seat or the turn went to
-        // another): this decision is for a board that is gone, and nothing is written.
+        // another): this decision is for a position that is gone, and nothing is written.
         tracing::info!(
             "bot of game {} phase {} {}: decision dropped, the turn is over",
             turn.game,

@@ -1,14 +1,14 @@
-//! The club's message board: topics and replies in plain text (formatted by
+//! The club's forum: topics and replies in plain text (formatted by
 //! [`super::forum_text`]), a thread for each game (for recruiting and end-of-game talk;
 //! a game's press stays in the game), pinned announcements, unread marks per member,
-//! search, pages. Who may read it is the club's setting ([`moderation::may_read_board`]);
+//! search, pages. Who may read it is the club's setting ([`moderation::may_read_forum`]);
 //! moderators hide posts and pin and lock topics, each action logged.
 //!
 //! Search is full text on both backends (SQLite's FTS5, PostgreSQL's `tsvector` under a
 //! GIN index; migration 0024), ranked, word forms found by each engine's English
 //! stemmer; [`super::forum_search`] reads what a member typed and writes it for either
 //! engine, so the same words, phrases and exclusions mean the same on both. Hidden
-//! posts are never found, and on a members-only board visitors cannot search.
+//! posts are never found, and on a members-only forum visitors cannot search.
 
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -50,9 +50,9 @@ pub const NEW_ACCOUNT_MS: i64 = 3 * DAY_MS;
 /// answered.
 pub const EDIT_WINDOW_MS: i64 = 60 * MINUTE_MS;
 
-/// What a game's thread says it is for, on the thread and in its first line on the board.
+/// What a game's thread says it is for, on the thread and in its first line in the forum.
 pub const GAME_THREAD_NOTE: &str = "This thread is for recruiting players and for talk after the game has ended. \
-     It is not press: whatever is written here is read by everyone who may read the board, and the rules of the \
+     It is not press: whatever is written here is read by everyone who may read the forum, and the rules of the \
      game's press do not reach it. Negotiate in the game's own press.";
 
 /// A page number from a query (`?page=N`, from 1). Other parameters are ignored, as
@@ -109,7 +109,7 @@ fn summary(t: TopicRow, reader: Option<&Account>) -> TopicSummary {
     }
 }
 
-/// A page of the board's topics.
+/// A page of the forum's topics.
 #[derive(Serialize, ToSchema)]
 pub struct TopicList {
     pub topics: Vec<TopicSummary>,
@@ -120,7 +120,7 @@ pub struct TopicList {
 }
 
 pub async fn list(app: &App, viewer: Option<&Account>, page: Option<i64>) -> ApiResult<TopicList> {
-    moderation::may_read_board(&app.db, viewer).await?;
+    moderation::may_read_forum(&app.db, viewer).await?;
     let pages = pages_of(db::count(&app.db.read).await?, TOPICS_PER_PAGE);
     let page = check_page(page, pages)?;
     let reader = viewer.map_or(0, |a| a.id);
@@ -220,8 +220,20 @@ pub struct TopicView {
 
 /// A topic and one page of its posts (by default the page of the reader's first
 /// unread post); reading it marks it read up to its last post.
+/// That topic `id` is there for `viewer` to read (401 on a members-only forum for a
+/// visitor, 404 for no such topic), for an old address to lead on only where the new
+/// one shows something.
+pub async fn check_topic(app: &App, viewer: Option<&Account>, id: i64) -> ApiResult<()> {
+    moderation::may_read_forum(&app.db, viewer).await?;
+    let reader = viewer.map_or(0, |a| a.id);
+    db::topic(&app.db.read, reader, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no topic {id}")))?;
+    Ok(())
+}
+
 pub async fn topic(app: &App, viewer: Option<&Account>, id: i64, page: Option<i64>) -> ApiResult<TopicView> {
-    moderation::may_read_board(&app.db, viewer).await?;
+    moderation::may_read_forum(&app.db, viewer).await?;
     let reader = viewer.map_or(0, |a| a.id);
     let t = db::topic(&app.db.read, reader, id)
         .await?
@@ -464,7 +476,7 @@ pub async fn reply(app: &App, account: &Account, topic: i64, r: Reply) -> ApiRes
 /// Mails a reply to the topic's followers (its starter unless they unfollowed it, and
 /// whoever follows it), in the reply's transaction, each only when they have chosen the
 /// kind (off by default) and have a working address, and only once until they read the
-/// topic again. The mail carries the reply as written, which they may read on the board.
+/// topic again. The mail carries the reply as written, which they may read in the forum.
 #[allow(clippy::too_many_arguments)]
 async fn mail_reply(
     tx: &mut crate::db::Tx,
@@ -492,11 +504,11 @@ async fn mail_reply(
             format!("\u{201c}{title}\u{201d}, a topic you follow,")
         };
         let blocks = [
-            MailBlock::Para(format!("{} replied to {whose} on the club's board:", account.name)),
+            MailBlock::Para(format!("{} replied to {whose} in the club's forum:", account.name)),
             MailBlock::Lines(body.lines().map(str::to_string).collect()),
             MailBlock::Link {
-                label: "Read it on the board and reply".into(),
-                url: format!("{}/board/posts/{post}", app.mailer.base_url),
+                label: "Read it in the forum and reply".into(),
+                url: format!("{}/forum/posts/{post}", app.mailer.base_url),
             },
             MailBlock::Para(
                 "Until you read the topic again, further replies are not mailed. To stop these mails for this topic, \
@@ -509,7 +521,7 @@ async fn mail_reply(
             app,
             follower,
             game,
-            Kind::Board,
+            Kind::Forum,
             format!("{} replied to \u{201c}{title}\u{201d}", account.name),
             &blocks,
         )
@@ -535,7 +547,7 @@ pub struct Following {
     pub topic: i64,
     pub following: bool,
     /// Replies reach the member's mail: following, with a confirmed address and the
-    /// kind `board` chosen in the mail preferences.
+    /// kind `forum` chosen in the mail preferences.
     pub mailed: bool,
 }
 
@@ -543,7 +555,7 @@ pub struct Following {
 /// preferences allow) or stops following it (a starter too: their own topic is followed
 /// until they unfollow it).
 pub async fn follow(app: &App, account: &Account, topic: i64, f: Follow) -> ApiResult<Following> {
-    moderation::may_read_board(&app.db, Some(account)).await?;
+    moderation::may_read_forum(&app.db, Some(account)).await?;
     db::topic(&app.db.read, 0, topic)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no topic {topic}")))?;
@@ -554,7 +566,7 @@ pub async fn follow(app: &App, account: &Account, topic: i64, f: Follow) -> ApiR
 /// Whether the member follows the topic, and whether its replies are mailed to them.
 pub async fn following(app: &App, account: &Account, topic: i64) -> ApiResult<Following> {
     let following = db::follows(&app.db.read, account.id, topic).await?;
-    let mailed = following && mail::reader(app, account.id, None, Kind::Board).await?.is_some();
+    let mailed = following && mail::reader(app, account.id, None, Kind::Forum).await?.is_some();
     Ok(Following {
         topic,
         following,
@@ -644,7 +656,7 @@ pub struct Deleted {
 }
 
 /// The author deletes their post while no one has replied after it. It leaves the
-/// board, the search and the feed; moderators read it in the log.
+/// forum, the search and the feed; moderators read it in the log.
 pub async fn delete(app: &App, account: &Account, post: i64) -> ApiResult<Deleted> {
     refuse_if_suspended(app, account).await?;
     let now = app.clock.now_ms();
@@ -675,7 +687,7 @@ pub async fn delete(app: &App, account: &Account, post: i64) -> ApiResult<Delete
 
 /// The thread of a game (every game has one, made with it).
 pub async fn game_thread(app: &App, viewer: Option<&Account>, game: i64) -> ApiResult<i64> {
-    moderation::may_read_board(&app.db, viewer).await?;
+    moderation::may_read_forum(&app.db, viewer).await?;
     db::game_topic(&app.db.read, game)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no game {game}")))
@@ -689,7 +701,7 @@ pub struct PostPlace {
 
 /// Where post `id` is read, for a link to it that outlives new replies.
 pub async fn place_of(app: &App, viewer: Option<&Account>, id: i64) -> ApiResult<PostPlace> {
-    moderation::may_read_board(&app.db, viewer).await?;
+    moderation::may_read_forum(&app.db, viewer).await?;
     let post = db::post(&app.db.read, id)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no post {id}")))?;
@@ -867,7 +879,7 @@ pub struct SearchResults {
 }
 
 pub async fn search(app: &App, viewer: Option<&Account>, q: &str) -> ApiResult<SearchResults> {
-    moderation::may_read_board(&app.db, viewer).await?;
+    moderation::may_read_forum(&app.db, viewer).await?;
     let query = q.trim();
     let n = query.chars().count();
     if !(3..=MAX_SEARCH_CHARS).contains(&n) {
@@ -901,7 +913,7 @@ pub async fn search(app: &App, viewer: Option<&Account>, q: &str) -> ApiResult<S
     })
 }
 
-/// A post for the board's feed: the whole text, as written.
+/// A post for the forum's feed: the whole text, as written.
 pub struct FeedPost {
     pub post: i64,
     pub title: String,
@@ -910,9 +922,9 @@ pub struct FeedPost {
     pub body: String,
 }
 
-/// The newest visible posts, for the board's feed (on a members-only board, members only).
+/// The newest visible posts, for the forum's feed (on a members-only forum, members only).
 pub async fn newest(app: &App, viewer: Option<&Account>, limit: i64) -> ApiResult<Vec<FeedPost>> {
-    moderation::may_read_board(&app.db, viewer).await?;
+    moderation::may_read_forum(&app.db, viewer).await?;
     Ok(db::newest(&app.db.read, limit)
         .await?
         .into_iter()

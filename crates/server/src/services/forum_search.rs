@@ -1,4 +1,4 @@
-//! A board search as typed, read once and written for each backend's full-text engine:
+//! A forum search as typed, read once and written for each backend's full-text engine:
 //! SQLite's FTS5 `MATCH` and PostgreSQL's `to_tsquery`. Both are given the same parsed
 //! query, so a search means the same on either: every word must be found (in any of its
 //! forms: both stem English words, `armies` finds `army`), `"…"` is a phrase (its words

@@ -1,4 +1,4 @@
-//! A post's plain text as the board shows it: paragraphs (split at blank lines), line
+//! A post's plain text as the forum shows it: paragraphs (split at blank lines), line
 //! breaks kept, quotes (lines starting with `>`, nested up to [`MAX_QUOTE_DEPTH`]), and
 //! `http`/`https` addresses as links. The result is typed pieces of text, never HTML:
 //! the template escapes every piece, so nothing a member writes can become markup, and

@@ -368,7 +368,7 @@ pub struct Declared {
 /// power's units are disbanded and its empty centres become independent minors, each
 /// with an army, that take bids from then on (`dp::civil_disorder`). The position changes
 /// within the current phase, so everyone sees the new minors before its deadline; orders
-/// already given that name the power's old units are judged against the new board.
+/// already given that name the power's old units are judged against the new position.
 pub async fn civil_disorder(app: &App, account: &Account, id: i64, p: Disorder) -> ApiResult<Declared> {
     let (mut tx, game) = gm_lock(app, account, id).await?;
     if game.status == GameStatus::Finished {

@@ -14,7 +14,7 @@
 //! - [`press`]: messages, and who may send and read each.
 //! - [`votes`]: the players' draw votes.
 //! - [`players`]: the club's player records.
-//! - [`forum`]: the club's message board (topics, replies, game threads, unread marks,
+//! - [`forum`]: the club's forum (topics, replies, game threads, unread marks,
 //!   full-text search read by [`forum_search`]), its text formatted by [`forum_text`];
 //!   [`moderation`]: moderators, the club's settings, suspensions and the moderation log.
 //! - [`variants`]: the built-in variants.
@@ -26,12 +26,11 @@
 //!   reminders, press in batches and the digest run by the clock; a game's mails for its
 //!   GM; and the sender that delivers the outbox (SMTP or a mail folder).
 //! - [`processing`]: judging a phase exactly once; the GM's rollback and roll forward.
-//! - [`board`]: the viewer's own orders drawn, a unit's legal [`targets`]; the
+//! - [`map_tools`]: the viewer's own orders drawn, a unit's legal [`targets`]; the
 //!   [`sandbox`], orders judged on the current position and never stored.
 
 pub mod accounts;
 pub mod bids;
-pub mod board;
 pub mod bots;
 pub mod forum;
 pub mod forum_search;
@@ -40,6 +39,7 @@ pub mod games;
 pub mod gm;
 pub mod history;
 pub mod mail;
+pub mod map_tools;
 pub mod maps;
 pub mod moderation;
 pub mod order_words;

@@ -1,6 +1,6 @@
-//! The club's moderators and what they may do: the board's visibility and who may create
+//! The club's moderators and what they may do: the forum's visibility and who may create
 //! games (the club's settings), moderators appointed and removed, accounts suspended and
-//! reinstated, and the moderation log every such action writes (the board's own actions,
+//! reinstated, and the moderation log every such action writes (the forum's own actions,
 //! hiding posts, pinning and locking topics, are in [`super::forum`] and log here too).
 //!
 //! A suspended account may read (and change its own account) but not act in the club:
@@ -20,7 +20,7 @@ use crate::model::{Account, GameStatus};
 use crate::store::{self, moderation as db};
 use crate::App;
 
-/// Who may read the board.
+/// Who may read the forum.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Visibility {
@@ -58,29 +58,34 @@ impl GameCreation {
     }
 }
 
-const BOARD_VISIBILITY: &str = "board_visibility";
+/// The stored key of who reads the forum, and the action its change writes to the
+/// moderation log: both are kept from when the forum was called the board, as clubs'
+/// databases hold them.
+const FORUM_VISIBILITY: &str = "board_visibility";
 const GAME_CREATION: &str = "game_creation";
 
 /// The club's settings.
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
 pub struct ClubSettings {
-    pub board: Visibility,
+    pub forum: Visibility,
     pub game_creation: GameCreation,
 }
 
 /// Settings to change; those left out keep their value.
 #[derive(Deserialize, ToSchema, Default)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"board": "members"}))]
+#[schema(example = json!({"forum": "members"}))]
 pub struct SettingsChange {
-    #[serde(default)]
-    pub board: Option<Visibility>,
+    /// Who reads the forum (`board`, its old name, is read too, so that a client written
+    /// before the rename keeps working).
+    #[serde(default, alias = "board")]
+    pub forum: Option<Visibility>,
     #[serde(default)]
     pub game_creation: Option<GameCreation>,
 }
 
 pub async fn settings(db: &Db) -> ApiResult<ClubSettings> {
-    let board = match db::setting(&db.read, BOARD_VISIBILITY).await?.as_deref() {
+    let forum = match db::setting(&db.read, FORUM_VISIBILITY).await?.as_deref() {
         Some("members") => Visibility::Members,
         _ => Visibility::Public,
     };
@@ -88,15 +93,15 @@ pub async fn settings(db: &Db) -> ApiResult<ClubSettings> {
         Some("moderators") => GameCreation::Moderators,
         _ => GameCreation::Members,
     };
-    Ok(ClubSettings { board, game_creation })
+    Ok(ClubSettings { forum, game_creation })
 }
 
-/// Whether `viewer` may read the board (a visitor of a members-only board may not: 401).
-pub async fn may_read_board(db: &Db, viewer: Option<&Account>) -> ApiResult<()> {
-    if viewer.is_none() && settings(db).await?.board == Visibility::Members {
+/// Whether `viewer` may read the forum (a visitor of a members-only forum may not: 401).
+pub async fn may_read_forum(db: &Db, viewer: Option<&Account>) -> ApiResult<()> {
+    if viewer.is_none() && settings(db).await?.forum == Visibility::Members {
         return Err(ApiError::new(
             axum::http::StatusCode::UNAUTHORIZED,
-            "this club's board is for its members: log in to read it",
+            "this club's forum is for its members: log in to read it",
         ));
     }
     Ok(())
@@ -173,14 +178,14 @@ pub async fn change_settings(app: &App, account: &Account, c: SettingsChange) ->
     require_moderator(&app.db, account).await?;
     let now = app.clock.now_ms();
     let mut tx = app.db.write.begin().await?;
-    if let Some(v) = c.board {
-        db::set_setting(&mut *tx, BOARD_VISIBILITY, v.as_str()).await?;
+    if let Some(v) = c.forum {
+        db::set_setting(&mut *tx, FORUM_VISIBILITY, v.as_str()).await?;
         log(
             &mut *tx,
             now,
             Some(account),
-            "board_visibility",
-            "the board",
+            FORUM_VISIBILITY,
+            "the forum",
             &format!(
                 "readable by {}",
                 match v {

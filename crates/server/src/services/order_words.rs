@@ -1,5 +1,5 @@
 //! Orders in words for the players ("Army Berlin → Silesia"), and example orders drawn
-//! from a power's own units on the board. The engine's notation (`A ber - sil`) stays
+//! from a power's own units on the map. The engine's notation (`A ber - sil`) stays
 //! what is stored and typed; this is its one reading in words, which the order API's
 //! answers, the order check and the game page all take from here.
 
@@ -89,14 +89,14 @@ pub fn words(v: &Variant, state: &GameState, o: &Order) -> String {
 }
 
 /// A stored order's text in words, read for `power`; the text itself when it no longer
-/// reads on this board.
+/// reads on this map.
 pub fn text_in_words(v: &Variant, state: &GameState, power: &str, text: &str) -> String {
     crate::services::stored_orders::read_named(v, power, text)
         .map(|o| words(v, state, &o))
         .unwrap_or_else(|| text.to_string())
 }
 
-/// Orders the engine accepts from `power` on this board, one of each kind the phase
+/// Orders the engine accepts from `power` on this map, one of each kind the phase
 /// has, written in the notation a player types: the examples a hint shows, so that a
 /// 1936 player is never told to order a fleet in Kiel.
 pub fn examples(v: &Variant, state: &GameState, power: PowerId) -> Vec<String> {

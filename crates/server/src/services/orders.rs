@@ -1,4 +1,4 @@
-//! Orders and ready marks. Each order is checked on arrival against the board with the
+//! Orders and ready marks. Each order is checked on arrival against the position with the
 //! engine's own validation, and stored in the engine's canonical notation, so what a
 //! player reads back is exactly what will be adjudicated. Only the power's player and
 //! the GM ever see a power's orders before the phase is processed. Every change names
@@ -293,8 +293,8 @@ async fn store_orders(app: App, account: Account, id: i64, s: Submission) -> Api
     Ok(answered)
 }
 
-/// Checks a power's orders on the board and stores them, in the caller's transaction
-/// holding the game's lock: every order the engine reads and the board allows, or none
+/// Checks a power's orders on the position and stores them, in the caller's transaction
+/// holding the game's lock: every order the engine reads and the position allows, or none
 /// (the error lists the refused). A player's submission and a bot's both come here, so
 /// a bot's orders pass exactly the checks a person's do. Returns the rows written (unit
 /// key, canonical order), a faction's with its name before them.
@@ -724,7 +724,7 @@ impl OrderCheck {
     }
 }
 
-/// The engine's verdict on one order, without storing it: the same parser and board
+/// The engine's verdict on one order, without storing it: the same parser and position
 /// check that the order API applies on submission.
 pub async fn check(app: &App, account: &Account, id: i64, c: &Check) -> ApiResult<OrderCheck> {
     let games::LoadedGame {

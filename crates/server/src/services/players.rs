@@ -188,7 +188,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn results_read_the_outcome_and_the_board() {
+    fn results_read_the_outcome_and_the_position() {
         use GameResult::*;
         use GameStatus::{Active, Finished};
         // (power, status, outcome, centres and units, expected)

@@ -30,7 +30,7 @@ const BUDGET: Duration = Duration::from_secs(10);
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SandboxRequest {
-    /// One order a line, for any unit on the board (`A par - bur`); the power is the
+    /// One order a line, for any unit on the map (`A par - bur`); the power is the
     /// unit's, or the one written before it (`France: Build A par`, `Italy: Waive`).
     /// Units without an order hold; in variants with minor powers, a minor unit takes
     /// the order given to it here (no bids are judged).

@@ -14,7 +14,7 @@ pub fn read(v: &Variant, power: PowerId, text: &str) -> Result<Order, OrderError
 }
 
 /// The stored order `text` of the power named `power`; None when either no longer
-/// reads on this board.
+/// reads on this map.
 pub fn read_named(v: &Variant, power: &str, text: &str) -> Option<Order> {
     read(v, v.find_power(power)?, text).ok()
 }

@@ -56,7 +56,7 @@ pub struct Targets {
     /// Retreats: the order to disband.
     pub disband: Option<String>,
     /// Movement: the spaces it may move to, by land or by a convoy the fleets on the
-    /// board could make; retreats: where it may retreat.
+    /// map could make; retreats: where it may retreat.
     pub moves: Vec<Place>,
     /// Movement: the units it may support where they stand.
     pub support_holds: Vec<Held>,
@@ -79,7 +79,7 @@ fn unit_text(v: &Variant, u: &Unit) -> String {
 }
 
 /// The unit named by `text` (`A ber`, `ber`, `F stp/sc`), which `power` must command:
-/// on the board, or in a retreat phase waiting to retreat.
+/// on the map, or in a retreat phase waiting to retreat.
 pub fn find_unit(v: &Variant, state: &GameState, power: PowerId, text: &str) -> ApiResult<Unit> {
     let order = parse_order(v, power, &format!("{text} H")).map_err(|e| ApiError::unprocessable(e.to_string()))?;
     let p = order.unit.location.province;

@@ -1,4 +1,4 @@
-//! `topics`, `posts`, `topic_reads`: the club's message board.
+//! `topics`, `posts`, `topic_reads`: the club's forum.
 
 use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
@@ -346,7 +346,7 @@ pub struct Hit {
 /// Each engine walks its index (FTS5's, the partial GIN index of `posts.search`; both
 /// hold visible posts only, migration 0027) and ranks the matches, and only the page
 /// kept is joined to its authors and topics and has its place in the topic counted: on
-/// a board of 100,000 posts a common word matches tens of thousands.
+/// a forum of 100,000 posts a common word matches tens of thousands.
 pub async fn search<'e, E: Executor<'e, Database = Any>>(
     e: E,
     postgres: bool,
@@ -388,7 +388,7 @@ pub async fn search<'e, E: Executor<'e, Database = Any>>(
         .collect()
 }
 
-/// The newest visible posts of the board, for its feed.
+/// The newest visible posts of the forum, for its feed.
 pub async fn newest<'e, E: Executor<'e, Database = Any>>(e: E, limit: i64) -> sqlx::Result<Vec<(PostRow, String)>> {
     let sql = "SELECT p.id, p.topic_id, a.name AS author, p.body, p.created_ms, p.hidden_ms, NULL AS hidden_by, p.hidden_reason, p.edited_ms, p.edits, COALESCE(g.name, t.title) AS title
          FROM posts p JOIN topics t ON t.id = p.topic_id JOIN accounts a ON a.id = p.author_account LEFT JOIN games g ON g.id = t.game_id

@@ -12,7 +12,7 @@
 //! - [`sessions`], [`logins`]: sessions and failed logins.
 //! - [`mail`]: each account's address and mail preferences, and the outbox.
 //! - [`votes`]: draw votes.
-//! - [`forum`]: the message board's topics, posts and read marks; [`moderation`]: the
+//! - [`forum`]: the forum's topics, posts and read marks; [`moderation`]: the
 //!   club's moderators, suspensions, settings and the moderation log.
 //! - [`players`]: the player records, read from `members` joined with `games`.
 //! - [`phases`]: processed phases and rolled-back results; [`orders`]: orders and ready

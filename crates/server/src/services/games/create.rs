@@ -115,7 +115,7 @@ pub async fn create(app: &App, account: &Account, g: NewGame) -> ApiResult<Game>
         serde_json::to_string(&state_to_json(&v, &state)).map_err(|e| ApiError::internal(e.to_string()))?;
     let id = new_id();
     let now = app.clock.now_ms();
-    // The game and its thread on the board are made together.
+    // The game and its thread in the forum are made together.
     let mut tx = app.db.write.begin().await?;
     store::games::insert(
         &mut *tx,

@@ -82,7 +82,7 @@ pub async fn lock_acting(
 }
 
 /// A game with its variant and its position decoded, once per request: what a request
-/// that acts on the board passes along instead of decoding the stored position again
+/// that acts on the position passes along instead of decoding the stored position again
 /// at each step (tests/loaded_game.rs counts the decodes of an order submission).
 pub struct LoadedGame {
     pub game: Game,
@@ -130,7 +130,7 @@ pub struct PhaseRef {
 }
 
 /// Refuses a change named for another phase than the game's current one: 409 with the
-/// current phase's number and code, so that a client can show the new board; 422 when
+/// current phase's number and code, so that a client can show the new position; 422 when
 /// the request names no phase.
 pub fn at_phase(game: &Game, state: &GameState, named: &PhaseRef) -> ApiResult<()> {
     let code = state.phase.code();

@@ -42,7 +42,7 @@ pub struct Observing {
 }
 
 /// Puts `account` on `power` inside `tx` (join or GM assignment), then starts the game
-/// when it was waiting for a full board.
+/// when it was waiting for every power to be taken.
 pub async fn seat_player(
     app: &App,
     tx: &mut Tx,

@@ -221,7 +221,7 @@ pub async fn gm(app: &App, game: &Game, kind: Kind) -> ApiResult<Option<Reader>>
 /// Queues a mail of `kind` to `account` inside `tx`, when the account has a confirmed
 /// address that has not bounced and wants the kind (for `game`, when the mail is about
 /// one). Returns whether a mail was written. The one door for mail about things other
-/// than a game's events (the message board's replies).
+/// than a game's events (the forum's replies).
 pub async fn to_account(
     tx: &mut Tx,
     app: &App,
@@ -815,10 +815,10 @@ mod tests {
     }
 
     #[test]
-    fn board_replies_are_off_unless_chosen() {
-        assert!(!wanted(&[], Kind::Board, None));
+    fn forum_replies_are_off_unless_chosen() {
+        assert!(!wanted(&[], Kind::Forum, None));
         let pref = |game_id, kind, enabled| Pref { game_id, kind, enabled };
-        assert!(wanted(&[pref(0, Kind::Board, true)], Kind::Board, Some(3)));
+        assert!(wanted(&[pref(0, Kind::Forum, true)], Kind::Forum, Some(3)));
         assert!(wanted(&[], Kind::Results, Some(3)));
         assert!(!wanted(&[pref(3, Kind::Results, false)], Kind::Results, Some(3)));
     }

@@ -8,7 +8,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::Account;
 use crate::error::{ApiResult, Body, ErrorBody, Params, Path};
-use crate::services::board;
+use crate::services::map_tools;
 use crate::services::sandbox::{self, SandboxOutcome, SandboxRequest};
 use crate::services::targets::Targets;
 use crate::App;
@@ -27,7 +27,7 @@ pub struct DrawQuery {
 #[derive(Serialize, ToSchema)]
 pub struct OrdersDrawing {
     /// An SVG group (`<g class="orders pending">`) in the coordinates of the page's map,
-    /// to be placed in the map's board group, under its units.
+    /// to be placed in the map's group of spaces, under its units.
     pub svg: String,
 }
 
@@ -49,7 +49,7 @@ pub async fn drawing(
     Path(id): Path<i64>,
     Params(q): Params<DrawQuery>,
 ) -> ApiResult<Json<OrdersDrawing>> {
-    let svg = board::drawn_orders(&app, &account, id, q.power.as_deref()).await?;
+    let svg = map_tools::drawn_orders(&app, &account, id, q.power.as_deref()).await?;
     Ok(Json(OrdersDrawing { svg }))
 }
 
@@ -63,7 +63,7 @@ pub struct TargetsQuery {
     /// For the GM: the power.
     #[serde(default)]
     pub power: Option<String>,
-    /// For the sandbox: any unit on the board, whoever's (for anyone following the game).
+    /// For the sandbox: any unit on the map, whoever's (for anyone following the game).
     #[serde(default)]
     pub any: bool,
 }
@@ -88,7 +88,7 @@ pub async fn targets(
     Params(q): Params<TargetsQuery>,
 ) -> ApiResult<Json<Targets>> {
     Ok(Json(
-        board::unit_targets(&app, &account, id, &q.unit, q.power.as_deref(), q.any).await?,
+        map_tools::unit_targets(&app, &account, id, &q.unit, q.power.as_deref(), q.any).await?,
     ))
 }
 

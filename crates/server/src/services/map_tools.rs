@@ -36,7 +36,7 @@ pub async fn drawn_orders(app: &App, account: &Account, id: i64, power: Option<&
 }
 
 /// What `unit` may do this phase, for the power's player (or the GM naming the power);
-/// with `any`, for the sandbox, what any unit on the board may do, for anyone following
+/// with `any`, for the sandbox, what any unit on the map may do, for anyone following
 /// the game (the position is no secret).
 pub async fn unit_targets(
     app: &App,

@@ -1,4 +1,4 @@
-//! The board: every space's shape filled by terrain (land by its owner), the land
+//! The base map: every space's shape filled by terrain (land by its owner), the land
 //! outside play hatched as impassable, the coastline, the crossings (straits, junctions),
 //! names, and the supply-centre markers in their owners' colours.
 

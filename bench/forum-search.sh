@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# The board's search and topic list on a large board (issue 15 §5), measured by oha
+# The forum's search and topic list on a large forum (issue 15 §5), measured by oha
 # (crates.io: `cargo install oha`), run by hand (not part of the tests or CI).
 #
-# examples/board_seed.rs fills a fresh database with 300 members, 2,000 topics and
+# examples/forum_seed.rs fills a fresh database with 300 members, 2,000 topics and
 # 100,000 posts (English-like text, five years of a club) through the server's store; a
 # release server is started on it, and each request below is sent REQUESTS times over
 # one connection, one after the other (a member searching, not a flood), after 20 of
-# warm-up; oha prints each one's median and p99. Searches are a visitor's (the board is
+# warm-up; oha prints each one's median and p99. Searches are a visitor's (the forum is
 # public), so no session is looked up.
 #
-# Usage: bench/board-search.sh [sqlite|postgres] [REQUESTS]   (default sqlite 300)
+# Usage: bench/forum-search.sh [sqlite|postgres] [REQUESTS]   (default sqlite 300)
 # postgres needs CHANCERY_BENCH_POSTGRES (or CHANCERY_TEST_POSTGRES), a server URL whose
 # role may create databases; a database is made for the run and dropped after it.
 # SERVER_BIN=path runs that server binary; NO_BUILD=1 skips the build; SEEDED=DATABASE
@@ -24,10 +24,10 @@ OHA=${OHA:-oha}
 PORT=${PORT:-18790}
 TARGET=${CARGO_TARGET_DIR:-target}
 BIN=${SERVER_BIN:-$TARGET/release/chancery-server}
-[ -n "${NO_BUILD:-}" ] || cargo build -q --release -p chancery-server --bin chancery-server --example board_seed
+[ -n "${NO_BUILD:-}" ] || cargo build -q --release -p chancery-server --bin chancery-server --example forum_seed
 DIR=$(mktemp -d)
 PG_BASE=${CHANCERY_BENCH_POSTGRES:-${CHANCERY_TEST_POSTGRES:-}}
-PG_NAME=chancery_board_bench_$$
+PG_NAME=chancery_forum_bench_$$
 cleanup() {
   kill "${SERVER:-}" 2>/dev/null || true
   wait "${SERVER:-}" 2>/dev/null || true
@@ -40,16 +40,16 @@ if [ -n "${SEEDED:-}" ]; then
   case "$DB" in postgres*) BACKEND=postgres-seeded ;; *) BACKEND=sqlite ;; esac
 else
   case "$BACKEND" in
-    sqlite) DB="$DIR/board.db" ;;
+    sqlite) DB="$DIR/forum.db" ;;
     postgres)
       [ -n "$PG_BASE" ] || { echo "set CHANCERY_BENCH_POSTGRES to a PostgreSQL URL" >&2; exit 2; }
       psql -q "$PG_BASE" -c "CREATE DATABASE $PG_NAME"
       DB="${PG_BASE%/*}/$PG_NAME" ;;
     *) echo "usage: $0 [sqlite|postgres] [REQUESTS]" >&2; exit 2 ;;
   esac
-  "$TARGET/release/examples/board_seed" "$DB"
+  "$TARGET/release/examples/forum_seed" "$DB"
 fi
-# Fresh statistics for the planner, as autovacuum would gather on a board that grew slowly.
+# Fresh statistics for the planner, as autovacuum would gather on a forum that grew slowly.
 case "$BACKEND" in postgres*) psql -q "$DB" -c "ANALYZE" ;; esac
 "$BIN" --listen "127.0.0.1:$PORT" --database "$DB" --no-demo --rate 1000000 2>"$DIR/server.log" &
 SERVER=$!
@@ -59,14 +59,14 @@ BASE="http://127.0.0.1:$PORT"
 # name, path: one word (rarer, and among the commonest of the club's words), a phrase,
 # an or-query, a left-out word, and the topic list's first and hundredth page.
 QUERIES=(
-  "one word (convoy)|/api/board/search?q=convoy"
-  "one common word (game)|/api/board/search?q=game"
-  "phrase (\"black sea\")|/api/board/search?q=%22black%20sea%22"
-  "or (armistice or stalemate)|/api/board/search?q=armistice%20or%20stalemate"
-  "two words, one left out (fleet -army)|/api/board/search?q=fleet%20-army"
-  "search page (HTML, convoy)|/board/search?q=convoy"
-  "topics, page 1|/api/board/topics"
-  "topics, page 60|/api/board/topics?page=60"
+  "one word (convoy)|/api/forum/search?q=convoy"
+  "one common word (game)|/api/forum/search?q=game"
+  "phrase (\"black sea\")|/api/forum/search?q=%22black%20sea%22"
+  "or (armistice or stalemate)|/api/forum/search?q=armistice%20or%20stalemate"
+  "two words, one left out (fleet -army)|/api/forum/search?q=fleet%20-army"
+  "search page (HTML, convoy)|/forum/search?q=convoy"
+  "topics, page 1|/api/forum/topics"
+  "topics, page 60|/api/forum/topics?page=60"
 )
 echo "uptime before: $(uptime)"
 printf '%-40s %8s %9s %9s %9s %8s\n' request found median p99 max requests

@@ -1,9 +1,9 @@
-//! The club's message board and its moderators (issue 15 §5), over real HTTP on SQLite
+//! The club's forum and its moderators (issue 15 §5), over real HTTP on SQLite
 //! and PostgreSQL: topics and replies in plain text (links, quotes, never HTML), unread
 //! marks, pinned announcements, locked topics, hidden posts, search, pages, a thread per
 //! game, moderators from the command line and then by moderators, suspensions that stop
 //! posting, orders, bids and press (403), a game's GM replaced by a moderator, the
-//! moderation log, and a members-only board invisible to visitors.
+//! moderation log, and a members-only forum invisible to visitors.
 
 mod common;
 
@@ -256,14 +256,14 @@ async fn topics_replies_plain_text_and_unread_marks() {
                     > someone asked: who GMs?\nMe. <script>alert(1)</script> javascript:alert(2) \
                     <a href=\"javascript:alert(3)\">x</a>";
         let written = anna
-            .post("/api/board/topics", json!({"title": "Players wanted", "body": body}))
+            .post("/api/forum/topics", json!({"title": "Players wanted", "body": body}))
             .await;
         let topic = written["topic"].as_i64().unwrap();
         assert_eq!(written["page"], 1);
 
         // Formatting: a paragraph of two lines with a link, a quote, a paragraph; the
         // text as written comes back too.
-        let view = ben.get(&format!("/api/board/topics/{topic}")).await;
+        let view = ben.get(&format!("/api/forum/topics/{topic}")).await;
         let post = &view["posts"][0];
         assert_eq!(post["body"], body);
         assert_eq!(post["author"], "anna");
@@ -277,7 +277,7 @@ async fn topics_replies_plain_text_and_unread_marks() {
             json!({"kind": "link", "text": "https://example.org/rules"})
         );
         // The page: the link is a link (nofollow ugc), the markup is text.
-        let (status, html) = page(ben, &format!("/board/topics/{topic}")).await;
+        let (status, html) = page(ben, &format!("/forum/topics/{topic}")).await;
         assert_eq!(status, 200);
         assert!(
             html.contains(r#"<a href="https://example.org/rules" rel="nofollow ugc noopener""#),
@@ -291,57 +291,57 @@ async fn topics_replies_plain_text_and_unread_marks() {
         assert!(html.contains("<blockquote class=\"quote quote-1\"><p>someone asked: who GMs?</p></blockquote>"));
 
         // Unread marks: new to ben until he reads it; anna wrote it, so read for her.
-        let list = ben.get("/api/board/topics").await;
+        let list = ben.get("/api/forum/topics").await;
         // (ben read it above through the API; a reply makes it new again.)
         assert_eq!(topic_in(&list, topic)["unread"], false, "{list}");
-        assert_eq!(topic_in(&anna.get("/api/board/topics").await, topic)["unread"], false);
+        assert_eq!(topic_in(&anna.get("/api/forum/topics").await, topic)["unread"], false);
         let reply = ben
             .post(
-                &format!("/api/board/topics/{topic}/posts"),
+                &format!("/api/forum/topics/{topic}/posts"),
                 json!({"body": "> Seven seats\nCount me in."}),
             )
             .await;
         assert_eq!(reply["topic"], topic);
-        let list = anna.get("/api/board/topics").await;
+        let list = anna.get("/api/forum/topics").await;
         assert_eq!(topic_in(&list, topic)["unread"], true, "ben's reply is new to anna");
         assert_eq!(topic_in(&list, topic)["posts"], 2);
-        let (_, html) = page(anna, "/board").await;
+        let (_, html) = page(anna, "/forum").await;
         assert!(
             html.contains(&format!("<tr data-topic=\"{topic}\" class=\"unread-topic\">")),
             "{html}"
         );
-        let view = anna.get(&format!("/api/board/topics/{topic}")).await;
+        let view = anna.get(&format!("/api/forum/topics/{topic}")).await;
         assert_eq!(view["posts"][0]["unread"], false);
         assert_eq!(
             view["posts"][1]["unread"], true,
             "the reply is marked new as she reads it"
         );
-        assert_eq!(topic_in(&anna.get("/api/board/topics").await, topic)["unread"], false);
-        // Visitors read a public board, with no marks.
+        assert_eq!(topic_in(&anna.get("/api/forum/topics").await, topic)["unread"], false);
+        // Visitors read a public forum, with no marks.
         let visitor = server.visitor();
         assert_eq!(
-            topic_in(&visitor.get("/api/board/topics").await, topic)["unread"],
+            topic_in(&visitor.get("/api/forum/topics").await, topic)["unread"],
             false
         );
-        let (status, html) = page(&visitor, &format!("/board/topics/{topic}")).await;
+        let (status, html) = page(&visitor, &format!("/forum/topics/{topic}")).await;
         assert_eq!(status, 200);
         assert!(html.contains("Log in</a> to reply"));
 
         // Bad input: clear errors, nothing stored.
         for (path, bad, field) in [
-            ("/api/board/topics", json!({"title": "ab", "body": "x"}), "title"),
+            ("/api/forum/topics", json!({"title": "ab", "body": "x"}), "title"),
             (
-                "/api/board/topics",
+                "/api/forum/topics",
                 json!({"title": "A title", "body": "   \n  "}),
                 "body",
             ),
             (
-                "/api/board/topics",
+                "/api/forum/topics",
                 json!({"title": "A title", "body": "x".repeat(10_001)}),
                 "body",
             ),
             (
-                "/api/board/topics",
+                "/api/forum/topics",
                 json!({"title": "x".repeat(121), "body": "x"}),
                 "title",
             ),
@@ -353,43 +353,43 @@ async fn topics_replies_plain_text_and_unread_marks() {
         let (status, out) = ben
             .call(
                 "POST",
-                "/api/board/topics",
+                "/api/forum/topics",
                 Some(json!({"title": "Line\nbreak", "body": "x"})),
             )
             .await;
         assert_eq!(status, 422, "a title is one line: {out}");
         let (status, _) = ben
-            .call("POST", "/api/board/topics", Some(json!({"title": "A title"})))
+            .call("POST", "/api/forum/topics", Some(json!({"title": "A title"})))
             .await;
         assert_eq!(status, 422, "no text");
         let (status, _) = visitor
             .call(
                 "POST",
-                "/api/board/topics",
+                "/api/forum/topics",
                 Some(json!({"title": "A title", "body": "x"})),
             )
             .await;
         assert_eq!(status, 401);
         let (status, _) = ben
-            .call("POST", "/api/board/topics/12345/posts", Some(json!({"body": "x"})))
+            .call("POST", "/api/forum/topics/12345/posts", Some(json!({"body": "x"})))
             .await;
         assert_eq!(status, 404);
-        assert_eq!(ben.call("GET", "/api/board/topics/12345", None).await.0, 404);
+        assert_eq!(ben.call("GET", "/api/forum/topics/12345", None).await.0, 404);
         assert_eq!(
-            ben.call("GET", &format!("/api/board/topics/{topic}?page=0"), None)
+            ben.call("GET", &format!("/api/forum/topics/{topic}?page=0"), None)
                 .await
                 .0,
             404
         );
         assert_eq!(
-            ben.call("GET", &format!("/api/board/topics/{topic}?page=2"), None)
+            ben.call("GET", &format!("/api/forum/topics/{topic}?page=2"), None)
                 .await
                 .0,
             404
         );
-        assert_eq!(ben.call("GET", "/api/board/topics?page=abc", None).await.0, 400);
+        assert_eq!(ben.call("GET", "/api/forum/topics?page=abc", None).await.0, 400);
         assert_eq!(
-            anna.get("/api/board/topics").await["topics"].as_array().unwrap().len(),
+            anna.get("/api/forum/topics").await["topics"].as_array().unwrap().len(),
             1
         );
     }
@@ -402,14 +402,14 @@ async fn moderators_pin_lock_and_hide_and_every_action_is_logged() {
         let (server, apis) = club(&target.url, &["boss", "anna", "ben"]).await;
         let (boss, anna, ben) = (&apis[0], &apis[1], &apis[2]);
         let rules = boss
-            .post("/api/board/topics", json!({"title": "Club rules", "body": "Be civil."}))
+            .post("/api/forum/topics", json!({"title": "Club rules", "body": "Be civil."}))
             .await["topic"]
             .as_i64()
             .unwrap();
         server.advance(1000).await;
         let chat = anna
             .post(
-                "/api/board/topics",
+                "/api/forum/topics",
                 json!({"title": "Openings", "body": "Lepanto or Key Lepanto?"}),
             )
             .await["topic"]
@@ -424,33 +424,33 @@ async fn moderators_pin_lock_and_hide_and_every_action_is_logged() {
                 .map(|t| t["id"].as_i64().unwrap())
                 .collect()
         };
-        assert_eq!(ids(&ben.get("/api/board/topics").await), [chat, rules]);
+        assert_eq!(ids(&ben.get("/api/forum/topics").await), [chat, rules]);
         let (status, _) = ben
             .call(
                 "PATCH",
-                &format!("/api/board/topics/{rules}"),
+                &format!("/api/forum/topics/{rules}"),
                 Some(json!({"pinned": true})),
             )
             .await;
         assert_eq!(status, 403, "members do not pin");
         boss.call(
             "PATCH",
-            &format!("/api/board/topics/{rules}"),
+            &format!("/api/forum/topics/{rules}"),
             Some(json!({"pinned": true})),
         )
         .await;
-        let list = ben.get("/api/board/topics").await;
+        let list = ben.get("/api/forum/topics").await;
         assert_eq!(ids(&list), [rules, chat]);
         assert_eq!(topic_in(&list, rules)["pinned"], true);
         let (status, _) = boss
-            .call("PATCH", &format!("/api/board/topics/{rules}"), Some(json!({})))
+            .call("PATCH", &format!("/api/forum/topics/{rules}"), Some(json!({})))
             .await;
         assert_eq!(status, 422, "nothing to change");
 
         // Ben is rude; a moderator hides the post, giving a reason.
         let rude = ben
             .post(
-                &format!("/api/board/topics/{chat}/posts"),
+                &format!("/api/forum/topics/{chat}/posts"),
                 json!({"body": "Only fools play Lepanto, anna."}),
             )
             .await["post"]
@@ -459,7 +459,7 @@ async fn moderators_pin_lock_and_hide_and_every_action_is_logged() {
         let (status, out) = boss
             .call(
                 "PUT",
-                &format!("/api/board/posts/{rude}/hidden"),
+                &format!("/api/forum/posts/{rude}/hidden"),
                 Some(json!({"hidden": true})),
             )
             .await;
@@ -467,51 +467,51 @@ async fn moderators_pin_lock_and_hide_and_every_action_is_logged() {
         let (status, _) = ben
             .call(
                 "PUT",
-                &format!("/api/board/posts/{rude}/hidden"),
+                &format!("/api/forum/posts/{rude}/hidden"),
                 Some(json!({"hidden": true, "reason": "mine"})),
             )
             .await;
         assert_eq!(status, 403);
         boss.call(
             "PUT",
-            &format!("/api/board/posts/{rude}/hidden"),
+            &format!("/api/forum/posts/{rude}/hidden"),
             Some(json!({"hidden": true, "reason": "insults"})),
         )
         .await;
         let (status, _) = boss
             .call(
                 "PUT",
-                &format!("/api/board/posts/{rude}/hidden"),
+                &format!("/api/forum/posts/{rude}/hidden"),
                 Some(json!({"hidden": true, "reason": "again"})),
             )
             .await;
         assert_eq!(status, 409, "already hidden");
         // Members and visitors see that a post was hidden, never its text.
         for reader in [anna, ben, &server.visitor()] {
-            let view = reader.get(&format!("/api/board/topics/{chat}")).await;
+            let view = reader.get(&format!("/api/forum/topics/{chat}")).await;
             let p = &view["posts"][1];
             assert_eq!(p["hidden"], true);
             assert_eq!(p["body"], Value::Null);
             assert_eq!(p["blocks"], json!([]));
             assert_eq!(p["hidden_reason"], Value::Null);
-            let (_, html) = page(reader, &format!("/board/topics/{chat}")).await;
+            let (_, html) = page(reader, &format!("/forum/topics/{chat}")).await;
             assert!(!html.contains("Only fools"), "a hidden post's text on the page");
             assert!(html.contains("Hidden by a moderator."));
         }
-        // Nor in the board's feed, which is well-formed Atom with the visible posts.
-        let (status, feed) = page(&server.visitor(), "/board/feed.atom").await;
+        // Nor in the forum's feed, which is well-formed Atom with the visible posts.
+        let (status, feed) = page(&server.visitor(), "/forum/feed.atom").await;
         assert_eq!(status, 200);
         let doc = roxmltree::Document::parse(&feed).expect("the feed is XML");
         assert_eq!(doc.root_element().tag_name().name(), "feed");
         assert!(
-            feed.contains("Lepanto or Key Lepanto?") && feed.contains("/board/posts/"),
+            feed.contains("Lepanto or Key Lepanto?") && feed.contains("/forum/posts/"),
             "{feed}"
         );
         assert!(!feed.contains("Only fools"), "a hidden post in the feed");
-        let hidden_search = anna.get("/api/board/search?q=fools").await;
+        let hidden_search = anna.get("/api/forum/search?q=fools").await;
         assert_eq!(hidden_search["found"], json!([]), "hidden posts are never found");
         // The moderator reads it, and why it was hidden.
-        let view = boss.get(&format!("/api/board/topics/{chat}")).await;
+        let view = boss.get(&format!("/api/forum/topics/{chat}")).await;
         assert_eq!(view["posts"][1]["body"], "Only fools play Lepanto, anna.");
         assert_eq!(view["posts"][1]["hidden_by"], "boss");
         assert_eq!(view["posts"][1]["hidden_reason"], "insults");
@@ -519,47 +519,47 @@ async fn moderators_pin_lock_and_hide_and_every_action_is_logged() {
         // Locked: members cannot reply, a moderator still can; unlocked, they can again.
         boss.call(
             "PATCH",
-            &format!("/api/board/topics/{chat}"),
+            &format!("/api/forum/topics/{chat}"),
             Some(json!({"locked": true})),
         )
         .await;
         let (status, out) = anna
             .call(
                 "POST",
-                &format!("/api/board/topics/{chat}/posts"),
+                &format!("/api/forum/topics/{chat}/posts"),
                 Some(json!({"body": "But…"})),
             )
             .await;
         assert_eq!(status, 409, "{out}");
         assert!(out["error"].as_str().unwrap().contains("locked"));
-        let view = anna.get(&format!("/api/board/topics/{chat}")).await;
+        let view = anna.get(&format!("/api/forum/topics/{chat}")).await;
         assert_eq!(
             (view["locked"].clone(), view["can_reply"].clone()),
             (json!(true), json!(false))
         );
-        let (_, html) = page(anna, &format!("/board/topics/{chat}")).await;
+        let (_, html) = page(anna, &format!("/forum/topics/{chat}")).await;
         assert!(html.contains("id=\"why-no-reply\"") && !html.contains("id=\"reply-body\""));
         boss.post(
-            &format!("/api/board/topics/{chat}/posts"),
+            &format!("/api/forum/topics/{chat}/posts"),
             json!({"body": "Closed: keep it civil."}),
         )
         .await;
         boss.call(
             "PATCH",
-            &format!("/api/board/topics/{chat}"),
+            &format!("/api/forum/topics/{chat}"),
             Some(json!({"locked": false})),
         )
         .await;
-        anna.post(&format!("/api/board/topics/{chat}/posts"), json!({"body": "Thanks."}))
+        anna.post(&format!("/api/forum/topics/{chat}/posts"), json!({"body": "Thanks."}))
             .await;
         boss.call(
             "PUT",
-            &format!("/api/board/posts/{rude}/hidden"),
+            &format!("/api/forum/posts/{rude}/hidden"),
             Some(json!({"hidden": false})),
         )
         .await;
         assert_eq!(
-            ben.get(&format!("/api/board/topics/{chat}")).await["posts"][1]["body"],
+            ben.get(&format!("/api/forum/topics/{chat}")).await["posts"][1]["body"],
             "Only fools play Lepanto, anna."
         );
 
@@ -592,7 +592,7 @@ async fn a_suspended_account_reads_but_cannot_post_order_bid_or_send_press() {
         let (id, players) = full_game(&server, gm, "1936", json!({}), "s").await;
         let germany = player(&players, "Germany");
         let topic = germany
-            .post("/api/board/topics", json!({"title": "Hello", "body": "Hi all"}))
+            .post("/api/forum/topics", json!({"title": "Hello", "body": "Hi all"}))
             .await["topic"]
             .as_i64()
             .unwrap();
@@ -629,25 +629,25 @@ async fn a_suspended_account_reads_but_cannot_post_order_bid_or_send_press() {
         let s = boss
             .post(
                 "/api/moderation/suspensions",
-                json!({"account": name, "reason": "spamming the board", "days": 7}),
+                json!({"account": name, "reason": "spamming the forum", "days": 7}),
             )
             .await;
         assert!(s["until"].as_str().unwrap().ends_with('Z'));
 
         let refused = |out: &Value| {
             let e = out["error"].as_str().unwrap_or_default();
-            assert!(e.contains("suspended") && e.contains("spamming the board"), "{out}");
+            assert!(e.contains("suspended") && e.contains("spamming the forum"), "{out}");
             assert_eq!(out["suspended"], true);
         };
         let tries = [
             (
                 "POST",
-                "/api/board/topics".to_string(),
+                "/api/forum/topics".to_string(),
                 json!({"title": "Buy now", "body": "cheap"}),
             ),
             (
                 "POST",
-                format!("/api/board/topics/{topic}/posts"),
+                format!("/api/forum/topics/{topic}/posts"),
                 json!({"body": "cheap"}),
             ),
             (
@@ -666,9 +666,9 @@ async fn a_suspended_account_reads_but_cannot_post_order_bid_or_send_press() {
         }
         // Reading is not refused.
         germany.get(&format!("/api/games/{id}")).await;
-        germany.get(&format!("/api/board/topics/{topic}")).await;
-        let (_, html) = page(germany, &format!("/board/topics/{topic}")).await;
-        assert!(html.contains("id=\"why-no-reply\"") && html.contains("spamming the board"));
+        germany.get(&format!("/api/forum/topics/{topic}")).await;
+        let (_, html) = page(germany, &format!("/forum/topics/{topic}")).await;
+        assert!(html.contains("id=\"why-no-reply\"") && html.contains("spamming the forum"));
         // Others play on.
         player(&players, "France")
             .post(&format!("/api/games/{id}/press"), json!({"body": "Germany is quiet"}))
@@ -697,7 +697,7 @@ async fn a_suspended_account_reads_but_cannot_post_order_bid_or_send_press() {
             germany
                 .call(
                     "POST",
-                    "/api/board/topics",
+                    "/api/forum/topics",
                     Some(json!({"title": "Again", "body": "x"}))
                 )
                 .await
@@ -709,7 +709,7 @@ async fn a_suspended_account_reads_but_cannot_post_order_bid_or_send_press() {
             germany
                 .call(
                     "POST",
-                    "/api/board/topics",
+                    "/api/forum/topics",
                     Some(json!({"title": "Again", "body": "x"}))
                 )
                 .await
@@ -903,7 +903,7 @@ async fn each_game_has_a_thread_and_a_moderator_may_replace_its_gm() {
         let id = game["id"].as_i64().unwrap();
         let thread = server.visitor().get(&format!("/api/games/{id}/thread")).await;
         let topic = thread["topic"].as_i64().unwrap();
-        let view = other.get(&format!("/api/board/topics/{topic}")).await;
+        let view = other.get(&format!("/api/forum/topics/{topic}")).await;
         assert_eq!(view["title"], "Autumn league");
         assert_eq!(view["game"], id);
         assert!(view["note"].as_str().unwrap().contains("not press"), "{view}");
@@ -922,22 +922,52 @@ async fn each_game_has_a_thread_and_a_moderator_may_replace_its_gm() {
             .send()
             .await
             .unwrap();
-        assert_eq!(r.headers()["location"], format!("/board/topics/{topic}"));
+        assert_eq!(r.headers()["location"], format!("/forum/topics/{topic}"));
+        // The forum's old addresses (`/board/…`, from when it was called the board) are in
+        // mails already sent, feed readers and bookmarks: each leads on for good, query
+        // and all.
+        for (old, new) in [
+            (
+                format!("/board/topics/{topic}?page=1"),
+                format!("/forum/topics/{topic}?page=1"),
+            ),
+            ("/board".to_string(), "/forum".to_string()),
+            ("/board?page=2".to_string(), "/forum?page=2".to_string()),
+            (
+                "/board/search?q=league".to_string(),
+                "/forum/search?q=league".to_string(),
+            ),
+            ("/board/feed.atom".to_string(), "/forum/feed.atom".to_string()),
+        ] {
+            let r = client.get(format!("{}{old}", server.base)).send().await.unwrap();
+            let to = r.headers()["location"].to_str().unwrap().to_string();
+            assert_eq!((r.status().as_u16(), to.as_str()), (308, new.as_str()), "{old}");
+        }
+        let r = client
+            .get(format!("{}/board/topics/x", server.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            r.status().as_u16(),
+            400,
+            "an old address with no topic number is refused"
+        );
         assert_eq!(server.visitor().call("GET", "/api/games/999/thread", None).await.0, 404);
         // Listed once someone writes in it.
-        assert!(other.get("/api/board/topics").await["topics"]
+        assert!(other.get("/api/forum/topics").await["topics"]
             .as_array()
             .unwrap()
             .is_empty());
         other
             .post(
-                &format!("/api/board/topics/{topic}/posts"),
+                &format!("/api/forum/topics/{topic}/posts"),
                 json!({"body": "Is a seat left?"}),
             )
             .await;
-        let list = gm.get("/api/board/topics").await;
+        let list = gm.get("/api/forum/topics").await;
         assert_eq!(topic_in(&list, topic)["game"], id);
-        let (_, html) = page(other, &format!("/board/topics/{topic}")).await;
+        let (_, html) = page(other, &format!("/forum/topics/{topic}")).await;
         assert!(html.contains("id=\"game-thread-note\""));
 
         // A moderator appoints a new GM; a member who is not the GM cannot.
@@ -995,7 +1025,7 @@ async fn each_game_has_a_thread_and_a_moderator_may_replace_its_gm() {
 
 /// The topics a search finds, as `(topic, title)`, best first.
 async fn found_topics(api: &Api, q: &str) -> Vec<(i64, String)> {
-    api.get(&format!("/api/board/search?q={q}")).await["found"]
+    api.get(&format!("/api/forum/search?q={q}")).await["found"]
         .as_array()
         .unwrap()
         .iter()
@@ -1004,7 +1034,7 @@ async fn found_topics(api: &Api, q: &str) -> Vec<(i64, String)> {
 }
 
 /// Issue 15 §5: a game's thread bears the game's name, so a GM renaming the game (its
-/// settings) renames the thread on the board and in search: the new name finds it and
+/// settings) renames the thread in the forum and in search: the new name finds it and
 /// the old one no longer does, whether the thread had posts when it was renamed or got
 /// its first one after.
 #[tokio::test(flavor = "multi_thread")]
@@ -1033,7 +1063,7 @@ async fn a_renamed_games_thread_is_found_by_its_new_name_only() {
             .unwrap();
         let topic = thread_of(talked).await;
         anna.post(
-            &format!("/api/board/topics/{topic}/posts"),
+            &format!("/api/forum/topics/{topic}/posts"),
             json!({"body": "Is a seat left?"}),
         )
         .await;
@@ -1051,11 +1081,11 @@ async fn a_renamed_games_thread_is_found_by_its_new_name_only() {
             "the old name is not found"
         );
         assert_eq!(
-            anna.get(&format!("/api/board/topics/{topic}")).await["title"],
+            anna.get(&format!("/api/forum/topics/{topic}")).await["title"],
             "Marmalade cup"
         );
         assert_eq!(
-            topic_in(&anna.get("/api/board/topics").await, topic)["title"],
+            topic_in(&anna.get("/api/forum/topics").await, topic)["title"],
             "Marmalade cup"
         );
         // A thread renamed before anyone wrote in it: its first post carries the new name.
@@ -1065,7 +1095,7 @@ async fn a_renamed_games_thread_is_found_by_its_new_name_only() {
         let second = thread_of(quiet).await;
         rename(quiet, "Walnut shield").await;
         anna.post(
-            &format!("/api/board/topics/{second}/posts"),
+            &format!("/api/forum/topics/{second}/posts"),
             json!({"body": "Count me in"}),
         )
         .await;
@@ -1092,7 +1122,7 @@ async fn a_renamed_games_thread_is_found_by_its_new_name_only() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_members_only_board_is_invisible_to_visitors() {
+async fn a_members_only_forum_is_invisible_to_visitors() {
     for target in common::targets().await {
         eprintln!("backend: {}", target.label);
         let (server, apis) = club(&target.url, &["boss", "anna"]).await;
@@ -1101,46 +1131,52 @@ async fn a_members_only_board_is_invisible_to_visitors() {
         let id = game["id"].as_i64().unwrap();
         let topic = anna
             .post(
-                "/api/board/topics",
+                "/api/forum/topics",
                 json!({"title": "Members matter", "body": "The quartermaster speaks"}),
             )
             .await["topic"]
             .as_i64()
             .unwrap();
-        let post = anna.get(&format!("/api/board/topics/{topic}")).await["posts"][0]["id"]
+        let post = anna.get(&format!("/api/forum/topics/{topic}")).await["posts"][0]["id"]
             .as_i64()
             .unwrap();
         let thread = anna.get(&format!("/api/games/{id}/thread")).await["topic"]
             .as_i64()
             .unwrap();
         anna.post(
-            &format!("/api/board/topics/{thread}/posts"),
+            &format!("/api/forum/topics/{thread}/posts"),
             json!({"body": "Recruiting the quartermaster"}),
         )
         .await;
         let (status, _) = anna
-            .call("PATCH", "/api/moderation/settings", Some(json!({"board": "members"})))
+            .call("PATCH", "/api/moderation/settings", Some(json!({"forum": "members"})))
             .await;
         assert_eq!(status, 403, "members do not change the club's settings");
+        // The setting's old name, `board`, is still read, for clients written before the
+        // forum was renamed.
         let set = boss
             .call("PATCH", "/api/moderation/settings", Some(json!({"board": "members"})))
             .await
             .1;
-        assert_eq!(set["board"], "members");
+        assert_eq!(set["forum"], "members");
 
         let visitor = server.visitor();
         let addresses = [
-            "/api/board/topics".to_string(),
-            format!("/api/board/topics/{topic}"),
-            format!("/api/board/topics/{thread}"),
-            "/api/board/search?q=quartermaster".to_string(),
+            "/api/forum/topics".to_string(),
+            format!("/api/forum/topics/{topic}"),
+            format!("/api/forum/topics/{thread}"),
+            "/api/forum/search?q=quartermaster".to_string(),
             format!("/api/games/{id}/thread"),
+            "/forum".to_string(),
+            format!("/forum/topics/{topic}"),
+            format!("/forum/posts/{post}"),
+            "/forum/search?q=quartermaster".to_string(),
+            format!("/games/{id}/thread"),
+            "/forum/feed.atom".to_string(),
+            // The old addresses answer as the new ones do.
             "/board".to_string(),
             format!("/board/topics/{topic}"),
             format!("/board/posts/{post}"),
-            "/board/search?q=quartermaster".to_string(),
-            format!("/games/{id}/thread"),
-            "/board/feed.atom".to_string(),
         ];
         for path in &addresses {
             let (status, body) = visitor.call("GET", path, None).await;
@@ -1170,17 +1206,17 @@ async fn a_members_only_board_is_invisible_to_visitors() {
             assert!(status == 200 || status == 303, "{path}: {status}");
         }
         assert_eq!(
-            anna.get("/api/board/search?q=QUARTERMASTER").await["found"]
+            anna.get("/api/forum/search?q=QUARTERMASTER").await["found"]
                 .as_array()
                 .unwrap()
                 .len(),
             2
         );
         // Public again: visitors read.
-        boss.call("PATCH", "/api/moderation/settings", Some(json!({"board": "public"})))
+        boss.call("PATCH", "/api/moderation/settings", Some(json!({"forum": "public"})))
             .await;
         assert_eq!(
-            visitor.call("GET", &format!("/api/board/topics/{topic}"), None).await.0,
+            visitor.call("GET", &format!("/api/forum/topics/{topic}"), None).await.0,
             200
         );
     }
@@ -1198,7 +1234,7 @@ async fn pages_ignore_query_parameters_they_do_not_know() {
         let (id, _players) = full_game(&server, boss, "1936", json!({}), "q").await;
         let topic = anna
             .post(
-                "/api/board/topics",
+                "/api/forum/topics",
                 json!({"title": "Tracked", "body": "A shared link"}),
             )
             .await;
@@ -1214,14 +1250,14 @@ async fn pages_ignore_query_parameters_they_do_not_know() {
             format!("/games/{id}/gm"),
             format!("/games/{id}/feed.atom"),
             format!("/games/{id}/thread"),
-            "/board".to_string(),
-            "/board?page=1".to_string(),
-            "/board/feed.atom".to_string(),
-            format!("/board/topics/{topic}"),
-            format!("/board/topics/{topic}?page=1"),
-            format!("/board/posts/{post}"),
-            "/board/search".to_string(),
-            "/board/search?q=shared".to_string(),
+            "/forum".to_string(),
+            "/forum?page=1".to_string(),
+            "/forum/feed.atom".to_string(),
+            format!("/forum/topics/{topic}"),
+            format!("/forum/topics/{topic}?page=1"),
+            format!("/forum/posts/{post}"),
+            "/forum/search".to_string(),
+            "/forum/search?q=shared".to_string(),
             "/moderation".to_string(),
             "/moderation?page=1".to_string(),
         ];
@@ -1231,8 +1267,8 @@ async fn pages_ignore_query_parameters_they_do_not_know() {
             assert_eq!(status, 200, "{path} with unknown parameters: {body}");
         }
         // A known parameter with a bad value is still refused, as before.
-        assert_eq!(page(boss, &format!("/board?page=abc&{tail}")).await.0, 400);
-        let (_, html) = page(anna, &format!("/board/search?q=shared&{tail}")).await;
+        assert_eq!(page(boss, &format!("/forum?page=abc&{tail}")).await.0, 400);
+        let (_, html) = page(anna, &format!("/forum/search?q=shared&{tail}")).await;
         assert!(html.contains("A shared link"), "the search still reads `q`");
     }
 }
@@ -1245,7 +1281,7 @@ async fn search_and_pages() {
         let anna = &apis[0]; // a moderator: no posting limit for these 26 posts
         let topic = anna
             .post(
-                "/api/board/topics",
+                "/api/forum/topics",
                 json!({"title": "Long thread", "body": "Post 1: we hold 100% of Iberia"}),
             )
             .await["topic"]
@@ -1254,56 +1290,56 @@ async fn search_and_pages() {
         for n in 2..=26 {
             server.advance(10).await;
             anna.post(
-                &format!("/api/board/topics/{topic}/posts"),
+                &format!("/api/forum/topics/{topic}/posts"),
                 json!({"body": format!("Post {n}: 100 units")}),
             )
             .await;
         }
         // 26 posts: two pages of 25 and 1.
-        let first = anna.get(&format!("/api/board/topics/{topic}?page=1")).await;
+        let first = anna.get(&format!("/api/forum/topics/{topic}?page=1")).await;
         assert_eq!(
             (first["pages"].as_i64(), first["posts"].as_array().unwrap().len()),
             (Some(2), 25)
         );
-        let second = anna.get(&format!("/api/board/topics/{topic}?page=2")).await;
+        let second = anna.get(&format!("/api/forum/topics/{topic}?page=2")).await;
         assert_eq!(second["posts"][0]["body"], "Post 26: 100 units");
-        let (_, html) = page(anna, &format!("/board/topics/{topic}?page=1")).await;
-        assert!(html.contains(&format!("href=\"/board/topics/{topic}?page=2\" rel=\"next\"")));
+        let (_, html) = page(anna, &format!("/forum/topics/{topic}?page=1")).await;
+        assert!(html.contains(&format!("href=\"/forum/topics/{topic}?page=2\" rel=\"next\"")));
 
         // Any case; the page a post is on; a title is found on its topic's first post.
-        let found = anna.get("/api/board/search?q=IBERIA").await;
+        let found = anna.get("/api/forum/search?q=IBERIA").await;
         let hits = found["found"].as_array().unwrap();
         assert_eq!(hits.len(), 1, "{found}");
         assert_eq!(hits[0]["page"], 1);
-        let found = anna.get("/api/board/search?q=POST%2026").await;
+        let found = anna.get("/api/forum/search?q=POST%2026").await;
         assert_eq!(found["found"].as_array().unwrap().len(), 1, "both words: {found}");
         assert_eq!(found["found"][0]["page"], 2);
-        let found = anna.get("/api/board/search?q=long%20thread").await;
+        let found = anna.get("/api/forum/search?q=long%20thread").await;
         assert_eq!(found["found"].as_array().unwrap().len(), 1, "{found}");
         assert_eq!(found["found"][0]["excerpt"], "Post 1: we hold 100% of Iberia");
         // `100%` is the word 100: in all 26 posts.
         assert_eq!(
-            anna.get("/api/board/search?q=100%25").await["found"]
+            anna.get("/api/forum/search?q=100%25").await["found"]
                 .as_array()
                 .unwrap()
                 .len(),
             26
         );
         for bad in ["ab", "%20%20%20", "%25%25%25", "-units"] {
-            let (status, out) = anna.call("GET", &format!("/api/board/search?q={bad}"), None).await;
+            let (status, out) = anna.call("GET", &format!("/api/forum/search?q={bad}"), None).await;
             assert_eq!(status, 422, "{bad}: {out}");
         }
-        let (status, html) = page(anna, "/board/search?q=ab").await;
+        let (status, html) = page(anna, "/forum/search?q=ab").await;
         assert_eq!(status, 200);
         assert!(html.contains("a search has 3 to"), "said on the page");
-        let (_, html) = page(anna, "/board/search?q=iberia").await;
+        let (_, html) = page(anna, "/forum/search?q=iberia").await;
         assert!(html.contains("Post 1: we hold 100% of Iberia"));
     }
 }
 
 /// The posts a search finds, as `(author, excerpt)`, best first.
 async fn found(api: &Api, q: &str) -> Vec<String> {
-    let url = format!("/api/board/search?q={}", q.replace(' ', "%20").replace('"', "%22"));
+    let url = format!("/api/forum/search?q={}", q.replace(' ', "%20").replace('"', "%22"));
     api.get(&url).await["found"]
         .as_array()
         .unwrap()
@@ -1315,7 +1351,7 @@ async fn found(api: &Api, q: &str) -> Vec<String> {
 /// Issue 15 §5: search is full text on both backends (FTS5; tsvector under GIN),
 /// ranked: a word is found in its other forms, a phrase only as a phrase, `or` and
 /// `-word` work alike on both, a word of a topic's title ranks its topic first; hidden
-/// posts are never found, and a members-only board is not searched by visitors.
+/// posts are never found, and a members-only forum is not searched by visitors.
 #[tokio::test(flavor = "multi_thread")]
 async fn full_text_search_finds_word_forms_and_phrases_and_never_hidden_posts() {
     for target in common::targets().await {
@@ -1324,7 +1360,7 @@ async fn full_text_search_finds_word_forms_and_phrases_and_never_hidden_posts() 
         let (boss, anna, ben) = (&apis[0], &apis[1], &apis[2]);
         let spring = anna
             .post(
-                "/api/board/topics",
+                "/api/forum/topics",
                 json!({"title": "Spring offensive", "body": "The armies were supporting each other in Munich.\n\nHold the line at Kiel."}),
             )
             .await["topic"]
@@ -1332,14 +1368,14 @@ async fn full_text_search_finds_word_forms_and_phrases_and_never_hidden_posts() 
             .unwrap();
         server.advance(31_000).await; // the posting limit: 2 a minute
         ben.post(
-            "/api/board/topics",
+            "/api/forum/topics",
             json!({"title": "Fleet talk", "body": "A fleet in the North Sea is supported by another fleet."}),
         )
         .await;
         server.advance(31_000).await; // the posting limit: 2 a minute
         let weak = ben
             .post(
-                &format!("/api/board/topics/{spring}/posts"),
+                &format!("/api/forum/topics/{spring}/posts"),
                 json!({"body": "Munich hold is weak"}),
             )
             .await["post"]
@@ -1347,19 +1383,19 @@ async fn full_text_search_finds_word_forms_and_phrases_and_never_hidden_posts() 
             .unwrap();
         server.advance(31_000).await; // the posting limit: 2 a minute
         anna.post(
-            &format!("/api/board/topics/{spring}/posts"),
+            &format!("/api/forum/topics/{spring}/posts"),
             json!({"body": "Next year we hold Munich and Berlin"}),
         )
         .await;
         server.advance(31_000).await; // the posting limit: 2 a minute
         ben.post(
-            "/api/board/topics",
+            "/api/forum/topics",
             json!({"title": "Convoy rules", "body": "Which of the two is right?"}),
         )
         .await;
         server.advance(31_000).await; // the posting limit: 2 a minute
         anna.post(
-            &format!("/api/board/topics/{spring}/posts"),
+            &format!("/api/forum/topics/{spring}/posts"),
             json!({"body": "I read the rule book on convoys twice, and the part on retreats."}),
         )
         .await;
@@ -1399,13 +1435,13 @@ async fn full_text_search_finds_word_forms_and_phrases_and_never_hidden_posts() 
         assert_eq!(found(anna, "weak").await.len(), 1);
         boss.call(
             "PUT",
-            &format!("/api/board/posts/{weak}/hidden"),
+            &format!("/api/forum/posts/{weak}/hidden"),
             Some(json!({"hidden": true, "reason": "off topic"})),
         )
         .await;
         assert!(found(anna, "weak").await.is_empty());
         assert!(found(boss, "weak").await.is_empty());
-        let (_, html) = page(anna, "/board/search?q=munich").await;
+        let (_, html) = page(anna, "/forum/search?q=munich").await;
         assert!(
             html.contains("Next year we hold Munich") && !html.contains("is weak"),
             "{html}"
@@ -1413,14 +1449,14 @@ async fn full_text_search_finds_word_forms_and_phrases_and_never_hidden_posts() 
         // Shown again, it is found again (the index holds visible posts only).
         boss.call(
             "PUT",
-            &format!("/api/board/posts/{weak}/hidden"),
+            &format!("/api/forum/posts/{weak}/hidden"),
             Some(json!({"hidden": false})),
         )
         .await;
         assert_eq!(found(anna, "weak").await, ["Munich hold is weak"]);
         boss.call(
             "PUT",
-            &format!("/api/board/posts/{weak}/hidden"),
+            &format!("/api/forum/posts/{weak}/hidden"),
             Some(json!({"hidden": true, "reason": "off topic"})),
         )
         .await;
@@ -1429,26 +1465,26 @@ async fn full_text_search_finds_word_forms_and_phrases_and_never_hidden_posts() 
         server.advance(31_000).await; // the posting limit: 2 a minute
         let gone = ben
             .post(
-                &format!("/api/board/topics/{spring}/posts"),
+                &format!("/api/forum/topics/{spring}/posts"),
                 json!({"body": "Zeppelins over Kiel"}),
             )
             .await["post"]
             .as_i64()
             .unwrap();
         assert_eq!(found(anna, "zeppelin").await, ["Zeppelins over Kiel"]);
-        let (status, out) = ben.call("DELETE", &format!("/api/board/posts/{gone}"), None).await;
+        let (status, out) = ben.call("DELETE", &format!("/api/forum/posts/{gone}"), None).await;
         assert_eq!(status, 200, "{out}");
         assert!(found(anna, "zeppelin").await.is_empty());
 
-        // A members-only board: visitors search nothing, members as before.
+        // A members-only forum: visitors search nothing, members as before.
         let visitor = server.visitor();
         assert_eq!(found(&visitor, "munich").await.len(), 2);
-        boss.call("PATCH", "/api/moderation/settings", Some(json!({"board": "members"})))
+        boss.call("PATCH", "/api/moderation/settings", Some(json!({"forum": "members"})))
             .await;
-        let (status, out) = visitor.call("GET", "/api/board/search?q=munich", None).await;
+        let (status, out) = visitor.call("GET", "/api/forum/search?q=munich", None).await;
         assert_eq!(status, 401, "{out}");
         assert!(!out.to_string().contains("Munich"), "{out}");
-        let (status, html) = page(&visitor, "/board/search?q=munich").await;
+        let (status, html) = page(&visitor, "/forum/search?q=munich").await;
         assert_eq!(status, 401);
         assert!(!html.contains("hold Munich"), "{html}");
         assert_eq!(found(anna, "munich").await.len(), 2);
@@ -1458,7 +1494,7 @@ async fn full_text_search_finds_word_forms_and_phrases_and_never_hidden_posts() 
 /// Posts `body` as a reply with `api`'s token; the status, the body and `Retry-After`.
 async fn try_reply(api: &Api, topic: i64, body: &str) -> (u16, Value, Option<u64>) {
     let r = reqwest::Client::new()
-        .post(format!("{}/api/board/topics/{topic}/posts", api.base))
+        .post(format!("{}/api/forum/topics/{topic}/posts", api.base))
         .bearer_auth(api.token.as_deref().unwrap())
         .json(&json!({ "body": body }))
         .send()
@@ -1483,7 +1519,7 @@ async fn posting_is_limited_per_minute_and_per_day_new_accounts_more() {
         let (server, apis) = club(&target.url, &["boss", "anna"]).await;
         let (boss, anna) = (&apis[0], &apis[1]);
         let topic = anna
-            .post("/api/board/topics", json!({"title": "Flood", "body": "one"}))
+            .post("/api/forum/topics", json!({"title": "Flood", "body": "one"}))
             .await["topic"]
             .as_i64()
             .unwrap();
@@ -1500,16 +1536,16 @@ async fn posting_is_limited_per_minute_and_per_day_new_accounts_more() {
             "{e}"
         );
         // Deleting does not give a post back.
-        let last = anna.get(&format!("/api/board/topics/{topic}")).await["posts"][1]["id"]
+        let last = anna.get(&format!("/api/forum/topics/{topic}")).await["posts"][1]["id"]
             .as_i64()
             .unwrap();
-        anna.call("DELETE", &format!("/api/board/posts/{last}"), None).await;
+        anna.call("DELETE", &format!("/api/forum/posts/{last}"), None).await;
         assert_eq!(try_reply(anna, topic, "three").await.0, 429);
         // A new topic counts as a post too.
         let (status, _) = anna
             .call(
                 "POST",
-                "/api/board/topics",
+                "/api/forum/topics",
                 Some(json!({"title": "Again", "body": "x"})),
             )
             .await;
@@ -1532,7 +1568,7 @@ async fn posting_is_limited_per_minute_and_per_day_new_accounts_more() {
             (23 * 3600..=24 * 3600).contains(&retry),
             "until the first leaves the day: {retry}"
         );
-        let (_, html) = page(anna, &format!("/board/topics/{topic}")).await;
+        let (_, html) = page(anna, &format!("/forum/topics/{topic}")).await;
         assert!(html.contains("id=\"send-reply\""), "the page still offers the form");
 
         // Three days on, the account is no longer new: 5 a minute.
@@ -1568,14 +1604,14 @@ async fn authors_edit_within_an_hour_and_delete_until_replied_to() {
         let (boss, anna, ben) = (&apis[0], &apis[1], &apis[2]);
         let made = anna
             .post(
-                "/api/board/topics",
+                "/api/forum/topics",
                 json!({"title": "Gunboat", "body": "Friday at 8, zeppelin"}),
             )
             .await;
         let (topic, first) = (made["topic"].as_i64().unwrap(), made["post"].as_i64().unwrap());
         let edit = |api: &Api, post: i64, body: &str| {
             let body = json!({ "body": body });
-            let path = format!("/api/board/posts/{post}");
+            let path = format!("/api/forum/posts/{post}");
             let api = api.clone();
             async move { api.call("PATCH", &path, Some(body)).await }
         };
@@ -1592,20 +1628,20 @@ async fn authors_edit_within_an_hour_and_delete_until_replied_to() {
         assert_eq!(found(ben, "airship").await.len(), 1);
         assert!(found(ben, "zeppelin").await.is_empty());
         // The page says "edited"; moderators read the earlier text there, members not.
-        let (_, html) = page(ben, &format!("/board/topics/{topic}")).await;
+        let (_, html) = page(ben, &format!("/forum/topics/{topic}")).await;
         assert!(html.contains("class=\"meta edited-note\">Edited"), "{html}");
         assert!(!html.contains("zeppelin"), "members do not read the earlier text");
-        let (_, html) = page(boss, &format!("/board/topics/{topic}")).await;
+        let (_, html) = page(boss, &format!("/forum/topics/{topic}")).await;
         assert!(html.contains("Earlier texts (1, moderators only)") && html.contains("Friday at 8, zeppelin"));
-        let view = boss.get(&format!("/api/board/topics/{topic}")).await;
+        let view = boss.get(&format!("/api/forum/topics/{topic}")).await;
         assert_eq!(view["posts"][0]["versions"][0]["body"], "Friday at 8, zeppelin");
         assert!(
-            ben.get(&format!("/api/board/topics/{topic}")).await["posts"][0]["versions"]
+            ben.get(&format!("/api/forum/topics/{topic}")).await["posts"][0]["versions"]
                 .as_array()
                 .unwrap()
                 .is_empty()
         );
-        let view = anna.get(&format!("/api/board/topics/{topic}")).await;
+        let view = anna.get(&format!("/api/forum/topics/{topic}")).await;
         assert_eq!(
             (
                 view["posts"][0]["can_edit"].as_bool(),
@@ -1618,27 +1654,27 @@ async fn authors_edit_within_an_hour_and_delete_until_replied_to() {
         // within the hour; the reply's author may delete theirs (the last).
         server.advance(1000).await;
         let reply = ben
-            .post(&format!("/api/board/topics/{topic}/posts"), json!({"body": "I'm in"}))
+            .post(&format!("/api/forum/topics/{topic}/posts"), json!({"body": "I'm in"}))
             .await["post"]
             .as_i64()
             .unwrap();
-        let (status, out) = anna.call("DELETE", &format!("/api/board/posts/{first}"), None).await;
+        let (status, out) = anna.call("DELETE", &format!("/api/forum/posts/{first}"), None).await;
         assert_eq!(status, 409, "{out}");
         assert!(out["error"].as_str().unwrap().contains("replied after"), "{out}");
         assert_eq!(
-            anna.call("DELETE", &format!("/api/board/posts/{reply}"), None).await.0,
+            anna.call("DELETE", &format!("/api/forum/posts/{reply}"), None).await.0,
             403
         );
-        let view = anna.get(&format!("/api/board/topics/{topic}")).await;
+        let view = anna.get(&format!("/api/forum/topics/{topic}")).await;
         assert_eq!(view["posts"][0]["can_delete"], false);
-        let (status, out) = ben.call("DELETE", &format!("/api/board/posts/{reply}"), None).await;
+        let (status, out) = ben.call("DELETE", &format!("/api/forum/posts/{reply}"), None).await;
         assert_eq!(status, 200, "{out}");
-        let view = anna.get(&format!("/api/board/topics/{topic}")).await;
+        let view = anna.get(&format!("/api/forum/topics/{topic}")).await;
         assert_eq!(view["posts"].as_array().unwrap().len(), 1, "gone from the topic");
-        assert_eq!(topic_in(&anna.get("/api/board/topics").await, topic)["posts"], 1);
-        assert_eq!(ben.call("GET", &format!("/board/posts/{reply}"), None).await.0, 404);
+        assert_eq!(topic_in(&anna.get("/api/forum/topics").await, topic)["posts"], 1);
+        assert_eq!(ben.call("GET", &format!("/forum/posts/{reply}"), None).await.0, 404);
         assert_eq!(
-            ben.call("DELETE", &format!("/api/board/posts/{reply}"), None).await.0,
+            ben.call("DELETE", &format!("/api/forum/posts/{reply}"), None).await.0,
             404
         );
 
@@ -1650,31 +1686,31 @@ async fn authors_edit_within_an_hour_and_delete_until_replied_to() {
         // Locked: neither edit nor delete.
         let second = anna
             .post(
-                "/api/board/topics",
+                "/api/forum/topics",
                 json!({"title": "Short lived", "body": "typo here"}),
             )
             .await;
         let (t2, p2) = (second["topic"].as_i64().unwrap(), second["post"].as_i64().unwrap());
         boss.call(
             "PATCH",
-            &format!("/api/board/topics/{t2}"),
+            &format!("/api/forum/topics/{t2}"),
             Some(json!({"locked": true})),
         )
         .await;
         assert_eq!(edit(anna, p2, "no typo").await.0, 409);
         assert_eq!(
-            anna.call("DELETE", &format!("/api/board/posts/{p2}"), None).await.0,
+            anna.call("DELETE", &format!("/api/forum/posts/{p2}"), None).await.0,
             409
         );
         boss.call(
             "PATCH",
-            &format!("/api/board/topics/{t2}"),
+            &format!("/api/forum/topics/{t2}"),
             Some(json!({"locked": false})),
         )
         .await;
         // A topic's only post deleted: the topic leaves the list.
-        anna.call("DELETE", &format!("/api/board/posts/{p2}"), None).await;
-        let list = anna.get("/api/board/topics").await;
+        anna.call("DELETE", &format!("/api/forum/posts/{p2}"), None).await;
+        let list = anna.get("/api/forum/topics").await;
         assert!(!list.to_string().contains("Short lived"), "{list}");
 
         // Moderators see both in the log, with the texts.
@@ -1704,7 +1740,7 @@ async fn replies_are_mailed_to_the_topic_starter_only_once_chosen() {
         confirm(&sink, &server, &anna, "anna@players.example").await;
         let topic = anna
             .post(
-                "/api/board/topics",
+                "/api/forum/topics",
                 json!({"title": "Gunboat night", "body": "Friday?"}),
             )
             .await["topic"]
@@ -1712,7 +1748,7 @@ async fn replies_are_mailed_to_the_topic_starter_only_once_chosen() {
             .unwrap();
         // Off by default: ben's reply mails nobody.
         ben.post(
-            &format!("/api/board/topics/{topic}/posts"),
+            &format!("/api/forum/topics/{topic}/posts"),
             json!({"body": "First reply, unmailed"}),
         )
         .await;
@@ -1733,13 +1769,13 @@ async fn replies_are_mailed_to_the_topic_starter_only_once_chosen() {
         .await;
         // Her own replies never mail her.
         anna.post(
-            &format!("/api/board/topics/{topic}/posts"),
+            &format!("/api/forum/topics/{topic}/posts"),
             json!({"body": "Talking to myself"}),
         )
         .await;
         let reply = ben
             .post(
-                &format!("/api/board/topics/{topic}/posts"),
+                &format!("/api/forum/topics/{topic}/posts"),
                 json!({"body": "Second reply:\nFriday suits me"}),
             )
             .await;
@@ -1748,12 +1784,12 @@ async fn replies_are_mailed_to_the_topic_starter_only_once_chosen() {
         sink.wait_for(2, 30).await;
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
         let mails = sink.mails();
-        let board: Vec<&Value> = to(&mails, "anna@players.example")
+        let forum: Vec<&Value> = to(&mails, "anna@players.example")
             .into_iter()
             .filter(|m| m["headers"]["subject"] != "Confirm your address")
             .collect();
-        assert_eq!(board.len(), 1, "{board:#?}");
-        let m = board[0];
+        assert_eq!(forum.len(), 1, "{forum:#?}");
+        let m = forum[0];
         assert_eq!(m["headers"]["subject"], "ben replied to \u{201c}Gunboat night\u{201d}");
         let text = m["text"].as_str().unwrap();
         let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
@@ -1764,14 +1800,14 @@ async fn replies_are_mailed_to_the_topic_starter_only_once_chosen() {
         assert_eq!(lines[at + 1], "  Friday suits me", "the reply, line by line");
         assert!(!text.contains("unmailed") && !text.contains("myself"), "{text}");
         assert!(m["headers"].get("list-unsubscribe").is_some(), "one click turns it off");
-        let url = link(m, &format!("{}/board/posts/", server.base));
-        assert_eq!(url, format!("{}/board/posts/{post}", server.base));
+        let url = link(m, &format!("{}/forum/posts/", server.base));
+        assert_eq!(url, format!("{}/forum/posts/{post}", server.base));
         assert_eq!(mails.len(), 2, "nobody else was mailed");
     }
 }
 
 /// Issue 15 §5: topic subscription. Any member follows any topic and unfollows it; a
-/// reply by someone else mails each follower who has board mails on (off by default),
+/// reply by someone else mails each follower who has forum mails on (off by default),
 /// one mail until they read the topic again; the starter follows their own topic until
 /// they unfollow it. Over real SMTP (aiosmtpd).
 #[tokio::test(flavor = "multi_thread")]
@@ -1791,7 +1827,7 @@ async fn members_follow_topics_and_get_one_mail_until_they_read_again() {
         ] {
             confirm(&sink, &server, who, addr).await;
         }
-        // Anna and Ben turn board mails on; Dora leaves them off.
+        // Anna and Ben turn forum mails on; Dora leaves them off.
         for who in [&anna, &ben] {
             who.call(
                 "PUT",
@@ -1802,18 +1838,18 @@ async fn members_follow_topics_and_get_one_mail_until_they_read_again() {
         }
         let topic = anna
             .post(
-                "/api/board/topics",
+                "/api/forum/topics",
                 json!({"title": "Summer league", "body": "Who plays?"}),
             )
             .await["topic"]
             .as_i64()
             .unwrap();
-        let view = ben.get(&format!("/api/board/topics/{topic}")).await;
+        let view = ben.get(&format!("/api/forum/topics/{topic}")).await;
         assert_eq!(view["following"]["following"], false, "{view}");
         let f = ben
             .call(
                 "PUT",
-                &format!("/api/board/topics/{topic}/follow"),
+                &format!("/api/forum/topics/{topic}/follow"),
                 Some(json!({"following": true})),
             )
             .await
@@ -1826,16 +1862,16 @@ async fn members_follow_topics_and_get_one_mail_until_they_read_again() {
         let f = dora
             .call(
                 "PUT",
-                &format!("/api/board/topics/{topic}/follow"),
+                &format!("/api/forum/topics/{topic}/follow"),
                 Some(json!({"following": true})),
             )
             .await
             .1;
-        assert_eq!(f["mailed"], false, "board mails off: following mails nothing: {f}");
-        let (_, html) = page(&dora, &format!("/board/topics/{topic}")).await;
+        assert_eq!(f["mailed"], false, "forum mails off: following mails nothing: {f}");
+        let (_, html) = page(&dora, &format!("/forum/topics/{topic}")).await;
         assert!(html.contains("replies are not mailed"), "the page says why");
         assert_eq!(
-            anna.get(&format!("/api/board/topics/{topic}")).await["following"]["following"],
+            anna.get(&format!("/api/forum/topics/{topic}")).await["following"]["following"],
             true
         );
         assert_eq!(
@@ -1843,7 +1879,7 @@ async fn members_follow_topics_and_get_one_mail_until_they_read_again() {
                 .visitor()
                 .call(
                     "PUT",
-                    &format!("/api/board/topics/{topic}/follow"),
+                    &format!("/api/forum/topics/{topic}/follow"),
                     Some(json!({"following": true}))
                 )
                 .await
@@ -1853,7 +1889,7 @@ async fn members_follow_topics_and_get_one_mail_until_they_read_again() {
         assert_eq!(
             ben.call(
                 "PUT",
-                "/api/board/topics/12345/follow",
+                "/api/forum/topics/12345/follow",
                 Some(json!({"following": true}))
             )
             .await
@@ -1861,7 +1897,7 @@ async fn members_follow_topics_and_get_one_mail_until_they_read_again() {
             404
         );
 
-        let board_mails = |addr: &str| {
+        let forum_mails = |addr: &str| {
             to(&sink.mails(), addr)
                 .into_iter()
                 .filter(|m| m["headers"]["subject"] != "Confirm your address")
@@ -1872,19 +1908,19 @@ async fn members_follow_topics_and_get_one_mail_until_they_read_again() {
         // Carl replies twice: Anna (starter) and Ben get one mail each, not two.
         server.advance(31_000).await;
         carl.post(
-            &format!("/api/board/topics/{topic}/posts"),
+            &format!("/api/forum/topics/{topic}/posts"),
             json!({"body": "Me, as Turkey"}),
         )
         .await;
         server.advance(31_000).await;
         carl.post(
-            &format!("/api/board/topics/{topic}/posts"),
+            &format!("/api/forum/topics/{topic}/posts"),
             json!({"body": "Or Russia"}),
         )
         .await;
         sink.wait_for(5, 30).await;
         settle().await;
-        let (a, b) = (board_mails("anna@x.example"), board_mails("ben@x.example"));
+        let (a, b) = (forum_mails("anna@x.example"), forum_mails("ben@x.example"));
         assert_eq!((a.len(), b.len()), (1, 1), "{a:?} {b:?}");
         assert!(
             a[0].contains("carl replied to your topic") && a[0].contains("Me, as Turkey"),
@@ -1896,53 +1932,53 @@ async fn members_follow_topics_and_get_one_mail_until_they_read_again() {
             "{}",
             b[0]
         );
-        assert!(board_mails("dora@x.example").is_empty());
+        assert!(forum_mails("dora@x.example").is_empty());
         // Ben reads the topic: the next reply mails him again; Anna has not read it.
-        ben.get(&format!("/api/board/topics/{topic}")).await;
+        ben.get(&format!("/api/forum/topics/{topic}")).await;
         server.advance(31_000).await;
         carl.post(
-            &format!("/api/board/topics/{topic}/posts"),
+            &format!("/api/forum/topics/{topic}/posts"),
             json!({"body": "Third word"}),
         )
         .await;
         sink.wait_for(6, 30).await;
         settle().await;
-        assert_eq!(board_mails("ben@x.example").len(), 2);
-        assert!(board_mails("ben@x.example")[1].contains("Third word"));
-        assert_eq!(board_mails("anna@x.example").len(), 1, "Anna has not read it since");
+        assert_eq!(forum_mails("ben@x.example").len(), 2);
+        assert!(forum_mails("ben@x.example")[1].contains("Third word"));
+        assert_eq!(forum_mails("anna@x.example").len(), 1, "Anna has not read it since");
         // Both unfollow (Anna her own topic); they read it, and a reply mails nobody.
         for who in [&anna, &ben] {
             who.call(
                 "PUT",
-                &format!("/api/board/topics/{topic}/follow"),
+                &format!("/api/forum/topics/{topic}/follow"),
                 Some(json!({"following": false})),
             )
             .await;
-            who.get(&format!("/api/board/topics/{topic}")).await;
+            who.get(&format!("/api/forum/topics/{topic}")).await;
         }
         assert_eq!(
-            anna.get(&format!("/api/board/topics/{topic}")).await["following"]["following"],
+            anna.get(&format!("/api/forum/topics/{topic}")).await["following"]["following"],
             false
         );
         server.advance(31_000).await;
-        carl.post(&format!("/api/board/topics/{topic}/posts"), json!({"body": "Anyone?"}))
+        carl.post(&format!("/api/forum/topics/{topic}/posts"), json!({"body": "Anyone?"}))
             .await;
         settle().await;
         settle().await;
-        assert_eq!(board_mails("ben@x.example").len(), 2);
-        assert_eq!(board_mails("anna@x.example").len(), 1);
+        assert_eq!(forum_mails("ben@x.example").len(), 2);
+        assert_eq!(forum_mails("anna@x.example").len(), 1);
         // Nobody's own reply mails themselves.
         anna.call(
             "PUT",
-            &format!("/api/board/topics/{topic}/follow"),
+            &format!("/api/forum/topics/{topic}/follow"),
             Some(json!({"following": true})),
         )
         .await;
         server.advance(31_000).await;
-        anna.post(&format!("/api/board/topics/{topic}/posts"), json!({"body": "Me again"}))
+        anna.post(&format!("/api/forum/topics/{topic}/posts"), json!({"body": "Me again"}))
             .await;
         settle().await;
-        assert_eq!(board_mails("anna@x.example").len(), 1);
+        assert_eq!(forum_mails("anna@x.example").len(), 1);
         assert_eq!(sink.mails().len(), 3 + 3, "three confirmations, three reply mails");
     }
 }

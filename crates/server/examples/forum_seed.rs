@@ -1,12 +1,12 @@
-//! Fills an empty club's message board with years of talk, for measuring the board's
-//! search and pages on a large board (`bench/board-search.sh`): 300 members, 2,000
+//! Fills an empty club's forum with years of talk, for measuring the forum's
+//! search and pages on a large forum (`bench/forum-search.sh`): 300 members, 2,000
 //! topics and 100,000 posts written over five years, stored through the server's own
 //! store functions (so the search index is kept as the server keeps it), not 100,000
 //! HTTP requests.
 //!
 //! ```text
-//! cargo build --release -p chancery-server --example board_seed
-//! target/release/examples/board_seed DATABASE [TOPICS POSTS]
+//! cargo build --release -p chancery-server --example forum_seed
+//! target/release/examples/forum_seed DATABASE [TOPICS POSTS]
 //! ```
 //!
 //! `DATABASE` is what the server's `--database` takes (an SQLite path or a
@@ -16,7 +16,7 @@
 //! posts of 10 to 400 words, most between 30 and 120, some quoting. Every 50th post
 //! starts a topic; a reply goes to one of the twenty liveliest recent topics or, one time
 //! in four, revives an older one. One post in a hundred is hidden by a moderator. The
-//! same seed gives the same board.
+//! same seed gives the same forum.
 
 use chancery_server::db::{new_id, Db};
 use chancery_server::store::{accounts, forum};
@@ -36,7 +36,7 @@ const CLUB: &str = "game army move fleet support turn spring fall orders attack 
     war draw solo player players gm deadline press retreat hold convoy disband position
     trust ally enemy border front line north south east west sea land coast victory defend
     defence capture take lost winter year years season phase opening variant rules judge
-    board map supply dot dots neutral home talk message letter reply thanks sorry agree
+    forum map supply dot dots neutral home talk message letter reply thanks sorry agree
     offer treaty promise lie truth honest plan strategy tactic tempo gambit lepanto juggernaut
     wicked witch sealion triple double stalemate armistice guarantee partition carve share
     bounce standoff dislodge cut standoffs vacant civil disorder replacement seat join
@@ -55,7 +55,7 @@ const TAIL_WORDS: usize = 20_000;
 const MEMBERS: usize = 300;
 const YEARS_MS: i64 = 5 * 365 * 24 * 3600 * 1000;
 
-/// The board's words, most common first, and a sampler of Zipf's law over them.
+/// The forum's words, most common first, and a sampler of Zipf's law over them.
 struct Words {
     words: Vec<String>,
     /// Cumulative weights (1/rank), for a binary search.
@@ -142,7 +142,7 @@ fn post_length(rng: &mut StdRng) -> usize {
 async fn main() {
     let mut args = std::env::args().skip(1);
     let Some(url) = args.next() else {
-        eprintln!("usage: board_seed DATABASE [TOPICS POSTS]");
+        eprintln!("usage: forum_seed DATABASE [TOPICS POSTS]");
         std::process::exit(2);
     };
     let topics: usize = args.next().map_or(2_000, |t| t.parse().expect("TOPICS: a number"));
@@ -150,7 +150,7 @@ async fn main() {
     let started = std::time::Instant::now();
     let db = Db::open(&url).await.unwrap_or_else(|e| panic!("{e}"));
     if forum::count(&db.read).await.expect("count topics") > 0 {
-        eprintln!("the board has topics already: seed an empty club");
+        eprintln!("the forum has topics already: seed an empty club");
         std::process::exit(1);
     }
     let mut rng = StdRng::seed_from_u64(1901);

@@ -1,4 +1,4 @@
-// The board's buttons beyond the plain forms: quoting a post into the reply, the
+// The forum's buttons beyond the plain forms: quoting a post into the reply, the
 // moderators' one-click actions (pin, lock, show, remove, lift) and the forms whose
 // body or address is made from their fields (hide with a reason, a game's GM). Every
 // action is a call to the JSON API; the server decides who may do it.
@@ -39,7 +39,7 @@
     Array.prototype.forEach.call(document.querySelectorAll("button.quote-post"), function (b) {
       b.addEventListener("click", function () { quote(b); });
     });
-    Array.prototype.forEach.call(document.querySelectorAll("button.board-action"), function (b) {
+    Array.prototype.forEach.call(document.querySelectorAll("button.forum-action"), function (b) {
       b.addEventListener("click", function () {
         var confirmText = b.getAttribute("data-confirm");
         if (confirmText && !window.confirm(confirmText)) return;
