@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The forum's search and topic list on a large forum (issue 15 §5), measured by oha
+# The forum's search and topic list on a large forum, measured by oha
 # (crates.io: `cargo install oha`), run by hand (not part of the tests or CI).
 #
 # examples/forum_seed.rs fills a fresh database with 300 members, 2,000 topics and

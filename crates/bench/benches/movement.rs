@@ -1,5 +1,5 @@
 //! Movement-phase speed: Chancery against the `diplomacy` crate 0.2 on the same random
-//! legal order sets (issues 2 and 12), how the cost grows with the units on the board
+//! legal order sets, how the cost grows with the units on the board
 //! (random 1648 positions), and the project's whole DATC run.
 //!
 //! `cargo bench -p chancery-bench` prints criterion's figures for Chancery's paths, then
@@ -197,7 +197,7 @@ fn agreement(p: &Prepared, map: &Map) -> (usize, usize) {
     (moves, differ)
 }
 
-/// The issue-12 figures for one kind of position, all measured interleaved.
+/// The README's figures for one kind of position, all measured interleaved.
 fn summary(p: &Prepared, map: &Map) {
     let v = &p.w.variant;
     let n = p.sets.len();

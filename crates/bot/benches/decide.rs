@@ -1,5 +1,6 @@
-//! Decision time of the bots (issue 22: the strong bot's median within 300 ms and p95
-//! within 1 s per power per phase on 1648 on one core; the baseline within 20 ms): one
+//! Decision time of the bots (the targets: the strong bot's median within 300 ms and p95
+//! within 1 s per power per phase on 1648 on one core; the baseline within 20 ms, so that a game of bots
+//! moves at a person's pace): one
 //! great power's movement decision in a mid-game position of 1648 and of Standard,
 //! reached by five years of baseline play from a fixed seed, so every run measures the
 //! same work.

@@ -1,5 +1,6 @@
-//! Every order and bid a bot gives is one the engine takes (issue 22's acceptance: over
-//! thousands of self-play phases in every variant the engine refuses none), each order
+//! Every order and bid a bot gives is one the engine takes (over thousands
+//! of self-play phases in every variant the engine refuses none: a refused order is a
+//! unit that stands still), each order
 //! is written in the project's notation and reads back through the parser to itself,
 //! and a bot repeats itself for a seed.
 

@@ -1,4 +1,4 @@
-//! Self-play reaches a victory in every variant (issue 22's acceptance), by each
+//! Self-play reaches a victory in every variant, by each
 //! variant's own condition: 18 centres on Standard (and 1648's 18, 1936's count with
 //! its factions), 18 units in Original 1958 (its rule 1).
 

@@ -1,4 +1,5 @@
-//! The Diplomacy Point case files (tests/dp/*.txt, issue 4): every case must pass. The
+//! The Diplomacy Point case files (tests/dp/*.txt, the rules of
+//! docs/rules-dp.md): every case must pass. The
 //! `*-refusals.txt` files hold bids that break rule 3 as `REFUSED "words":` lines, which
 //! the runner checks are refused on submission with those words in the message.
 

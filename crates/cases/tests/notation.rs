@@ -1,4 +1,4 @@
-//! What the case runner does with a case that is wrong in itself (issue 12 §6): an order
+//! What the case runner does with a case that is wrong in itself: an order
 //! that cannot be read, an impossible position, the victory check, and orders and bids
 //! that must be refused at submission. Each point has a case that passes and one that
 //! must fail with the message named.

@@ -1,4 +1,4 @@
-//! Original 1958 (issue 5): every case in tests/1958/*.txt must pass, and the messages,
+//! Original 1958: every case in tests/1958/*.txt must pass, and the messages,
 //! victory count and JSON form that case files cannot check are checked here. Rule
 //! numbers are the rule page's (../shared/seeds, "Original 1958", revision 1072);
 //! docs/rules-1958.md lists the readings taken.

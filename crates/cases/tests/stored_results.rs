@@ -1,5 +1,6 @@
-//! A judged phase survives storage (issue 12 §1: the server stores each `PhaseResult` and
-//! history draws from it without judging again). Every case of tests/datc, tests/dp and
+//! A judged phase survives storage (the server stores each `PhaseResult` and
+//! history draws from it without judging again, so what is read back must be what was
+//! judged). Every case of tests/datc, tests/dp and
 //! tests/1958 is judged through `judge_phase`, written as JSON and read back: the
 //! positions, orders, outcomes and bid report come back equal, and every reason a
 //! history page prints reads the same. Order errors come back as their message

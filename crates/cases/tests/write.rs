@@ -1,4 +1,4 @@
-//! The case writer against the case reader (issue 12 §6): a random position of any
+//! The case writer against the case reader: a random position of any
 //! built-in variant, with orders and bids, written as a case and read back, is the same
 //! position with the same orders and bids; and written with its judged result as the
 //! expected sections, the case passes.

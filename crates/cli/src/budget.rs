@@ -1,6 +1,6 @@
 //! `chancery budget VARIANT [--state STATE.json | --phase REQUEST.json]`: each great
-//! power's Diplomacy Points for the turn, with every deduction and its reason (issue 4,
-//! rule 2). With `--phase` (a `chancery adjudicate` request with orders and bids) the
+//! power's Diplomacy Points for the turn, with every deduction and its reason
+//! (docs/rules-dp.md, rule 2). With `--phase` (a `chancery adjudicate` request with orders and bids) the
 //! phase is judged by `judge_phase` and the GM's bid report follows.
 
 use std::process::ExitCode;

@@ -1,5 +1,5 @@
 //! `chancery bot` and `chancery selfplay` as a script sees them: the bot's answer is in
-//! the project's notation and `chancery adjudicate` takes all of it (issue 22 §5).
+//! the project's notation and `chancery adjudicate` takes all of it.
 
 use std::io::Write;
 use std::process::{Command, Stdio};

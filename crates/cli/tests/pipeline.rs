@@ -1,4 +1,4 @@
-//! One pipeline for a phase (issue 12): the case runner and `chancery adjudicate` judge a
+//! One pipeline for a phase: the case runner and `chancery adjudicate` judge a
 //! phase through the engine's `judge_phase`, so all three give the same result. The
 //! phase is a 1936 Spring in which rule 8 fires (Italy eliminated, its Nationalist
 //! faction falls into civil disorder) and a bid buys a minor's sortie (rules 4 and 6):

@@ -45,7 +45,7 @@ mod tests {
 
     #[test]
     fn unrelated_names_are_not_suggested() {
-        // Issue 12: "Turkey" in Original 1958 was answered "did you mean Italy?".
+        // "Turkey" in Original 1958 was answered "did you mean Italy?".
         assert_eq!(nearest("Turkey", ["Italy", "France", "Germany"]), None);
         assert_eq!(nearest("xyzzy", ["nth", "nwy"]), None);
         assert_eq!(nearest("Holy Roman Empire", ["Ottoman Empire", "Austria"]), None);

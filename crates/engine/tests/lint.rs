@@ -1,4 +1,5 @@
-//! `lint` finds what a map author gets wrong (issue: the three variant maps, item 2).
+//! `lint` finds what a map author gets wrong before a game is played on
+//! the map.
 
 use chancery_engine::lint::{lint, Severity};
 use chancery_engine::variant_file::load_variant;

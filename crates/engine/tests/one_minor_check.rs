@@ -1,4 +1,4 @@
-//! Issue 12 §2: one way to ask whether a power follows the minor-power rules. Every rule
+//! One way to ask whether a power follows the minor-power rules. Every rule
 //! asks `GameState::acts_as_minor` (or `GameState::side` of a unit), which builds on
 //! `Variant::is_minor`; no other code reads the power's kind for it, so that a power in
 //! civil disorder can never be missed by a rule that tested the kind alone. The server is

@@ -255,7 +255,7 @@ proptest! {
 /// Original 1958's rule text calls three of its powers by short names (rule 2: Austria,
 /// England, Turkey); the variant file gives them as aliases with their adjectives, so a
 /// player may write either, as the name before an order, a nationality before a unit,
-/// or the power after `B` (issue 12 §6).
+/// or the power after `B`.
 #[test]
 fn original_1958_reads_its_powers_short_names() {
     let v = builtin("original-1958").unwrap().unwrap();
@@ -293,7 +293,7 @@ fn original_1958_reads_its_powers_short_names() {
 }
 
 /// Every variant's powers answer to the usual short forms and other names players write
-/// (issue 12 §6): as the name before an order, and, with their adjectives, as the
+/// (a player writes what they know): as the name before an order, and, with their adjectives, as the
 /// nationality before a unit. The name shown stays the variant's own.
 #[test]
 fn every_variant_reads_its_powers_other_names() {
@@ -383,7 +383,7 @@ fn every_variant_reads_its_powers_other_names() {
 }
 
 /// "Did you mean" weighs every name a power answers to, and proposes only a close one
-/// (issue 12 §6: "Turkey" was once answered "did you mean Italy?").
+/// ("Turkey" was once answered "did you mean Italy?").
 #[test]
 fn unknown_powers_get_only_a_close_suggestion() {
     for (variant, typed, want) in [

@@ -1,4 +1,4 @@
-//! Every order text the engine prints reads back as the same order (issue 12 §6), in
+//! Every order text the engine prints reads back as the same order, in
 //! every built-in variant: what a result page, a stored order or `chancery adjudicate`
 //! prints can be submitted again unchanged.
 

@@ -1,4 +1,4 @@
-//! Real cities lie inside the spaces named for them (issue 11): for each built-in variant
+//! Real cities lie inside the spaces named for them: for each built-in variant
 //! with a table `tests/maps/VARIANT.cities`, every listed city is inside its space's
 //! committed shape. The tables give real coordinates; the shapes come from the anchors and
 //! shaping points of the variant file, so a moved anchor that loses a city fails here.
@@ -47,7 +47,7 @@ fn real_cities_lie_in_the_spaces_named_for_them() {
         let text = builtin_shapes(&name).unwrap_or_else(|| panic!("{name} has no shapes"));
         let shapes = Shapes::from_geojson(&variant, text).unwrap();
         let cities = read_table(&std::fs::read_to_string(&path).unwrap());
-        // Issue 23's acceptance (issue 11 asked 15): at least 25 real towns per variant.
+        // At least 25 real towns per variant, enough that a wrongly placed space shows.
         assert!(
             cities.len() >= 25,
             "{name}.cities lists {} cities, fewer than 25",

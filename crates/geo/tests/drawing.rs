@@ -1,5 +1,5 @@
-//! The committed drawings against their graphs (issue 11: every border drawn, no contact
-//! the graph lacks, each anchor inside its space, land spaces on land). Real cities inside
+//! The committed drawings against their graphs, so that a player sees the
+//! moves the judge allows (every border drawn, no contact the graph lacks, each anchor inside its space, land spaces on land). Real cities inside
 //! the spaces named for them are `cities.rs`'s job.
 
 use chancery_engine::builtin::builtin;
@@ -89,7 +89,8 @@ fn junctions_stand_in_non_planar_knots() {
 }
 
 /// A border drawn only through a piece of a space lying inside its neighbours is not
-/// drawn (issue 11: each border a shared edge between the spaces' main bodies); a
+/// drawn (each border must be a shared edge between the spaces' main bodies, where a
+/// player looks for it); a
 /// `junction` line and its crossing draw it.
 #[test]
 fn a_border_through_a_detached_piece_is_not_drawn() {
@@ -168,7 +169,7 @@ fn a_border_through_a_detached_piece_is_not_drawn() {
     assert!(r.errors().iter().any(|e| e.contains("b–c is declared")));
 }
 
-/// Issue 23: a GIS reader of `map.geojson` sees no sea over land. The shapes as served
+/// A GIS reader of `map.geojson` sees no sea over land. The shapes as served
 /// (`Shapes::with_seas_cut`) have no sea with more than 1% of its area on Natural
 /// Earth's land: land outside play (Iceland, Greenland, Svalbard, the Faroes), islands
 /// smaller than the generator's cells and the steps of its coasts are cut out.
@@ -201,7 +202,7 @@ fn no_sea_of_the_served_shapes_lies_over_land() {
     }
 }
 
-/// Issue 23: a contact is what a player sees, not only a shared segment. Two spaces
+/// A contact is what a player sees, not only a shared segment. Two spaces
 /// the graph does not join, parted by 3 km (a sliver of land outside play, or shapes
 /// meeting corner to corner along a diagonal), read as sharing a border; 11 km apart,
 /// or parted by a strait of a sea, they do not.
@@ -257,7 +258,7 @@ fn outlines_a_few_km_apart_are_a_contact() {
     );
 }
 
-/// Issue 23: the pairs a player tripped on. Standard's Burgundy touched Piedmont south
+/// The pairs a player tripped on. Standard's Burgundy touched Piedmont south
 /// of Switzerland and Tyrolia beside it, corner to corner, which the old measure (shared
 /// segments) did not see.
 #[test]

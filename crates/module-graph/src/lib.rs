@@ -1,5 +1,5 @@
 //! The module graph of one crate, read from its source with `syn`, so that a test can
-//! refuse an import circle (issue 12 §3). An edge is a module's use of an item of
+//! refuse an import circle. An edge is a module's use of an item of
 //! another module of the crate, wherever it is written: a `use` (at the top or inside a
 //! function), a path in a signature or a body (`crate::state::Phase::new`, `super::x`, a
 //! name brought in by `use`), a path inside a macro's arguments. A re-export is followed

@@ -1,4 +1,4 @@
-//! The server's typed boundary (issue 25): stored values are read by `store/` alone. No
+//! The server's typed boundary: stored values are read by `store/` alone. No
 //! module outside `crates/server/src/store/` reads a column by name (`try_get("…")`),
 //! and none compares a typed stored field (a game's `status` or `press`, a phase's
 //! `how`, a membership's `role`, a mail's `kind`) with a string literal, which the enums

@@ -1,6 +1,6 @@
 //! The built-in variants drawn on their real geography: every marker inside its space,
-//! sizes a player can read at 1400 pixels wide (issue 11's acceptance: names at least
-//! 11 px and units at least 20 px in central Europe on 1648 and 1936), names kept apart,
+//! sizes a player can read at 1400 pixels wide (names at least 11 px and
+//! units at least 20 px in central Europe on 1648 and 1936, the most crowded part), names kept apart,
 //! and a drawing that belongs to the variant's content, not its name.
 
 use std::sync::Arc;
@@ -216,7 +216,7 @@ fn names_do_not_cover_each_other() {
 
 #[test]
 fn an_upload_named_like_a_builtin_never_changes_the_builtins_drawing() {
-    // Issue 14 point 4: the drawing is keyed by the variant's content. An upload that
+    // The drawing is keyed by the variant's content. An upload that
     // says `variant standard` but moves Bohemia's anchor gets a drawing of its own.
     let standard = variant("standard");
     let before = MapGeometry::cached(&standard).unwrap();

@@ -1,6 +1,5 @@
-//! Measures the server under issue 14's two attacks at once: uploaded variants whose
-//! maps are drawn (finding 1) and a flood of logins and registrations with new names
-//! (finding 2), while a client asks `/api/health` every 10 ms. Prints the health
+//! Measures the server under two attacks at once that once starved it: uploaded variants
+//! whose maps are drawn, and a flood of logins and registrations with new names, while a client asks `/api/health` every 10 ms. Prints the health
 //! latencies and the server's resident memory (peak and after).
 //!
 //! ```text

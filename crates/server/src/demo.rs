@@ -126,7 +126,7 @@ pub async fn create_if_empty(app: &App) -> Result<(), String> {
     Ok(())
 }
 
-/// A Standard game against bots (issue 22): bots play every power but England, which
+/// A Standard game against bots: bots play every power but England, which
 /// waits for a newcomer; once someone takes it the game moves at their pace (the bots
 /// are ready as soon as a phase opens), and until then at the deadlines.
 async fn against_bots(app: &App, gm: &crate::model::Account) -> crate::error::ApiResult<()> {

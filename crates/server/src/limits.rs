@@ -35,7 +35,7 @@ pub const MAX_MINUTES: i64 = 60 * 24 * 60;
 
 /// How far ahead a deadline or a start time may be set: a year (366 days). Every moment
 /// a request gives must fall after now and within this, so that no sum of times
-/// computed from it can overflow (issue 14, finding 9).
+/// computed from it can overflow.
 pub const MAX_AHEAD_MS: i64 = 366 * 24 * 60 * 60 * 1000;
 /// The latest time a client may name (ms since 1970 UTC): the end of the year 9999, as
 /// far as ISO 8601's four-digit years reach.
@@ -86,7 +86,7 @@ pub fn client_of(ip: std::net::IpAddr) -> String {
 pub const MAX_LINE_CHARS: usize = 1_000;
 pub const MAX_TEXT_CHARS: usize = UPLOAD_LIMIT;
 
-// Uploaded variant files (issue 14, finding 1). Loading, checking and drawing a map grow
+// Uploaded variant files. Loading, checking and drawing a map grow
 // with its size, so these bound the work one upload can ask for. They fit every real
 // variant with room: the largest built-in, 1648, is a 30 KB file of 141 spaces, 952
 // neighbours on its army and fleet lines and 57 shaping points.

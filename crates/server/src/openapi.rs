@@ -92,7 +92,7 @@ mod tests {
             .is_some_and(|c| !c.is_empty() && c.values().all(|m| m.get("schema").is_some()))
     }
 
-    /// Issue 12: positions and results are described field by field (the engine's JSON
+    /// Positions and results are described field by field (the engine's JSON
     /// forms derive their schemas), not as bare objects.
     #[test]
     fn positions_and_results_have_schemas() {
@@ -133,7 +133,7 @@ mod tests {
                 "{result}"
             );
         }
-        // A waived build has no unit (issue 12 §6), so `unit` may be absent.
+        // A waived build has no unit, so `unit` may be absent.
         assert!(
             !result["required"].as_array().unwrap().contains(&json!("unit")),
             "{result}"
@@ -193,7 +193,7 @@ mod tests {
         }
     }
 
-    /// Issue 12 §4: every body an operation takes or gives is described field by field,
+    /// Every body an operation takes or gives is described field by field,
     /// down to its leaves, so that a client generated from the document gets types, not
     /// maps of anything. Two bodies are other standards' documents, named here: the
     /// OpenAPI document itself and a variant's shapes (RFC 7946 GeoJSON).
@@ -235,7 +235,7 @@ mod tests {
         );
     }
 
-    /// Issue 12: the OpenAPI document has a schema for every request and response body;
+    /// The OpenAPI document has a schema for every request and response body;
     /// every operation is derived from its handler.
     #[test]
     fn every_derived_operation_has_schemas() {

@@ -65,7 +65,7 @@ fn compression() -> CompressionLayer {
 
 /// One bucket per account for a token seen to be a valid session (by the request's own
 /// session check, `auth.rs`), else one per client address: a token that is no session's
-/// counts as none, so made-up tokens get no bucket of their own (issue 14, finding 3).
+/// counts as none, so made-up tokens get no bucket of their own.
 /// No database read here, so a limited request costs nothing but this.
 async fn rate_limit(State(app): State<App>, request: Request, next: Next) -> Response {
     let account = auth::request_token(request.headers()).and_then(|t| app.known_sessions.account(&t));

@@ -2,7 +2,7 @@
 //! variant keep its text in the database, so any server sharing the database can load
 //! it. Every cache of something made from a variant (this one, the maps of
 //! `services::maps`) is keyed by a SHA-256 of the variant file's text, never by its
-//! name, and an upload may not take a built-in variant's name (issue 14, finding 4).
+//! name, and an upload may not take a built-in variant's name.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -1,4 +1,4 @@
-//! The standing abuse suite (issue 14). Its cases are generated from the server's own
+//! The standing abuse suite. Its cases are generated from the server's own
 //! OpenAPI document (`/api/docs`), derived operations and hand-described ones alike, so
 //! an endpoint added to the API is attacked without being listed here:
 //!
@@ -21,7 +21,7 @@
 //! panic in the server's log, and `/api/health` answers after each operation. Where a
 //! defence exists its status is asserted: 413 for a body over the limit, 415 for a
 //! wrong content type, 400/422 for a body that does not parse, 422 naming the field for
-//! a control character in a string (finding 5). An actor the operation is not for may be
+//! a control character in a string. An actor the operation is not for may be
 //! refused first (401, 403, or 429 when a rate limit stops it before its content is
 //! read), but at least one actor must meet the defence itself.
 
@@ -243,8 +243,8 @@ fn wrong_type(v: &Value) -> Value {
     }
 }
 
-/// Strings no text field may hold (finding 5: one check at the boundary, the same on
-/// both backends), each with the answer that refuses it.
+/// Strings no text field may hold (one check at the boundary, so that both backends
+/// refuse the same), each with the answer that refuses it.
 fn hostile_strings(original: &str) -> Vec<(&'static str, String, Expect)> {
     vec![
         ("NUL", format!("{original}\u{0}x"), Expect::Names422),

@@ -171,7 +171,7 @@ async fn production_servers_have_no_test_clock_and_create_the_demo_club() {
     let (status, _) = server.visitor().call("GET", "/api/test/adjudications", None).await;
     assert_eq!(status, 404, "so does the count of adjudications");
     // The demo club: a game of each built-in variant, a few phases in, and a Standard
-    // game against bots (issue 22) with England open.
+    // game against bots with England open.
     let games = server.visitor().get("/api/games").await;
     let variants = server.visitor().get("/api/variants").await;
     assert_eq!(
@@ -190,7 +190,7 @@ async fn production_servers_have_no_test_clock_and_create_the_demo_club() {
         assert_eq!(phases["phases"].as_array().unwrap().len(), 4, "{g}");
     }
     // A newcomer who takes a seat in a demo game and marks ready does not end the phase
-    // for the powers nobody plays yet: the demo waits for the deadline (issue 13).
+    // for the powers nobody plays yet: the demo waits for the deadline.
     let standard = games["games"]
         .as_array()
         .unwrap()

@@ -1,4 +1,4 @@
-//! Bots in seats (issue 22 §4), over real HTTP on SQLite and, when
+//! Bots in seats, over real HTTP on SQLite and, when
 //! CHANCERY_TEST_POSTGRES is set, PostgreSQL: a game of people and bots plays at the
 //! people's pace, the GM gives a departed player's power to a bot, a person takes a
 //! bot's seat, and a bot's bids are as secret as a person's.
@@ -75,7 +75,7 @@ async fn hold_and_ready(player: &Api, id: i64, view: &Value, power: &str) {
     assert!(status == 200 || status == 409, "ready: {status} {body}");
 }
 
-/// Issue 22 §4: "a game of one human and eight bots moves at the human's pace". A 1936
+/// "a game of one human and eight bots moves at the human's pace". A 1936
 /// game of two people with bots in the other seats (the creation form's "bots take the
 /// seats nobody has") plays three years with only the people's orders sent and no
 /// deadline passing: each phase is processed by the last ready mark.
@@ -164,7 +164,7 @@ async fn two_people_and_bots_play_three_years_of_1936() {
     }
 }
 
-/// Issue 22 §4: "a GM may give a power whose player is gone to a bot instead of
+/// "a GM may give a power whose player is gone to a bot instead of
 /// declaring civil disorder (logged, mailed to the players as a replacement is)". The
 /// bot then plays the power, and its seat shows as a bot's.
 #[tokio::test(flavor = "multi_thread")]
@@ -249,7 +249,7 @@ async fn a_gm_gives_a_departed_players_power_to_a_bot() {
     }
 }
 
-/// Issue 22 §4: "a person can take a bot's seat through the replacement flow". Joining
+/// "a person can take a bot's seat through the replacement flow". Joining
 /// a bot's power is refused; the GM's replacement gives it to the person, and the bot
 /// plays it no more.
 #[tokio::test(flavor = "multi_thread")]
@@ -307,7 +307,7 @@ async fn a_person_takes_a_bots_seat() {
     }
 }
 
-/// Issue 22 §4 and acceptance: "a bot's bids are as secret as a person's (no endpoint
+/// "a bot's bids are as secret as a person's (no endpoint
 /// shows them to anyone but the GM)". In 1936 the bots bid in the movement phases; a
 /// player, an observer and a visitor are refused the bot's bids and the bid report, and
 /// no view, result or feed names them.
@@ -368,7 +368,7 @@ async fn a_bots_bids_stay_secret() {
     }
 }
 
-/// Issue 22 §4: a power given to a bot is "mailed to the players as a replacement is":
+/// A power given to a bot is "mailed to the players as a replacement is":
 /// its old player hears the seat has ended, the others that a bot plays it now.
 #[tokio::test(flavor = "multi_thread")]
 async fn giving_a_power_to_a_bot_is_mailed() {

@@ -741,7 +741,7 @@ async fn a_player_and_the_gm_play_a_1936_turn_in_the_browser() {
         .parse()
         .unwrap();
     assert!(budget >= 1, "Germany has DPs to bid in Spring 1936 (rule 2)");
-    // The budget as a player reads it (issue 13 item 4): what there is, what is bid,
+    // The budget as a player reads it: what there is, what is bid,
     // what is left; no rule-file words.
     let summary = b.text("#dp-summary").await;
     assert_eq!(
@@ -1130,7 +1130,7 @@ async fn a_retreat_a_removal_and_a_build_are_clicked() {
     b.shot("history-dislodged").await;
 }
 
-/// A results mail as a player reads it (issue 15): a 1901 phase is processed, the mail
+/// A results mail as a player reads it: a 1901 phase is processed, the mail
 /// arrives over real SMTP (aiosmtpd), and its HTML part is shown in Chromium as a mail
 /// client shows it, the picture its `cid:` names put in its place, under the mail's
 /// From, To, Subject and Date.
@@ -1356,8 +1356,8 @@ async fn a_game_is_created_in_the_lobby_and_followed() {
     b.find("#old-password").await;
     // The club mails (to a folder): the page has the address, the kinds and the zone.
     b.find("#mail-address-field").await;
-    // The player chooses New York's time and one digest a day at 07:00 there (issue 15
-    // §2, §6); the page then says when the digest comes, in that zone and in UTC.
+    // The player chooses New York's time and one digest a day at 07:00 there; the
+    // page then says when the digest comes, in that zone and in UTC.
     b.find("#zone-field")
         .await
         .select_by_value("America/New_York")
@@ -1406,7 +1406,7 @@ async fn a_game_is_created_in_the_lobby_and_followed() {
     assert_eq!(status, 200, "the new password logs in");
 }
 
-/// Issue 13's broken items in the browser, on a desktop and on a phone: a wrong password
+/// What players found broken, in the browser, on a desktop and on a phone: a wrong password
 /// is reported in the server's words (not "Log in first."), and an order sent with Enter
 /// straight after typing keeps its "Order accepted" (the check-as-you-type timer used to
 /// fire after it and wipe it).
@@ -1467,7 +1467,7 @@ async fn server_messages_stay_on_screen_on_a_phone() {
     server_messages_stay_on_screen(375, 800, "phone").await;
 }
 
-/// Issue 13 item 5 and item 4 on a desktop and a phone: orders are listed in words
+/// On a desktop and a phone: orders are listed in words
 /// ("Army Berlin → Silesia") with the abbreviations on request; the hint's examples are
 /// the player's own units' legal orders in this variant (1936 has no Kiel); a pasted
 /// block is checked line by line and each line reported; the DP panel says what the
@@ -1616,7 +1616,7 @@ fn fall_retreat_1936(v: &chancery_engine::Variant) -> (Orders, Orders) {
     (spring, fall)
 }
 
-/// Issue 13 item 4: the DP panel and its bid form appear in the Spring and Fall
+/// The DP panel and its bid form appear in the Spring and Fall
 /// movement phases only (1936 rule 2: bids are made for a movement phase); a 1936 game
 /// is played through the Fall, a retreat and a Winter, and neither the retreat nor the
 /// Winter shows the panel or offers a bid, while the Fall movement does.
@@ -1716,7 +1716,7 @@ async fn the_dp_panel_is_shown_in_movement_phases_only() {
     assert!(status == 409 || status == 422, "{status} {answer}");
 }
 
-/// Issue 13 item 8 on a desktop and a phone, with the demo club: its running games with
+/// On a desktop and a phone, with the demo club, what a newcomer sees first: its running games with
 /// vacant powers are listed as open; each phase code carries its words; and on a desktop
 /// the game page's powers table fits its column without scrolling sideways.
 async fn the_lobby_shows_open_seats(width: u32, height: u32, tag: &str) {
@@ -1885,7 +1885,7 @@ async fn the_lobby_shows_open_seats_on_a_phone() {
     the_lobby_shows_open_seats(375, 800, "phone").await;
 }
 
-/// Accessibility (issue 13): axe-core finds no serious or critical violation on the
+/// Accessibility: axe-core finds no serious or critical violation on the
 /// lobby, the game page (a player's, with the order and DP panels), the history (list
 /// and one phase) and the GM console, on a desktop and on a phone.
 async fn axe_finds_nothing_serious(width: u32, height: u32) {
@@ -1925,7 +1925,7 @@ async fn axe_finds_nothing_serious_on_a_phone() {
     axe_finds_nothing_serious(375, 800).await;
 }
 
-/// Issue 15 §5 on a desktop and a phone: a player opens a topic in the forum, another
+/// On a desktop and a phone: a player opens a topic in the forum, another
 /// quotes it in a reply (it is new to him until he reads it), a moderator hides the
 /// reply with a reason and locks the topic, then suspends its writer, who can then
 /// neither post nor give an order, and is told why. axe-core on every forum page.
@@ -2141,7 +2141,7 @@ async fn the_forum_and_its_moderators_on_a_phone() {
     the_forum_and_its_moderators(375, 800, "phone").await;
 }
 
-/// Accessibility beyond axe (issue 13): every order control is reached with Tab, and
+/// Accessibility beyond axe: every order control is reached with Tab, and
 /// orders are given by keyboard alone: a move (the unit, then its destination among the
 /// named choices), a support (Support…, the unit supported, where it goes) and one typed
 /// in the order field, then the ready mark. Units and choices carry names a screen reader
@@ -2253,7 +2253,7 @@ async fn orders_are_given_by_keyboard_alone() {
     b.no_js_errors("orders by keyboard").await;
 }
 
-/// Orders and results read without colour (issue 13, accessibility): each line of the
+/// Orders and results read without colour (for a player who cannot tell red from green): each line of the
 /// history's results says in words whether the order succeeded and why (the ✓ and ✗ are
 /// hidden from screen readers, which hear "Succeeded" or "Failed"); the legend names
 /// every power beside its colour and every symbol of the key in words; each unit carries
@@ -2336,7 +2336,7 @@ async fn orders_and_results_read_without_colour() {
     b.shot("history-greys").await;
 }
 
-/// Issue 13 item 7 on a desktop and a phone: the lobby counts each game's press the
+/// On a desktop and a phone: the lobby counts each game's press the
 /// player has not read, and the game page says so at its top, with the newest private
 /// message visible without scrolling. The marks are the server's, per player: the public
 /// thread, open as the page loads, is read; the private one stays unread until opened,
@@ -2459,7 +2459,7 @@ async fn unread_press_is_counted_on_a_phone() {
     unread_press_is_counted(375, 800, "phone").await;
 }
 
-/// Issue 13 item 6 and its broken item: a 1958 phase with a boarding (`F eng - wsx B`
+/// A 1958 phase with a boarding (`F eng - wsx B`
 /// with `A wsx B`, rules 6 and 7) in history. On a wide screen the maps before and after
 /// stand side by side; on a phone the page fits the width and the results table with
 /// it. Either way the boarding is drawn and the results come grouped by power, each
@@ -2575,7 +2575,7 @@ async fn orders_are_drawn_live_targets_lit_and_the_sandbox_judges() {
     .await;
     b.login(&base, "kaiser-lit").await;
     b.goto(&format!("{base}/games/{id}")).await;
-    // From 1200 px the side column stands beside the map (issue 23), which keeps the
+    // From 1200 px the side column stands beside the map, which keeps the
     // rest: over 900 px at 1400.
     let width = b
         .js("return document.querySelector('figure.map').getBoundingClientRect().width;")
@@ -2880,7 +2880,8 @@ async fn the_sandbox_on_a_phone() {
 }
 
 /// The 1648 game page (the largest map) and a phase of its history load in the browser
-/// fast enough to use (issue 13: under 300 ms on this machine). The figures are read
+/// fast enough to use (under 300 ms on this machine: a page slower than that is felt
+/// on every click). The figures are read
 /// from the Navigation Timing of each load (`loadEventEnd`, from the request to the end
 /// of the load event: HTML, SVG, styles, scripts) and printed with the first paint:
 /// the median of seven loads after a first, at 1400 px and at 375 px as a player.
@@ -3121,7 +3122,7 @@ return {units: small('g.units g.unit', 'data-unit'), spaces: small('path.space',
     b.shot("game-phone-zoomed").await;
 }
 
-/// Issue 23 item 4: where the orders stand. A great power's player in a 1648 game (the
+/// Where the orders stand. A great power's player in a 1648 game (the
 /// longest legend: every minor power): at 1280 px the orders card stands beside the map;
 /// on a 375 px phone the legend keeps the player's own and neighbouring powers and folds
 /// the rest behind "Every power", so that the order field starts within 1.2 screen
@@ -3189,7 +3190,7 @@ async fn the_orders_stand_beside_the_map_or_close_under_it() {
     .await;
 }
 
-/// Issue 23 item 4: no page asks for something the server lacks (the favicon above all,
+/// No page asks for something the server lacks (the favicon above all,
 /// which Chromium asks for on every page and logged as a 404). The console shows no 404,
 /// every resource a page loaded and the page itself answered other than 404, and the
 /// icon Chromium asks for (the page's `link rel=icon`, else `/favicon.ico`) is there.
@@ -3245,7 +3246,7 @@ async fn no_page_asks_for_what_is_not_there() {
     }
 }
 
-/// Issue 22 §4: the GM gives a vacant power to a bot from the console; the game page
+/// The GM gives a vacant power to a bot from the console; the game page
 /// says "bot" in that power's row (and, once the bot has decided, that it is ready), the
 /// console's table of players too, and the lobby marks the game as having bots.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

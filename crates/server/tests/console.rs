@@ -79,7 +79,7 @@ async fn the_console_shows_the_map_the_orders_and_the_tools_the_status_allows() 
         "{}",
         element(&html, "<h1>", "h1")
     );
-    // The map as it stands (issue 13 point 8), with its legend: Standard's opening
+    // The map as it stands, with its legend: Standard's opening
     // gives each power three centres and three units (Russia four).
     let map = element(&html, r#"<figure class="map""#, "figure");
     assert!(

@@ -1,6 +1,6 @@
 //! `--database` takes a plain path or any `sqlite:` URL form and creates the file, as
-//! the help says (issue 14, finding 11: `sqlite:///path/p.db` used to fail with "unable
-//! to open database file").
+//! the help says (`sqlite:///path/p.db` used to fail with "unable to open database
+//! file").
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Time arithmetic cannot wrap (issue 14, finding 9): every moment a request gives is
+//! Time arithmetic cannot wrap: every moment a request gives is
 //! after now and within a year, every sum is checked, and a refusal is a 422 that says
 //! why. Both backends.
 

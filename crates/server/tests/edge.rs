@@ -1,7 +1,7 @@
-//! The server's edge against a hostile client (issue 14): the one text check at the API
-//! boundary (finding 5), the Atom feed as well-formed XML whatever the stored text
-//! (finding 6), forged cross-site requests (finding 7) and rate limits that a made-up
-//! token or a sprayed name cannot escape (finding 3). Over real HTTP, on SQLite and, when
+//! The server's edge against a hostile client: the one text check at the API
+//! boundary, the Atom feed as well-formed XML whatever the stored text, forged
+//! cross-site requests and rate limits that a made-up token or a sprayed name cannot
+//! escape: each a way a hostile client once got through. Over real HTTP, on SQLite and, when
 //! `CHANCERY_TEST_POSTGRES` is set, PostgreSQL (which refuses a NUL byte in text: the 500
 //! the check prevents).
 
@@ -98,7 +98,7 @@ async fn expect_refused(api: &Api, method: &str, path: &str, body: Option<Value>
     assert_eq!(answer["field"], field, "{method} {path}: {answer}");
 }
 
-/// Issue 14, finding 5: a NUL byte gave PostgreSQL's 500. Every string a client sends,
+/// A NUL byte gave PostgreSQL's 500. Every string a client sends,
 /// in a body, a path or a query, passes one check and is refused with 422 naming it, on
 /// both backends; the check covers every documented route, so a new one is covered too.
 #[tokio::test(flavor = "multi_thread")]
@@ -120,7 +120,7 @@ async fn no_route_takes_a_control_character_in_any_string() {
             .await;
         let anon = server.visitor();
 
-        // The issue's cases, one by one.
+        // The texts that broke the server, one by one.
         expect_refused(&gm, "POST", "/api/games", Some(json!({"name": "a\u{0}b"})), "name").await;
         expect_refused(
             &player,
@@ -287,7 +287,7 @@ async fn browser(
     (resp.status().as_u16(), resp.headers().clone())
 }
 
-/// Issue 14, finding 7: cookie-only POSTs from another site's page changed games
+/// Cookie-only POSTs from another site's page changed games
 /// (`gm/process`, `gm/rollback`, `ready`, `join`) and ended sessions (`logout`), and
 /// `join` took a `text/plain` body, which any page can send without asking. Now a
 /// cookie request that changes something needs this server's `Origin` (or `Referer`)
@@ -472,7 +472,7 @@ async fn security_headers_and_a_secure_cookie_over_https() {
     assert!(headers["set-cookie"].to_str().unwrap().contains("Max-Age=0; Secure"));
 }
 
-/// Issue 14, finding 3: the rate limit kept a bucket per Bearer string, unchecked, so
+/// The rate limit kept a bucket per Bearer string, unchecked, so
 /// 600 requests with made-up tokens met no 429. A token that is no session's counts as
 /// none: the request is limited with every other from its address, while a real session
 /// has its account's bucket.
@@ -496,7 +496,7 @@ async fn made_up_tokens_share_their_address_bucket() {
     assert_eq!(status, 200, "a real session has its own bucket: {body}");
 }
 
-/// Issue 14, finding 3: failed logins were throttled per name and address only, so one
+/// Failed logins were throttled per name and address only, so one
 /// address could try a password on 30 names. Now the address is throttled across names
 /// too, counted in the database: two servers sharing it throttle together, and while
 /// the address is throttled even a right password is refused (a spray learns nothing).
@@ -554,7 +554,7 @@ async fn execute(target: &common::Target, sql: &str, text: &str, id: i64) {
     }
 }
 
-/// Issue 14, finding 6: public press `"ctrl\u0001"` or such a game name made the Atom
+/// Public press `"ctrl\u0001"` or such a game name made the Atom
 /// feed invalid XML. The boundary check now refuses such text, and the feed is written
 /// by an XML writer from text made XML-safe, so that even text stored before the check
 /// (put in the database directly here) gives a document a real XML parser reads.

@@ -1,4 +1,4 @@
-//! The club's forum and its moderators (issue 15 §5), over real HTTP on SQLite
+//! The club's forum and its moderators, over real HTTP on SQLite
 //! and PostgreSQL: topics and replies in plain text (links, quotes, never HTML), unread
 //! marks, pinned announcements, locked topics, hidden posts, search, pages, a thread per
 //! game, moderators from the command line and then by moderators, suspensions that stop
@@ -148,7 +148,7 @@ async fn moderators_come_from_the_command_line_then_from_moderators() {
     }
 }
 
-/// Issue 15 §5: a new club's first moderator at first start. `--moderator NAME` for a
+/// A new club's first moderator at first start. `--moderator NAME` for a
 /// name with no account creates it with the password from `CHANCERY_MODERATOR_PASSWORD`
 /// (the environment, not the command line), before the server listens, so no visitor
 /// can take the name first; without the password the server stops and says how. An
@@ -733,7 +733,7 @@ async fn a_suspended_account_reads_but_cannot_post_order_bid_or_send_press() {
     }
 }
 
-/// Issue 15 §5: a suspension stops everything a suspended account could act with, not
+/// A suspension stops everything a suspended account could act with, not
 /// only posts and orders: joining and creating games, draw votes, and every GM tool
 /// (403 with the reason and the end); a moderator gives its game another GM, never a
 /// suspended one.
@@ -1033,7 +1033,7 @@ async fn found_topics(api: &Api, q: &str) -> Vec<(i64, String)> {
         .collect()
 }
 
-/// Issue 15 §5: a game's thread bears the game's name, so a GM renaming the game (its
+/// A game's thread bears the game's name, so a GM renaming the game (its
 /// settings) renames the thread in the forum and in search: the new name finds it and
 /// the old one no longer does, whether the thread had posts when it was renamed or got
 /// its first one after.
@@ -1348,7 +1348,7 @@ async fn found(api: &Api, q: &str) -> Vec<String> {
         .collect()
 }
 
-/// Issue 15 §5: search is full text on both backends (FTS5; tsvector under GIN),
+/// Search is full text on both backends (FTS5; tsvector under GIN),
 /// ranked: a word is found in its other forms, a phrase only as a phrase, `or` and
 /// `-word` work alike on both, a word of a topic's title ranks its topic first; hidden
 /// posts are never found, and a members-only forum is not searched by visitors.
@@ -1508,7 +1508,7 @@ async fn try_reply(api: &Api, topic: i64, body: &str) -> (u16, Value, Option<u64
     (status, r.json().await.unwrap(), retry)
 }
 
-/// Issue 15 §5: a per-account posting limit. A new account (under three days) writes
+/// A per-account posting limit. A new account (under three days) writes
 /// 2 posts a minute and 20 a day, an older one 5 and 100; beyond, 429 with
 /// `Retry-After` (when the oldest post in the window leaves it) and words a page can
 /// show. Moderators have no limit; deleting a post does not give it back.
@@ -1591,7 +1591,7 @@ async fn posting_is_limited_per_minute_and_per_day_new_accounts_more() {
     }
 }
 
-/// Issue 15 §5: a member edits their own post for an hour after writing it (then 409),
+/// A member edits their own post for an hour after writing it (then 409),
 /// and it says "edited"; deletes it only while no one has replied after it (as phpBB
 /// lets a member delete only a topic's last post). Never another's post, nor in a locked
 /// topic; the search follows the edit; moderators read the earlier texts on the topic
@@ -1726,7 +1726,7 @@ async fn authors_edit_within_an_hour_and_delete_until_replied_to() {
     }
 }
 
-/// Issue 15 §5: mail for replies to one's topics follows the mail preferences, off by
+/// Mail for replies to one's topics follows the mail preferences, off by
 /// default. Over real SMTP (aiosmtpd): nothing until the starter turns the kind on, then
 /// one mail per reply by someone else, with the reply and a link to it.
 #[tokio::test(flavor = "multi_thread")]
@@ -1806,7 +1806,7 @@ async fn replies_are_mailed_to_the_topic_starter_only_once_chosen() {
     }
 }
 
-/// Issue 15 §5: topic subscription. Any member follows any topic and unfollows it; a
+/// Topic subscription. Any member follows any topic and unfollows it; a
 /// reply by someone else mails each follower who has forum mails on (off by default),
 /// one mail until they read the topic again; the starter follows their own topic until
 /// they unfollow it. Over real SMTP (aiosmtpd).

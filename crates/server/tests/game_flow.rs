@@ -436,7 +436,7 @@ async fn players_end_the_game_by_voting_a_draw() {
     }
 }
 
-/// Orders change "until the deadline" (issue 6, item 4): once it has passed, a player's
+/// Orders change "until the deadline": once it has passed, a player's
 /// submission is refused even while the phase waits for the scheduler, and the phase is
 /// judged on the orders as they stood at the deadline. The GM may still correct them.
 #[tokio::test(flavor = "multi_thread")]
@@ -792,7 +792,7 @@ async fn an_anonymous_game_may_name_its_players_at_the_end() {
     }
 }
 
-/// The GM's choice of early processing (issue 13): a game set to wait for the deadline
+/// The GM's choice of early processing: a game set to wait for the deadline
 /// counts every ready mark but is processed only by the deadline; switched back, the last
 /// mark processes the phase at once, as in the rulebook's "when all orders are in".
 #[tokio::test(flavor = "multi_thread")]
@@ -851,7 +851,7 @@ async fn a_game_set_to_wait_for_the_deadline_ignores_ready_marks() {
 }
 
 /// Switching early processing back on when every seated power is ready already
-/// processes the phase then (issue 13): no further ready mark will come to do it. With
+/// processes the phase then: no further ready mark will come to do it. With
 /// one power not ready, the switch processes nothing, and that power's mark does.
 #[tokio::test(flavor = "multi_thread")]
 async fn early_processing_switched_on_with_everyone_ready_processes_at_once() {

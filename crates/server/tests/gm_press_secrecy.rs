@@ -56,8 +56,8 @@ async fn press_by_pages(who: &common::Api, id: i64, since: Option<i64>) -> (Vec<
     (ids, count)
 }
 
-/// Issue 14 (a cheap load found by the probe): one read of press returned up to 1,000
-/// messages. Now an answer holds at most 100, the newest, and `older` is a cursor to the
+/// A cheap load: one read of press returned up to 1,000 messages, a big answer for a
+/// small request. Now an answer holds at most 100, the newest, and `older` is a cursor to the
 /// page before; page by page a reader gets every message they may read exactly once, in
 /// order, also when many share one millisecond (a time alone cannot say where a page
 /// ended between them), also when polling with `since_ms`. The game page still shows

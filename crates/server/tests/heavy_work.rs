@@ -1,5 +1,5 @@
 //! CPU-heavy work never stalls the server, and a flood of logins cannot exhaust its
-//! memory (issue 14, findings 1 and 2). Over real HTTP against the real binary; the
+//! memory. Over real HTTP against the real binary; the
 //! bounds are loose on purpose (the figures themselves are measured by
 //! `examples/attack.rs`, crates/server/README.md): before the job pool, two uploaded
 //! maps being drawn froze `/api/health` for many seconds and 64 logins took gigabytes.

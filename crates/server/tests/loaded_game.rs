@@ -60,7 +60,8 @@ async fn an_order_submission_decodes_the_position_once() {
     }
 }
 
-/// Issue 25: "a damaged stored position is a 400 in one place and a 500 in another".
+/// A damaged stored position was a 400 in one place and a 500 in another; a client
+/// could not tell one damage from the other.
 /// Every request that needs the position reads it through one loader (readers through
 /// `games::read`, writers through `games::lock_acting`), so a position that cannot be
 /// decoded is refused alike: `damaged_game`, 500, for the game's view, the targets of a

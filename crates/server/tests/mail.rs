@@ -1,4 +1,4 @@
-//! Mail over real SMTP (issue 15): Debian's aiosmtpd on a loopback port receives what
+//! Mail over real SMTP: Debian's aiosmtpd on a loopback port receives what
 //! the server sends. Addresses are confirmed by the mailed link; a 1936 phase is played
 //! and every mail it causes is read: who gets it, its subject, its body (the reader's
 //! own orders with their results and reasons, nothing of another power's orders or any
@@ -510,7 +510,7 @@ async fn the_start_of_a_game_is_mailed_to_its_players() {
     }
 }
 
-/// The game's own events are mailed (issue 15 §1): a replacement to the new player, the
+/// The game's own events are mailed: a replacement to the new player, the
 /// one replaced and the others (who learn only that the power has a new player: no
 /// account is named, as an anonymous game requires); civil disorder to its player and
 /// the others; the end of the game to everyone and the GM; a player leaving a forming
@@ -634,7 +634,7 @@ async fn clock_to(server: &Server, at: i64) -> i64 {
     server.advance((at - now).max(0)).await["now_ms"].as_i64().unwrap()
 }
 
-/// Deadline reminders (issue 15 §1): 24 and 2 hours before the deadline by default, to
+/// Deadline reminders: 24 and 2 hours before the deadline by default, to
 /// each player whose power has given no orders (England has), with the deadline in the
 /// reader's zone and in UTC; each once, even when the server restarts at the same
 /// moment; the GM's own times (`PUT …/gm/reminders`) replace the defaults.
@@ -717,7 +717,7 @@ async fn reminders_before_the_deadline_go_once_to_powers_without_orders() {
             assert_eq!(header(m[0], "in-reply-to"), format!("<game-{id}@127.0.0.1>"));
             assert!(header(m[0], "list-unsubscribe").contains("kind=reminders"));
             if power == "France" {
-                // In the reader's zone and in UTC (§6).
+                // In the reader's zone and in UTC.
                 let local = paris.format("%a %-d %b %Y %H:%M Europe/Paris").to_string();
                 assert!(text.contains(&local), "{local} in {text}");
                 assert!(text.contains(&utc("%H:%M UTC")), "{text}");
@@ -781,7 +781,8 @@ async fn reminders_before_the_deadline_go_once_to_powers_without_orders() {
     }
 }
 
-/// Reminders count Diplomacy Points bids too (issue 15 §1, "orders or bids to give"): in
+/// Reminders count Diplomacy Points bids too (a power with bids to give and none given has
+/// something to do before the deadline, as one with orders has): in
 /// a 1936 Spring movement phase every great power has DPs (France 5, the others 3: 1936
 /// v3.6 "DP budget") and unused DPs are lost, so a power that has given orders but no
 /// bid is reminded of its bids, one that has bid but given no orders of its orders, one
@@ -959,7 +960,7 @@ fn assert_gm_processed(m: &Value, id: i64, game: &str, phase: &str, gave: &[&str
     assert_eq!(header(m, "in-reply-to"), format!("<game-{id}@127.0.0.1>"));
 }
 
-/// Press by mail (issue 15 §1): private press and GM announcements, at most one mail per
+/// Press by mail: private press and GM announcements, at most one mail per
 /// game per reader per 15 minutes, each message once, and nothing the reader may not
 /// read: no other powers' conversations, no grey sender unmasked, no public press.
 #[tokio::test(flavor = "multi_thread")]
@@ -1146,7 +1147,7 @@ async fn held(who: &Api, n: i64) -> Value {
     }
 }
 
-/// The daily digest (issue 15 §2). Germany's player chooses one digest a day at 07:00
+/// The daily digest. Germany's player chooses one digest a day at 07:00
 /// in New York: while two phases are processed and press arrives nothing comes, then at
 /// 07:00 New York time exactly one mail holds both phases' results (Germany's own orders
 /// only, no bid) and the press to Germany, nothing of another conversation; its headers
@@ -1396,8 +1397,8 @@ async fn a_daily_digest_gathers_held_mail_at_its_hour_in_the_readers_zone() {
     }
 }
 
-/// Two servers on one database, both running the digest pass (issue 15 §2, "exactly
-/// once"): when the hour comes both race for every account's digest, and each account
+/// Two servers on one database, both running the digest pass (a digest is
+/// one mail a day, so it must be built exactly once): when the hour comes both race for every account's digest, and each account
 /// gets exactly one, holding its mail once. On PostgreSQL a server takes an account by
 /// locking its options row `FOR UPDATE SKIP LOCKED`; the other skips it.
 #[tokio::test(flavor = "multi_thread")]
@@ -1453,7 +1454,7 @@ async fn two_servers_build_each_digest_once() {
     }
 }
 
-/// The GM console lists the mails written about its game (issue 15 §4): to whom, the
+/// The GM console lists the mails written about its game: to whom, the
 /// subject and text, whether they went; and holds the reminder times' form. Only the
 /// GM opens it.
 #[tokio::test(flavor = "multi_thread")]

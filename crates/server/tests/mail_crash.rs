@@ -1,4 +1,4 @@
-//! Exactly once across crashes (issue 15): two servers on one PostgreSQL database send
+//! Exactly once across crashes: two servers on one PostgreSQL database send
 //! the outbox to one real SMTP server (aiosmtpd) while the test SIGKILLs one or the other
 //! again and again. Every mail arrives, and none twice.
 //!
@@ -26,7 +26,7 @@ use serde_json::json;
 /// more while one of them restarts.
 const ACCOUNTS: usize = 160;
 const PAUSE_MS: u64 = 300;
-/// The issue's number.
+/// How many times a server is killed: enough that kills fall in every step of a send.
 const KILLS: usize = 50;
 
 #[tokio::test(flavor = "multi_thread")]

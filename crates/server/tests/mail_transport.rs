@@ -1,4 +1,4 @@
-//! The `--smtp` URL forms over real SMTP (issue 15 §4): STARTTLS required with
+//! The `--smtp` URL forms over real SMTP: STARTTLS required with
 //! credentials, TLS from the first byte, a mail server whose certificate is not trusted,
 //! and a wrong password. The mail server is aiosmtpd with a certificate made here by
 //! `openssl` under a test authority, which the server trusts through `CHANCERY_SMTP_CA`.

@@ -173,7 +173,7 @@ async fn the_order_check_gives_the_engines_reading_or_message() {
 }
 
 /// The game page hands its script (assets/game.js) the game as a JSON block written from
-/// a typed value (issue 12 §3), in the spelling the script reads: the phase and its kind,
+/// a typed value, in the spelling the script reads: the phase and its kind,
 /// the player's power and the powers its orders move, whether convoys and boarding are on,
 /// and builds or removals, which are null outside an adjustment phase.
 #[tokio::test]
@@ -214,7 +214,7 @@ async fn the_game_page_gives_its_script_the_game_as_typed_data() {
     assert_eq!((&visitor["power"], &visitor["controls"]), (&json!(null), &json!([])));
 }
 
-/// The secrecy the API keeps holds for the pages too (issue 6): before processing, no
+/// The secrecy the API keeps holds for the pages too: before processing, no
 /// page shows another player, an observer or a visitor a power's orders or any bid, and
 /// in an anonymous game no page names another power's player. The power itself and the
 /// GM do see them, which shows the strings would be found if they leaked.
@@ -276,7 +276,7 @@ async fn no_page_shows_another_powers_orders_bids_or_player() {
 }
 
 /// The game map as an image for API clients: the current position without the orders
-/// given so far (secret until processed, issue 6), and a processed phase with its orders
+/// given so far (secret until processed, as on the game page), and a processed phase with its orders
 /// drawn, or the position it left.
 #[tokio::test]
 async fn the_map_is_served_as_an_svg_image() {
@@ -550,7 +550,7 @@ async fn the_game_feed_carries_results_and_public_press_only() {
     assert_eq!(page(&base, "/games/999/feed.atom", None).await.0, 404);
 }
 
-/// Unread press (issue 13 item 7), on SQLite and PostgreSQL: messages from others are
+/// Unread press, on SQLite and PostgreSQL: messages from others are
 /// counted on the game page and in the lobby until the player reads their thread (the
 /// server's mark, per account, so every device agrees), not merely by loading the page;
 /// a later message is new again; "mark all read" covers every thread; bad marks are
@@ -673,7 +673,7 @@ fn new_york_text(ms: i64, hours: i64) -> String {
     format!("{} America/New_York ({beside})", local.format("%a %-d %b %Y %H:%M"))
 }
 
-/// Deadlines in the reader's zone (issue 15 §6): an account in America/New_York sees
+/// Deadlines in the reader's zone: an account in America/New_York sees
 /// each deadline on the game page, the lobby and the GM console in New York time with
 /// UTC beside it, written by the server (no script needed); each at its own date's
 /// offset, so that on 1 March (EST) a deadline a day away reads UTC-5 and one thirty

@@ -1,4 +1,4 @@
-//! Orders, bids and ready marks name the phase they are for (issue 14, finding 10): a
+//! Orders, bids and ready marks name the phase they are for: a
 //! request sent for a phase that has moved on is refused with 409 and the current phase,
 //! never counted for the next one. Both backends.
 

@@ -1,4 +1,4 @@
-//! One pipeline for a phase (issue 12), the server's part: a phase the server processes
+//! One pipeline for a phase, the server's part: a phase the server processes
 //! is judged by the engine's `judge_phase`, exactly as the case runner and `chancery
 //! adjudicate` judge it (crates/cli/tests/pipeline.rs compares those two with the entry
 //! point on the same request). The phase is `tests/pipeline/1936-rule-8.json`: Spring

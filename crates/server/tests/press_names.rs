@@ -201,7 +201,8 @@ fn address(i: usize) -> String {
     format!("reader{i}@players.example")
 }
 
-/// Issue 25's acceptance test: powers named `%`, `_`, `A,B` and `Italy_`, more than a
+/// Power names can never widen or narrow who reads what, whatever their characters (a
+/// name was once matched in SQL with `LIKE`): powers named `%`, `_`, `A,B` and `Italy_`, more than a
 /// page of private messages; each reader gets exactly its messages, every page full and
 /// in order, and the mails, the digest, the feed and the GM console agree.
 #[tokio::test(flavor = "multi_thread")]

@@ -1,4 +1,4 @@
-//! A rollback leaves nothing of the phase it takes back (issue 14, finding 8): that
+//! A rollback leaves nothing of the phase it takes back: that
 //! phase's orders, bids and ready marks go, listed in the GM's log, and come back only if
 //! a roll forward restores the same result, which leads to that same phase again. The
 //! orders and bids a civil-disorder declaration set aside come back the same way when

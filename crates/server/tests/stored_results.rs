@@ -161,7 +161,7 @@ async fn results_stored_by_an_older_version_still_show() {
     }
 }
 
-/// Issue 13: a boarding (Original 1958 rules 6 and 7: `F eng - wsx B` with `A wsx B`)
+/// A boarding (Original 1958 rules 6 and 7: `F eng - wsx B` with `A wsx B`)
 /// is drawn in history like any other order, on the page and in the phase's image.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_boarding_is_drawn_in_history() {
@@ -207,7 +207,7 @@ async fn a_boarding_is_drawn_in_history() {
     }
 }
 
-/// Issue 25: the powers that gave no orders are kept whole, a JSON array of names
+/// The powers that gave no orders are kept whole, a JSON array of names
 /// (migration 31), where they were joined by commas, which split a power a variant
 /// names `A,B`. A database whose lists were stored joined reads them as before once
 /// the migration has run, a name with a `"` or `\` included; the processed phase's API
@@ -282,7 +282,7 @@ async fn missing_powers_stored_joined_by_an_older_version_still_show() {
     }
 }
 
-/// Issue 25: the maps a mail shows are a JSON array of `[game, seq]` pairs (migration
+/// The maps a mail shows are a JSON array of `[game, seq]` pairs (migration
 /// 32) that the store reads into typed pairs, where they were `GAME:SEQ` joined by
 /// spaces and split again by the sender and the digest. A mail written before the
 /// migration (here one held for a digest, so still in the outbox) is converted and

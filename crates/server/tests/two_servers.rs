@@ -51,7 +51,7 @@ async fn each_due_phase_is_processed_once() {
     }
 }
 
-/// Failed logins are counted in the database (issue 6, item 9): five failures on one
+/// Failed logins are counted in the database: five failures on one
 /// server lock the account out on the other too, until the window has passed there.
 #[tokio::test(flavor = "multi_thread")]
 async fn login_throttling_is_shared_between_servers() {
@@ -78,7 +78,7 @@ async fn login_throttling_is_shared_between_servers() {
     }
 }
 
-/// Issue 22 §4: bots decide exactly once across two servers sharing the database. Both
+/// Bots decide exactly once across two servers sharing the database. Both
 /// run the bots' task; each turn is claimed under the game's lock by one of them, and
 /// every phase is processed once, by the person's ready mark (the bots were ready).
 #[tokio::test(flavor = "multi_thread")]

@@ -1,6 +1,7 @@
-//! Uploaded variants: the limits on what one may ask of the server (issue 14, finding
-//! 1), no upload taking a built-in variant's name or changing its map (finding 4), and
-//! the built-in variants' maps as GeoJSON (issue 11, item 4).
+//! Uploaded variants: the limits on what one may ask of the server (an
+//! upload is work the server does for anyone), no upload taking a built-in variant's
+//! name or changing its map (a game of Standard must be Standard), and
+//! the built-in variants' maps as GeoJSON.
 
 mod common;
 
@@ -73,7 +74,7 @@ async fn no_upload_takes_a_built_in_name_or_changes_its_map() {
     let server = Server::start(&db);
     let gm = server.register("the-gm").await;
 
-    // The attack of finding 4: standard.var with every anchor moved, still calling
+    // The attack: standard.var with every anchor moved, still calling
     // itself `standard`. Refused, by its `variant` line and by its file's name.
     let moved = moved_standard("standard", 0.2);
     assert_ne!(moved, STANDARD);

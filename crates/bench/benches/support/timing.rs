@@ -1,5 +1,5 @@
 //! Per-phase medians for the summary lines. Criterion reports the mean over its samples
-//! of runs through the sets; the issues' targets are the median movement phase, so here
+//! of runs through the sets; the targets the README states are for the median movement phase, so here
 //! every phase is timed on its own and the median taken over the sets. No set runs
 //! twice in a row (a repeat would find its data in cache and its branches learnt,
 //! flattering every engine).

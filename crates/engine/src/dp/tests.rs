@@ -1,5 +1,5 @@
-//! The DP rules of issue 4 on the real 1936 and 1648 maps. Each test names the rule
-//! (issue 4's numbering) and the seed's text it rests on.
+//! The DP rules on the real 1936 and 1648 maps. Each test names the rule (numbered as
+//! in docs/rules-dp.md) and the seed's text it rests on.
 
 use crate::builtin::builtin;
 use crate::dp::*;

@@ -33,7 +33,7 @@ use crate::App;
 /// replace a player or to chase one.
 enum Holder {
     Account(String),
-    /// A bot plays it (issue 22).
+    /// A bot plays it.
     Bot,
     CivilDisorder,
     Vacant,

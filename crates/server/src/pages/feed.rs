@@ -5,7 +5,7 @@
 //!
 //! Written with `atom_syndication` (the Atom structure and its escaping), every text
 //! first made XML-safe ([`xml_text`]), so that no stored text can make the document
-//! invalid (issue 14, finding 6).
+//! invalid.
 
 use std::fmt::Write;
 

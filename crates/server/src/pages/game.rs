@@ -33,7 +33,7 @@ enum Seat {
     Named(String),
     OrderedBy(String),
     Taken,
-    /// A bot plays it (issue 22).
+    /// A bot plays it.
     Bot,
     Minor,
     Vacant,

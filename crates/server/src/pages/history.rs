@@ -235,7 +235,7 @@ mod tests {
     use chancery_engine::phase::judge_phase;
     use chancery_engine::GameState;
 
-    /// Issue 13 item 6: great powers first, then factions, then minors; each reason once.
+    /// Great powers first, then factions, then minors; each reason once.
     #[test]
     fn results_are_grouped_great_powers_first_then_factions_then_minors() {
         let v = chancery_engine::builtin::builtin("1936").unwrap().unwrap();

@@ -1,4 +1,4 @@
-//! Bots in seats (issue 22 §4): the GM seats a bot on a vacant power or gives it a power
+//! Bots in seats: the GM seats a bot on a vacant power or gives it a power
 //! whose player is gone; a game may ask for bots in the seats nobody has at the start
 //! (`games::seats::start`); a person takes a bot's seat through the GM's replacement.
 //!

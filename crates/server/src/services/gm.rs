@@ -122,7 +122,7 @@ pub async fn extend(app: &App, account: &Account, id: i64, e: Extend) -> ApiResu
         return Err(ApiError::conflict("only a running game has a deadline to move"));
     }
     let now = app.clock.now_ms();
-    // Checked sums, and a deadline after now and within a year (issue 14, finding 9): a
+    // Checked sums, and a deadline after now and within a year: a
     // huge `deadline_ms` once wrapped a later `minutes` round to a past deadline.
     let deadline = match (e.minutes, e.deadline_ms) {
         (Some(m), None) if (1..=MAX_MINUTES).contains(&m) => game
@@ -410,7 +410,7 @@ pub async fn civil_disorder(app: &App, account: &Account, id: i64, p: Disorder) 
         store::games::set_state(&mut *tx, id, &text).await?;
         // The power gives no more orders and buys none: what it had given is set aside,
         // to come back if a rollback passes before the declaration and a roll forward
-        // restores this phase (issue 14, finding 8).
+        // restores this phase.
         for name in &gone {
             let rows = Rows::Of(game.seq, name);
             set_aside_lines.extend(store::set_aside::list(&mut tx, id, rows).await?);

@@ -38,7 +38,7 @@ pub struct PhaseLine {
     /// The powers with a decision that gave no orders: public, as on every judge ("no
     /// moves received"), so the table knows who let the others down.
     pub missing: Vec<String>,
-    /// The powers whose orders a bot gave (issue 22).
+    /// The powers whose orders a bot gave.
     pub bots: Vec<String>,
 }
 
@@ -112,7 +112,7 @@ pub struct PhaseDetail {
     pub centres: BTreeMap<String, usize>,
     /// The powers with a decision that gave no orders.
     pub missing: Vec<String>,
-    /// The powers whose orders a bot gave (issue 22).
+    /// The powers whose orders a bot gave.
     pub bots: Vec<String>,
 }
 

@@ -62,7 +62,7 @@ pub struct PlayedGame {
     pub joined: String,
     /// When it left the power, if it did.
     pub left: Option<String>,
-    /// A bot played the power too, before or after the account (issue 22).
+    /// A bot played the power too, before or after the account.
     pub bot: bool,
 }
 

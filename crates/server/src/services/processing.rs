@@ -315,8 +315,8 @@ pub async fn rollback(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> 
     // The bots' ready marks went too: they decide the phase again (the same orders, as
     // they decide the same position alike).
     store::bots::forget_turns_from(&mut **tx, game.id, seq).await?;
-    // The phase the game leaves goes with its orders, bids and ready marks (issue 14,
-    // finding 8): set aside, to come back if a roll forward restores the same result,
+    // The phase the game leaves goes with its orders, bids and ready marks, so that
+    // nothing of a phase taken back acts again: set aside, to come back if a roll forward restores the same result,
     // and listed in the GM's log.
     let left = store::set_aside::list(tx, game.id, Rows::After(seq)).await?;
     store::set_aside::set_aside(tx, game.id, Rows::After(seq), Why::Rollback).await?;

@@ -453,7 +453,8 @@ pub fn memory_kib(server: &Server) -> (u64, u64) {
 }
 
 /// Standard's variant file with every `at=` anchor moved `dlat` degrees north and its
-/// `variant` line naming `name` (the shape of issue 14's map-poisoning upload, renamed).
+/// `variant` line naming `name` (the shape of an upload meant to keep the server
+/// busy drawing maps, renamed).
 /// Shaping it covers all of Europe: many seconds of work, as a real upload is.
 pub fn moved_standard(name: &str, dlat: f64) -> String {
     include_str!("../../../../variants/standard.var")

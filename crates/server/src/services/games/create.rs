@@ -61,7 +61,7 @@ pub struct NewGame {
     /// only the deadline does.
     #[serde(default)]
     pub early_processing: Option<EarlyProcessing>,
-    /// Bots take the seats nobody has when the game starts (issue 22): a club can start
+    /// Bots take the seats nobody has when the game starts: a club can start
     /// with the people it has. Nobody may join a bot's seat; the GM gives it to a
     /// person (`gm/replace`).
     #[serde(default)]

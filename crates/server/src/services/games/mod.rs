@@ -120,7 +120,7 @@ impl LoadedGame {
 
 /// The phase a change to orders, bids or a ready mark is meant for, as the request
 /// names it: its number (`seq`, which the game's view gives) or its code (`phase`, such
-/// as `F1901M`). Required (issue 14, finding 10): a ready mark or an order sent just
+/// as `F1901M`). Required: a ready mark or an order sent just
 /// after a deadline must not land on the next phase, where it would mean something its
 /// sender never said.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -47,7 +47,7 @@ pub struct PowerView {
     pub has_player: bool,
     /// The player's account name, when the viewer may know it (never a bot's).
     pub player: Option<String>,
-    /// A bot plays it (issue 22): it orders, bids and marks ready on its own.
+    /// A bot plays it: it orders, bids and marks ready on its own.
     pub bot: bool,
     pub civil_disorder: bool,
     /// Ready in the current phase.

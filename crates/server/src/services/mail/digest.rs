@@ -1,4 +1,4 @@
-//! The daily digest (issue 15 §2). An account that chose it gets, instead of each mail
+//! The daily digest. An account that chose it gets, instead of each mail
 //! as it comes, one mail a day at the hour it chose in its own time zone, with a section
 //! per game. Mail that cannot wait still goes at once ([`hold_until`]): an address
 //! confirmation, and any mail its reader must act on before the digest would reach

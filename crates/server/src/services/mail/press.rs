@@ -1,7 +1,8 @@
 //! New press by mail, batched: a reader gets at most one mail per game per
 //! [`BATCH_MS`], with every private message to the reader's power (or, for the GM, to
 //! the GM) and every GM announcement sent since the last one. Public press from the
-//! players stays on the page, as the issue asks for private press and announcements.
+//! players stays on the page: it is for everyone, and a mail of every public message
+//! would bury the ones meant for the reader alone.
 //!
 //! Sending press marks the game (`mail_press_pending`, in the message's own
 //! transaction); a pass of [`super::jobs`] then looks at the marked games. Each
