@@ -1,6 +1,6 @@
 //! The daily digest. An account that chose it gets, instead of each mail
 //! as it comes, one mail a day at the hour it chose in its own time zone, with a section
-//! per game. Mail that cannot wait still goes at once ([`hold_until`]): an address
+//! per game. Mail that cannot wait still goes at once ([`super::hold_until`]): an address
 //! confirmation, and any mail its reader must act on before the digest would reach
 //! them (a reminder in a deadline's last hours, the start of a game whose first
 //! deadline is near).

@@ -2,7 +2,10 @@
 //! files) and the sender task every server runs.
 //!
 //! A mail is written to the outbox in the transaction of the event that causes it
-//! (`services::mail`), so it exists exactly when the event does. The sender claims one
+//! (by [`super`], the composing side), so it exists exactly when the event does. The
+//! sender reads only the outbox, the store and the mail's [`super::map`], never the
+//! composing side, which uses its settings ([`Mailer`]): the mail room has no import
+//! circle. The sender claims one
 //! row at a time (`store::mail::claim`: on PostgreSQL a row lock taken with `SKIP
 //! LOCKED` and held while sending, so two servers never send one mail at once; on SQLite
 //! a lease), and records it as sent in the database after the message's last byte and
