@@ -5,8 +5,10 @@
 //! (`GameStatus`, `PressRule`, `HowProcessed`, `store::members::Role`, `MailKind`)
 //! replace. Stored
 //! order text is parsed again by `services/stored_orders.rs` alone: `parse_order` is
-//! called elsewhere only where a request's own text is read. Read with syn, so comments
-//! and strings are never taken for code; test modules are left out.
+//! called elsewhere only where a request's own text is read. The store's public
+//! functions return named rows, never tuples whose fields each caller would name.
+//! Read with syn, so comments and strings are never taken for code; test modules are
+//! left out.
 
 use std::path::{Path, PathBuf};
 
@@ -143,4 +145,59 @@ fn stored_values_are_read_by_the_store_alone() {
     seen.visit_file(&sample);
     assert_eq!(seen.found.len(), 2, "{:?}", seen.found);
     assert!(!store_files.is_empty());
+}
+
+/// Whether a type holds a tuple of values anywhere (`(A, B)`, `Vec<(A, B)>`,
+/// `Result<Option<(A, B)>>`); `()` is not one.
+fn holds_tuple(t: &syn::Type) -> bool {
+    struct Tuples(bool);
+    impl<'ast> Visit<'ast> for Tuples {
+        fn visit_type_tuple(&mut self, t: &'ast syn::TypeTuple) {
+            self.0 |= !t.elems.is_empty();
+            syn::visit::visit_type_tuple(self, t);
+        }
+    }
+    let mut found = Tuples(false);
+    found.visit_type(t);
+    found.0
+}
+
+/// The public functions of a file whose return type holds a tuple.
+fn tuple_returns(file: &syn::File) -> Vec<String> {
+    file.items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Fn(f) if matches!(f.vis, syn::Visibility::Public(_)) => Some(f),
+            _ => None,
+        })
+        .filter(|f| matches!(&f.sig.output, syn::ReturnType::Type(_, t) if holds_tuple(t)))
+        .map(|f| f.sig.ident.to_string())
+        .collect()
+}
+
+#[test]
+fn the_store_returns_named_rows_not_tuples() {
+    let store = Path::new(env!("CARGO_MANIFEST_DIR")).join("../server/src/store");
+    let mut files = Vec::new();
+    rust_files(&store, &mut files);
+    assert!(files.len() > 15, "the store's modules were read ({})", files.len());
+    let mut found = Vec::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap();
+        let file = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for name in tuple_returns(&file) {
+            found.push(format!("{}: {name} returns a tuple", path.display()));
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+
+    // And the check sees a tuple wherever it is, and not the unit type.
+    let sample = syn::parse_file(
+        "pub async fn a() -> sqlx::Result<Vec<(i64, String)>> { todo!() }
+         pub fn b() -> Result<Option<(bool, i64)>, E> { todo!() }
+         pub fn c() -> sqlx::Result<()> { Ok(()) }
+         fn d() -> (i64, i64) { (0, 0) }",
+    )
+    .unwrap();
+    assert_eq!(tuple_returns(&sample), ["a", "b"]);
 }

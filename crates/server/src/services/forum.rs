@@ -267,9 +267,9 @@ pub async fn topic(app: &App, viewer: Option<&Account>, id: i64, page: Option<i6
             view.versions = db::versions(&app.db.read, id)
                 .await?
                 .into_iter()
-                .map(|(ms, body)| Version {
-                    replaced: iso_utc(ms),
-                    body,
+                .map(|v| Version {
+                    replaced: iso_utc(v.replaced_ms),
+                    body: v.body,
                 })
                 .collect();
         }
@@ -399,9 +399,9 @@ async fn posting_limit(tx: &mut crate::db::Tx, account: &Account, now: i64) -> A
         (POSTS_PER_MINUTE, POSTS_PER_DAY)
     };
     for (window, most, what) in [(MINUTE_MS, per_minute, "a minute"), (DAY_MS, per_day, "a day")] {
-        let (n, oldest) = db::posts_since(&mut **tx, account.id, now - window).await?;
-        if n >= most {
-            let wait_ms = oldest.unwrap_or(now) + window - now;
+        let written = db::posts_since(&mut **tx, account.id, now - window).await?;
+        if written.count >= most {
+            let wait_ms = written.oldest_ms.unwrap_or(now) + window - now;
             let seconds = ((wait_ms + 999) / 1000).max(1) as u64;
             let wait = if seconds < 120 {
                 format!("{seconds} seconds")
@@ -442,7 +442,11 @@ pub async fn reply(app: &App, account: &Account, topic: i64, r: Reply) -> ApiRes
     let now = app.clock.now_ms();
     let post = new_id();
     let mut tx = app.db.write.begin().await?;
-    let (locked, author, game) = db::lock(&mut *tx, app.db.backend == Backend::Postgres, topic)
+    let db::LockedTopic {
+        locked,
+        author,
+        game_id: game,
+    } = db::lock(&mut *tx, app.db.backend == Backend::Postgres, topic)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no topic {topic}")))?;
     if locked && !moderator {
@@ -592,10 +596,10 @@ async fn own_post(app: &App, tx: &mut crate::db::Tx, account: &Account, post: i6
     if p.author != account.id {
         return Err(ApiError::forbidden("only its author can change a post"));
     }
-    let (locked, _, _) = db::lock(&mut **tx, app.db.backend == Backend::Postgres, p.topic_id)
+    let topic = db::lock(&mut **tx, app.db.backend == Backend::Postgres, p.topic_id)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no post {post}")))?;
-    if locked {
+    if topic.locked {
         return Err(ApiError::conflict(
             "a moderator has locked this topic: its posts stay as they are",
         ));
@@ -928,7 +932,7 @@ pub async fn newest(app: &App, viewer: Option<&Account>, limit: i64) -> ApiResul
     Ok(db::newest(&app.db.read, limit)
         .await?
         .into_iter()
-        .map(|(p, title)| FeedPost {
+        .map(|db::TitledPost { post: p, title }| FeedPost {
             post: p.id,
             title,
             author: p.author,

@@ -477,6 +477,7 @@ pub async fn read_marks(app: &App, account: &Account, id: i64) -> ApiResult<Read
         threads: store::press_reads::thread_marks(&app.db.read, id, account.id)
             .await?
             .into_iter()
+            .map(|m| (m.thread, m.read_ms))
             .collect(),
     })
 }

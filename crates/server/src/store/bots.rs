@@ -36,12 +36,12 @@ pub async fn powers<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) -> sql
 }
 
 /// How many bots play in each game now (games without one are left out).
-pub async fn counts<'e, E: Executor<'e, Database = Any>>(e: E) -> sqlx::Result<Vec<(i64, i64)>> {
+pub async fn counts<'e, E: Executor<'e, Database = Any>>(e: E) -> sqlx::Result<Vec<super::GameCount>> {
     sqlx::query("SELECT game_id, COUNT(*) AS n FROM bots WHERE active = 1 GROUP BY game_id")
         .fetch_all(e)
         .await?
         .iter()
-        .map(|r| Ok((r.try_get("game_id")?, r.try_get("n")?)))
+        .map(super::game_count)
         .collect()
 }
 

@@ -141,6 +141,17 @@ pub async fn retitle_game_topic(tx: &mut sqlx::Transaction<'static, Any>, game: 
     Ok(())
 }
 
+/// A topic as its lock reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LockedTopic {
+    /// Locked by a moderator: no more replies.
+    pub locked: bool,
+    /// The account that started it.
+    pub author: i64,
+    /// The game whose thread it is, if it is one.
+    pub game_id: Option<i64>,
+}
+
 /// Locks the topic's row for a post or a moderator's change (PostgreSQL: `FOR UPDATE`;
 /// on SQLite the transaction's first write holds the database's lock, so a no-op update
 /// takes it first) and reads whether it is locked and who started it.
@@ -148,7 +159,7 @@ pub async fn lock<'e, E: Executor<'e, Database = Any>>(
     e: E,
     postgres: bool,
     id: i64,
-) -> sqlx::Result<Option<(bool, i64, Option<i64>)>> {
+) -> sqlx::Result<Option<LockedTopic>> {
     let sql = if postgres {
         "SELECT locked, author_account, game_id FROM topics WHERE id = $1 FOR UPDATE"
     } else {
@@ -158,7 +169,13 @@ pub async fn lock<'e, E: Executor<'e, Database = Any>>(
         .bind(id)
         .fetch_optional(e)
         .await?
-        .map(|r| Ok((flag(&r, "locked")?, r.try_get("author_account")?, r.try_get("game_id")?)))
+        .map(|r| {
+            Ok(LockedTopic {
+                locked: flag(&r, "locked")?,
+                author: r.try_get("author_account")?,
+                game_id: r.try_get("game_id")?,
+            })
+        })
         .transpose()
 }
 
@@ -388,8 +405,14 @@ pub async fn search<'e, E: Executor<'e, Database = Any>>(
         .collect()
 }
 
+/// A post with the title of its topic (a game's thread: the game's name).
+pub struct TitledPost {
+    pub post: PostRow,
+    pub title: String,
+}
+
 /// The newest visible posts of the forum, for its feed.
-pub async fn newest<'e, E: Executor<'e, Database = Any>>(e: E, limit: i64) -> sqlx::Result<Vec<(PostRow, String)>> {
+pub async fn newest<'e, E: Executor<'e, Database = Any>>(e: E, limit: i64) -> sqlx::Result<Vec<TitledPost>> {
     let sql = "SELECT p.id, p.topic_id, a.name AS author, p.body, p.created_ms, p.hidden_ms, NULL AS hidden_by, p.hidden_reason, p.edited_ms, p.edits, COALESCE(g.name, t.title) AS title
          FROM posts p JOIN topics t ON t.id = p.topic_id JOIN accounts a ON a.id = p.author_account LEFT JOIN games g ON g.id = t.game_id
          WHERE p.hidden_ms IS NULL AND p.deleted_ms IS NULL ORDER BY p.created_ms DESC, p.id DESC LIMIT $1";
@@ -398,8 +421,21 @@ pub async fn newest<'e, E: Executor<'e, Database = Any>>(e: E, limit: i64) -> sq
         .fetch_all(e)
         .await?
         .iter()
-        .map(|r| Ok((post_row(r)?, r.try_get("title")?)))
+        .map(|r| {
+            Ok(TitledPost {
+                post: post_row(r)?,
+                title: r.try_get("title")?,
+            })
+        })
         .collect()
+}
+
+/// Posts counted over a window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Written {
+    pub count: i64,
+    /// When the oldest of them was written; None when there is none.
+    pub oldest_ms: Option<i64>,
 }
 
 /// How many posts `author` has written since `since_ms` (deleted ones too: deleting does
@@ -408,7 +444,7 @@ pub async fn posts_since<'e, E: Executor<'e, Database = Any>>(
     e: E,
     author: i64,
     since_ms: i64,
-) -> sqlx::Result<(i64, Option<i64>)> {
+) -> sqlx::Result<Written> {
     let r = sqlx::query(
         "SELECT COUNT(*) AS n, MIN(created_ms) AS oldest FROM posts WHERE author_account = $1 AND created_ms > $2",
     )
@@ -416,7 +452,10 @@ pub async fn posts_since<'e, E: Executor<'e, Database = Any>>(
     .bind(since_ms)
     .fetch_one(e)
     .await?;
-    Ok((r.try_get("n")?, r.try_get("oldest")?))
+    Ok(Written {
+        count: r.try_get("n")?,
+        oldest_ms: r.try_get("oldest")?,
+    })
 }
 
 /// When the account was registered.
@@ -519,14 +558,27 @@ pub async fn delete(tx: &mut sqlx::Transaction<'static, Any>, id: i64, topic: i6
     Ok(())
 }
 
-/// The texts a post had before each edit, oldest first: (replaced at, text).
-pub async fn versions<'e, E: Executor<'e, Database = Any>>(e: E, post: i64) -> sqlx::Result<Vec<(i64, String)>> {
+/// A text a post had before an edit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PostVersion {
+    /// When the edit replaced it.
+    pub replaced_ms: i64,
+    pub body: String,
+}
+
+/// The texts a post had before each edit, oldest first.
+pub async fn versions<'e, E: Executor<'e, Database = Any>>(e: E, post: i64) -> sqlx::Result<Vec<PostVersion>> {
     sqlx::query("SELECT edited_ms, body FROM post_edits WHERE post_id = $1 ORDER BY edited_ms, id")
         .bind(post)
         .fetch_all(e)
         .await?
         .iter()
-        .map(|r| Ok((r.try_get("edited_ms")?, r.try_get("body")?)))
+        .map(|r| {
+            Ok(PostVersion {
+                replaced_ms: r.try_get("edited_ms")?,
+                body: r.try_get("body")?,
+            })
+        })
         .collect()
 }
 

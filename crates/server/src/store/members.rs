@@ -17,12 +17,12 @@ pub async fn seated<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) -> sql
 }
 
 /// How many powers have a player now, per game (games without one are left out).
-pub async fn seated_counts<'e, E: Executor<'e, Database = Any>>(e: E) -> sqlx::Result<Vec<(i64, i64)>> {
+pub async fn seated_counts<'e, E: Executor<'e, Database = Any>>(e: E) -> sqlx::Result<Vec<super::GameCount>> {
     sqlx::query("SELECT game_id, COUNT(*) AS n FROM members WHERE role = 'player' AND active = 1 GROUP BY game_id")
         .fetch_all(e)
         .await?
         .iter()
-        .map(|r| Ok((r.try_get("game_id")?, r.try_get("n")?)))
+        .map(super::game_count)
         .collect()
 }
 

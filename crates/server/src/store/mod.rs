@@ -48,6 +48,20 @@ mod words;
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
+/// How many of something a game has (its seated players, its bots).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameCount {
+    pub game_id: i64,
+    pub count: i64,
+}
+
+pub(crate) fn game_count(r: &AnyRow) -> Result<GameCount, sqlx::Error> {
+    Ok(GameCount {
+        game_id: r.try_get("game_id")?,
+        count: r.try_get("n")?,
+    })
+}
+
 /// A 0/1 column as a flag.
 pub(crate) fn flag(r: &AnyRow, column: &str) -> Result<bool, sqlx::Error> {
     Ok(r.try_get::<i64, _>(column)? != 0)

@@ -29,19 +29,32 @@ pub async fn mark<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, account:
     Ok(())
 }
 
-/// When `account` last read each thread of the game's press: (thread, read_ms).
+/// Up to when an account has read a press thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreadMark {
+    /// The thread's key, as the press service names threads.
+    pub thread: String,
+    pub read_ms: i64,
+}
+
+/// When `account` last read each thread of the game's press.
 pub async fn thread_marks<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game: i64,
     account: i64,
-) -> sqlx::Result<Vec<(String, i64)>> {
+) -> sqlx::Result<Vec<ThreadMark>> {
     sqlx::query("SELECT thread, read_ms FROM press_thread_reads WHERE game_id = $1 AND account_id = $2")
         .bind(game)
         .bind(account)
         .fetch_all(e)
         .await?
         .iter()
-        .map(|r| Ok((r.try_get("thread")?, r.try_get("read_ms")?)))
+        .map(|r| {
+            Ok(ThreadMark {
+                thread: r.try_get("thread")?,
+                read_ms: r.try_get("read_ms")?,
+            })
+        })
         .collect()
 }
 

@@ -244,9 +244,16 @@ pub struct GameSummary {
 
 /// The newest 500 games.
 pub async fn list(app: &App) -> ApiResult<Vec<GameSummary>> {
-    let seated: std::collections::HashMap<i64, i64> =
-        store::members::seated_counts(&app.db.read).await?.into_iter().collect();
-    let bots: std::collections::HashMap<i64, i64> = store::bots::counts(&app.db.read).await?.into_iter().collect();
+    let seated: std::collections::HashMap<i64, i64> = store::members::seated_counts(&app.db.read)
+        .await?
+        .into_iter()
+        .map(|c| (c.game_id, c.count))
+        .collect();
+    let bots: std::collections::HashMap<i64, i64> = store::bots::counts(&app.db.read)
+        .await?
+        .into_iter()
+        .map(|c| (c.game_id, c.count))
+        .collect();
     let mut games = Vec::new();
     for g in store::games::newest(&app.db.read, 500).await? {
         let state = serde_json::from_str::<StateJson>(&g.state_json).ok();
