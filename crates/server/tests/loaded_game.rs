@@ -1,6 +1,7 @@
 //! A request that acts on the position decodes its game's stored position once
 //! (`services::games::LoadedGame`): an order submission used to decode it at the lock's
-//! check, again to validate the orders and again to put the answer in words.
+//! check, again to validate the orders and again to put the answer in words; a ready
+//! mark decoded it again to see who was still waited for.
 
 mod common;
 
@@ -39,6 +40,20 @@ async fn an_order_submission_decodes_the_position_once() {
             }
             assert_eq!(least, 1, "{}: one decode for {body}", target.label);
         }
+        // A ready mark (one of seven: nothing is processed) reads the position it was
+        // locked with to see who is still waited for.
+        let mut least = i64::MAX;
+        for _ in 0..5 {
+            let before = decodes(&visitor).await;
+            let answer = france.post(&format!("/api/games/{id}/ready"), json!({"seq": 0})).await;
+            assert_eq!(answer["processed"], false, "{answer}");
+            least = least.min(decodes(&visitor).await - before);
+            let (status, _) = france
+                .call("DELETE", &format!("/api/games/{id}/ready?seq=0"), None)
+                .await;
+            assert_eq!(status, 200);
+        }
+        assert_eq!(least, 1, "{}: one decode for a ready mark", target.label);
         // The readers load the game once too (`games::read`): the game's view, the page
         // (which shows the view, the orders panel and the map of the same position), a
         // unit's targets and check-order.

@@ -258,7 +258,7 @@ async fn play(app: &App, turn: store::bots::Turn) -> ApiResult<bool> {
     if !has_choice(&v, &state, &turn.power) {
         // Nothing to decide; ready at once all the same, as the page shows it.
         store::bots::done(&mut *tx, turn.game, turn.seq, &turn.power, "no decision", now).await?;
-        let (_, processed) = crate::services::orders::ready(app, &mut tx, &game, &turn.power).await?;
+        let (_, processed) = crate::services::orders::ready(app, &mut tx, (&game, &v, &state), &turn.power).await?;
         tx.commit().await?;
         if processed {
             app.bot_wake.notify_one();
@@ -378,7 +378,8 @@ async fn write(
     match written {
         Ok(()) => {
             store::bots::done(&mut *tx, turn.game, turn.seq, &turn.power, "ordered", now).await?;
-            let (_, processed) = crate::services::orders::ready(&app, &mut tx, &game, &turn.power).await?;
+            let (_, processed) =
+                crate::services::orders::ready(&app, &mut tx, (&game, &v, &state), &turn.power).await?;
             tx.commit().await?;
             if processed {
                 app.bot_wake.notify_one();
@@ -398,7 +399,8 @@ async fn write(
             let detail = format!("{}: {}", turn.power, e.message);
             tracing::error!("bot of game {} phase {}: refused: {detail}", turn.game, turn.seq);
             log_event(&mut tx, &app, turn.game, turn.seq, &phase, "bot_refused", &detail).await?;
-            let (_, processed) = crate::services::orders::ready(&app, &mut tx, &game, &turn.power).await?;
+            let (_, processed) =
+                crate::services::orders::ready(&app, &mut tx, (&game, &v, &state), &turn.power).await?;
             tx.commit().await?;
             if processed {
                 app.bot_wake.notify_one();

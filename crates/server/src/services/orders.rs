@@ -506,15 +506,18 @@ async fn has_person(tx: &mut Tx, game: &Game) -> ApiResult<bool> {
 
 /// The powers whose ready mark early processing waits for: those with a player (a
 /// person or a bot), not in civil disorder, with a choice to make.
-async fn waiting_for(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<Vec<String>> {
-    let v = game.variant(app).await?;
-    let state = game.state(&v)?;
+async fn waiting_for(
+    tx: &mut Tx,
+    game: &Game,
+    v: &chancery_engine::Variant,
+    state: &chancery_engine::GameState,
+) -> ApiResult<Vec<String>> {
     let disorder = disorder_powers(tx, game.id).await?;
     let seated = seated(tx, game).await?;
     let ready = store::orders::ready_powers(&mut **tx, game.id, game.seq).await?;
     Ok(seated
         .into_iter()
-        .filter(|p| !disorder.contains(p) && !ready.contains(p) && has_choice(&v, &state, p))
+        .filter(|p| !disorder.contains(p) && !ready.contains(p) && has_choice(v, state, p))
         .collect())
 }
 
@@ -530,10 +533,11 @@ pub async fn process_if_all_ready(app: &App, tx: &mut Tx, game: &Game, how: HowP
     let ready = store::orders::ready_powers(&mut **tx, game.id, game.seq).await?;
     // Nobody's mark, nobody asked for it: an empty game waits for its deadline; so does
     // one of bots alone.
-    if !ready.iter().any(|p| seated.contains(p))
-        || !has_person(tx, game).await?
-        || !waiting_for(app, tx, game).await?.is_empty()
-    {
+    if !ready.iter().any(|p| seated.contains(p)) || !has_person(tx, game).await? {
+        return Ok(false);
+    }
+    let v = game.variant(app).await?;
+    if !waiting_for(tx, game, &v, &game.state(&v)?).await?.is_empty() {
         return Ok(false);
     }
     adjudicate_current(app, tx, game, how).await?;
@@ -556,7 +560,7 @@ pub async fn mark_ready(app: &App, account: &Account, id: i64, r: ReadyRequest) 
         }
     })
     .await?;
-    let (all_ready, processed) = ready(app, &mut tx, &loaded.game, &power).await?;
+    let (all_ready, processed) = ready(app, &mut tx, (&loaded.game, &loaded.variant, &loaded.state), &power).await?;
     tx.commit().await?;
     if processed {
         // A new phase: its bots' turn.
@@ -572,10 +576,16 @@ pub async fn mark_ready(app: &App, account: &Account, id: i64, r: ReadyRequest) 
 
 /// Marks `power` ready in the game's current phase, in the caller's transaction holding
 /// the game's lock; the last mark processes the phase there. A player's mark and a
-/// bot's both come here. Returns whether everyone is ready and whether it processed.
-pub async fn ready(app: &App, tx: &mut Tx, game: &Game, power: &str) -> ApiResult<(bool, bool)> {
+/// bot's both come here, with the game, variant and position as loaded under the lock.
+/// Returns whether everyone is ready and whether it processed.
+pub async fn ready(
+    app: &App,
+    tx: &mut Tx,
+    (game, v, state): (&Game, &chancery_engine::Variant, &chancery_engine::GameState),
+    power: &str,
+) -> ApiResult<(bool, bool)> {
     store::orders::set_ready(&mut **tx, game.id, game.seq, power, true).await?;
-    let all_ready = waiting_for(app, tx, game).await?.is_empty();
+    let all_ready = waiting_for(tx, game, v, state).await?.is_empty();
     // A game set to wait for the deadline counts the marks but is not processed by them;
     // nor is a game nobody but bots plays (the bots would play it to its end at once).
     let processed = all_ready && game.process_when_ready && has_person(tx, game).await?;
