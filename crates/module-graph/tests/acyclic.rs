@@ -13,7 +13,7 @@ use chancery_module_graph::{circles, graph, siblings};
 
 /// Sibling circles known and not yet undone, by crate: no found circle may hold a module
 /// that none of these holds with it.
-const KNOWN: [(&str, &str, &[&str]); 4] = [
+const KNOWN: [(&str, &str, &[&str]); 3] = [
     (
         "engine",
         "the rule modules call each other's checks (adjudication, validation, the DP rules \
@@ -38,12 +38,6 @@ const KNOWN: [(&str, &str, &[&str]); 4] = [
         "engine",
         "a variant's names are checked by `names`, which reads the variant",
         &["names", "variant"],
-    ),
-    (
-        "server",
-        "`impl Game` in services::games gives the store's Game methods that use services \
-         (its schedule, variant and position)",
-        &["services", "store"],
     ),
     (
         "server",

@@ -289,3 +289,29 @@ mod tests {
         assert_eq!(MailKind::parse_link("digest"), Some(MailKind::Digest));
     }
 }
+
+/// A game's deadline schedule as stored. Here, beside the other stored values, because
+/// the store's `Game` gives it (`Game::schedule`): were it a service's type, the store
+/// would use the services that use the store.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schedule {
+    pub movement: i64,
+    pub retreat: i64,
+    pub adjustment: i64,
+    /// "HH:MM" in `time_zone`, when deadlines fall at a fixed time of day.
+    pub at: Option<String>,
+    pub time_zone: Option<String>,
+}
+
+impl Default for Schedule {
+    /// A day to move, half a day to retreat or adjust, at no fixed time.
+    fn default() -> Schedule {
+        Schedule {
+            movement: 24 * 60,
+            retreat: 12 * 60,
+            adjustment: 12 * 60,
+            at: None,
+            time_zone: None,
+        }
+    }
+}

@@ -8,12 +8,13 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use super::load;
-use super::settings::{check_press, Deadlines, EarlyProcessing, Schedule};
+use super::settings::{check_press, Deadlines, EarlyProcessing};
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
 use crate::jobs::Weight;
 use crate::limits::MAX_GAME_NAME_CHARS;
 use crate::model::Account;
+use crate::model::Schedule;
 use crate::services::maps::{self, MapOf};
 use crate::store::{self, games::Game, games::NewGameRow};
 use crate::variants::check_upload;

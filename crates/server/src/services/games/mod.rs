@@ -8,7 +8,7 @@ pub mod seats;
 pub mod settings;
 pub mod view;
 
-use settings::Schedule;
+use crate::model::Schedule;
 
 use std::sync::Arc;
 

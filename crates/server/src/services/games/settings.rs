@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
 use crate::limits::MAX_MINUTES;
-use crate::model::PressRule;
+use crate::model::{PressRule, Schedule};
 
 /// A deadline schedule as a request gives it; fields left out keep their value (at
 /// creation: a day to move, half a day to retreat or adjust, at no fixed time).
@@ -38,30 +38,6 @@ fn minutes(value: Option<i64>, default: i64, what: &str) -> ApiResult<i64> {
 
 pub fn check_press(press: &str) -> ApiResult<PressRule> {
     PressRule::parse(press).ok_or_else(|| ApiError::unprocessable("`press` is one of: full, public, none"))
-}
-
-/// A game's deadline schedule as stored.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Schedule {
-    pub movement: i64,
-    pub retreat: i64,
-    pub adjustment: i64,
-    /// "HH:MM" in `time_zone`, when deadlines fall at a fixed time of day.
-    pub at: Option<String>,
-    pub time_zone: Option<String>,
-}
-
-impl Default for Schedule {
-    /// A day to move, half a day to retreat or adjust, at no fixed time.
-    fn default() -> Schedule {
-        Schedule {
-            movement: 24 * 60,
-            retreat: 12 * 60,
-            adjustment: 12 * 60,
-            at: None,
-            time_zone: None,
-        }
-    }
 }
 
 impl Deadlines {
