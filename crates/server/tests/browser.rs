@@ -2023,7 +2023,7 @@ async fn the_forum_and_its_moderators(width: u32, height: u32, tag: &str) {
         .to_string();
     assert!(b.text(&format!("#{reply} blockquote")).await.contains("anna-op wrote:"));
     b.axe(&format!("topic at {width} px")).await;
-    b.shot(&format!("board-topic-{tag}")).await;
+    b.shot(&format!("forum-topic-{tag}")).await;
     // He mends his reply within the hour (the edit form, axe with it open): it then
     // says "Edited". And he follows the topic.
     b.js(&format!(
@@ -2075,7 +2075,7 @@ async fn the_forum_and_its_moderators(width: u32, height: u32, tag: &str) {
     b.until("the topic locked", "document.getElementById('topic-locked')")
         .await;
     b.axe(&format!("topic as a moderator at {width} px")).await;
-    b.shot(&format!("board-moderated-{tag}")).await;
+    b.shot(&format!("forum-moderated-{tag}")).await;
     // And suspends its writer on the moderation page; the log shows each action.
     b.goto(&format!("{base}/moderation")).await;
     b.type_into("#suspend-name", "ben-rude").await;
@@ -2089,7 +2089,7 @@ async fn the_forum_and_its_moderators(width: u32, height: u32, tag: &str) {
         assert!(log.contains(action), "{action} in the log: {log}");
     }
     b.axe(&format!("moderation at {width} px")).await;
-    b.shot(&format!("board-moderation-{tag}")).await;
+    b.shot(&format!("forum-moderation-{tag}")).await;
     b.logout().await;
 
     // Ben reads, but cannot post or order, and is told why.
@@ -2121,7 +2121,7 @@ async fn the_forum_and_its_moderators(width: u32, height: u32, tag: &str) {
     .await;
     b.js("document.getElementById('order-message').scrollIntoView({block: 'center'}); return 1;")
         .await;
-    b.shot(&format!("board-suspended-{tag}")).await;
+    b.shot(&format!("forum-suspended-{tag}")).await;
     let orders = server.visitor().get(&format!("/api/games/{id}")).await;
     assert_eq!(orders["phase"], "S1901M");
     let (status, _) = login_api("ben-rude")
