@@ -24,7 +24,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 struct Setup {
     app: App,
     player: chancery_server::model::Account,
-    game: i64,
+    game: chancery_server::model::GameId,
     power: String,
     orders: Vec<String>,
     _dir: tempfile::TempDir,

@@ -15,6 +15,27 @@ pub struct Account {
     pub zone: Option<chrono_tz::Tz>,
 }
 
+/// A game's id: the `games.id` of its row. Serialised as the bare integer, and
+/// documented as one (fields of this type say `value_type = i64`), so clients and the
+/// OpenAPI document see what they saw before; stored and bound as a BIGINT.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct GameId(pub i64);
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::str::FromStr for GameId {
+    type Err = std::num::ParseIntError;
+
+    fn from_str(s: &str) -> Result<GameId, Self::Err> {
+        s.parse().map(GameId)
+    }
+}
+
 /// Where a game stands. Stored as its lower-case name in `games.status`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]

@@ -18,6 +18,7 @@ use crate::error::ApiError;
 use crate::limits::{
     MAX_VARIANT_BYTES, MAX_VARIANT_NEIGHBOURS, MAX_VARIANT_SHAPE_POINTS, MAX_VARIANT_SPACES, MAX_VARIANT_STRAITS,
 };
+use crate::model::GameId;
 
 /// A SHA-256 of a variant file's text: the key of every per-variant cache.
 pub type ContentKey = [u8; 32];
@@ -62,7 +63,7 @@ struct Uploads {
     /// Each game's upload by its content key, so that a game's variant is found by the
     /// game's id without hashing its file on every request (a game's file never
     /// changes once the game is created).
-    by_game: HashMap<i64, ContentKey>,
+    by_game: HashMap<GameId, ContentKey>,
 }
 
 /// Games whose key [`Uploads::by_game`] remembers; past it the map starts again (a key
@@ -140,7 +141,7 @@ impl Cache {
 
     /// As [`Cache::key`] for game `game`'s variant: an upload's key as [`Cache::for_game`]
     /// remembered it, without hashing the file again.
-    pub fn key_for_game(&self, game: i64, name: &str, text: Option<&str>) -> Result<ContentKey, String> {
+    pub fn key_for_game(&self, game: GameId, name: &str, text: Option<&str>) -> Result<ContentKey, String> {
         if text.is_some() {
             if let Some(key) = self.uploads().by_game.get(&game).copied() {
                 return Ok(key);
@@ -159,7 +160,7 @@ impl Cache {
     pub async fn for_game(
         &self,
         jobs: &crate::jobs::Pool,
-        game: i64,
+        game: GameId,
         name: &str,
         text: Option<&str>,
     ) -> Result<Arc<Variant>, ApiError> {
@@ -306,11 +307,14 @@ mod tests {
             .unwrap()
             .1
             .replacen("variant standard", "variant mine", 1);
-        let first = cache.for_game(&jobs, 7, "mine", Some(&text)).await.unwrap();
-        let again = cache.for_game(&jobs, 7, "mine", Some("not read")).await.unwrap();
+        let first = cache.for_game(&jobs, GameId(7), "mine", Some(&text)).await.unwrap();
+        let again = cache
+            .for_game(&jobs, GameId(7), "mine", Some("not read"))
+            .await
+            .unwrap();
         assert!(Arc::ptr_eq(&first, &again));
         // Another game with that text shares the loaded variant, by its content.
-        let other = cache.for_game(&jobs, 8, "mine", Some(&text)).await.unwrap();
+        let other = cache.for_game(&jobs, GameId(8), "mine", Some(&text)).await.unwrap();
         assert!(Arc::ptr_eq(&first, &other));
     }
 

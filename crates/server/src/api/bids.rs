@@ -5,6 +5,7 @@ use axum::Json;
 
 use crate::auth::Account;
 use crate::error::{ApiResult, Body, ErrorBody, Params, Path};
+use crate::model::GameId;
 use crate::services::bids::{self, BidReport, Bids, Budgets, ClearQuery, GameBids, PowerBids};
 use crate::App;
 
@@ -42,7 +43,7 @@ pub struct ReportQuery {
 pub async fn list(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Params(q): Params<PowerQuery>,
 ) -> ApiResult<Json<GameBids>> {
     Ok(Json(bids::list(&app, &account, id, q.power.as_deref()).await?))
@@ -70,7 +71,7 @@ pub async fn list(
 pub async fn submit(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Body(b): Body<Bids>,
 ) -> ApiResult<Json<PowerBids>> {
     Ok(Json(bids::submit(&app, &account, id, b).await?))
@@ -88,7 +89,7 @@ pub async fn submit(
 pub async fn clear(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Params(q): Params<ClearQuery>,
 ) -> ApiResult<Json<PowerBids>> {
     Ok(Json(bids::clear(&app, &account, id, q).await?))
@@ -108,7 +109,7 @@ pub async fn clear(
 pub async fn budget(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Params(q): Params<PowerQuery>,
 ) -> ApiResult<Json<Budgets>> {
     Ok(Json(bids::budget(&app, &account, id, q.power.as_deref()).await?))
@@ -130,7 +131,7 @@ pub async fn budget(
 pub async fn report(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Params(q): Params<ReportQuery>,
 ) -> ApiResult<Json<BidReport>> {
     Ok(Json(bids::report(&app, &account, id, q.seq).await?))

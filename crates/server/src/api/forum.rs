@@ -8,6 +8,7 @@ use utoipa::ToSchema;
 
 use crate::auth::{Account, Viewer};
 use crate::error::{ApiResult, Body, ErrorBody, Params, Path};
+use crate::model::GameId;
 use crate::services::forum::{
     self, Deleted, Edit, Follow, Following, Hide, NewTopicRequest, PageQuery, PostView, Reply, SearchQuery,
     SearchResults, TopicChange, TopicFlags, TopicList, TopicView, Written,
@@ -245,7 +246,8 @@ pub async fn search(
 /// A game's thread in the forum.
 #[derive(Serialize, ToSchema)]
 pub struct GameThread {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     /// The topic's id (`/api/forum/topics/{id}`).
     pub topic: i64,
 }
@@ -263,7 +265,7 @@ pub struct GameThread {
 pub async fn game_thread(
     State(app): State<App>,
     Viewer(viewer): Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
 ) -> ApiResult<Json<GameThread>> {
     let topic = forum::game_thread(&app, viewer.as_ref(), id).await?;
     Ok(Json(GameThread { game: id, topic }))

@@ -8,6 +8,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::{Account, Viewer};
 use crate::error::{ApiResult, Body, ErrorBody, OptionalBody, Params, Path};
+use crate::model::GameId;
 use crate::services::games::create::{self, NewGame};
 use crate::services::games::seats::{self, JoinRequest, Joined, Left, Observing};
 use crate::services::games::view::GameView;
@@ -81,7 +82,7 @@ pub struct ViewQuery {
 pub async fn view(
     State(app): State<App>,
     Viewer(viewer): Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Params(q): Params<ViewQuery>,
 ) -> ApiResult<Json<GameView>> {
     Ok(Json(view::view(&app, viewer.as_ref(), id, q.tz.as_deref()).await?))
@@ -100,7 +101,7 @@ pub async fn view(
 pub async fn join(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     OptionalBody(request): OptionalBody<JoinRequest>,
 ) -> ApiResult<Json<Joined>> {
     Ok(Json(seats::join(&app, &account, id, request).await?))
@@ -115,7 +116,7 @@ pub async fn join(
     ),
     security(("bearer" = []), ("cookie" = [])),
 )]
-pub async fn observe(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Observing>> {
+pub async fn observe(State(app): State<App>, account: Account, Path(id): Path<GameId>) -> ApiResult<Json<Observing>> {
     Ok(Json(seats::observe(&app, &account, id).await?))
 }
 
@@ -130,7 +131,7 @@ pub async fn observe(State(app): State<App>, account: Account, Path(id): Path<i6
     ),
     security(("bearer" = []), ("cookie" = [])),
 )]
-pub async fn leave(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Left>> {
+pub async fn leave(State(app): State<App>, account: Account, Path(id): Path<GameId>) -> ApiResult<Json<Left>> {
     Ok(Json(seats::leave(&app, &account, id).await?))
 }
 
@@ -147,7 +148,7 @@ pub async fn leave(State(app): State<App>, account: Account, Path(id): Path<i64>
     ),
     security(("bearer" = []), ("cookie" = [])),
 )]
-pub async fn vote(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<DrawVote>> {
+pub async fn vote(State(app): State<App>, account: Account, Path(id): Path<GameId>) -> ApiResult<Json<DrawVote>> {
     Ok(Json(votes::vote(&app, &account, id).await?))
 }
 
@@ -160,6 +161,6 @@ pub async fn vote(State(app): State<App>, account: Account, Path(id): Path<i64>)
     ),
     security(("bearer" = []), ("cookie" = [])),
 )]
-pub async fn withdraw(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<DrawVote>> {
+pub async fn withdraw(State(app): State<App>, account: Account, Path(id): Path<GameId>) -> ApiResult<Json<DrawVote>> {
     Ok(Json(votes::withdraw(&app, &account, id).await?))
 }

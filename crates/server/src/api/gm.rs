@@ -5,6 +5,7 @@ use axum::Json;
 
 use crate::auth::Account;
 use crate::error::{ApiResult, Body, ErrorBody, Params, Path};
+use crate::model::GameId;
 use crate::services::bots::{self, BotQuery, BotSeat, BotSeated, BotUnseated};
 use crate::services::games::view::GameView;
 use crate::services::gm::{
@@ -25,7 +26,7 @@ use crate::App;
     ),
     security(("bearer" = []), ("cookie" = [])),
 )]
-pub async fn start(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Status>> {
+pub async fn start(State(app): State<App>, account: Account, Path(id): Path<GameId>) -> ApiResult<Json<Status>> {
     Ok(Json(gm::start(&app, &account, id).await?))
 }
 
@@ -41,7 +42,11 @@ pub async fn start(State(app): State<App>, account: Account, Path(id): Path<i64>
     ),
     security(("bearer" = []), ("cookie" = [])),
 )]
-pub async fn process_now(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Processed>> {
+pub async fn process_now(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<GameId>,
+) -> ApiResult<Json<Processed>> {
     Ok(Json(gm::process_now(&app, &account, id).await?))
 }
 
@@ -62,7 +67,7 @@ pub async fn process_now(State(app): State<App>, account: Account, Path(id): Pat
 pub async fn extend(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Body(b): Body<Extend>,
 ) -> ApiResult<Json<Deadline>> {
     Ok(Json(gm::extend(&app, &account, id, b).await?))
@@ -80,7 +85,7 @@ pub async fn extend(
     ),
     security(("bearer" = []), ("cookie" = [])),
 )]
-pub async fn pause(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Paused>> {
+pub async fn pause(State(app): State<App>, account: Account, Path(id): Path<GameId>) -> ApiResult<Json<Paused>> {
     Ok(Json(gm::pause(&app, &account, id).await?))
 }
 
@@ -96,7 +101,7 @@ pub async fn pause(State(app): State<App>, account: Account, Path(id): Path<i64>
     ),
     security(("bearer" = []), ("cookie" = [])),
 )]
-pub async fn resume(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Resumed>> {
+pub async fn resume(State(app): State<App>, account: Account, Path(id): Path<GameId>) -> ApiResult<Json<Resumed>> {
     Ok(Json(gm::resume(&app, &account, id).await?))
 }
 
@@ -112,7 +117,7 @@ pub async fn resume(State(app): State<App>, account: Account, Path(id): Path<i64
     ),
     security(("bearer" = []), ("cookie" = [])),
 )]
-pub async fn rollback(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<RolledBack>> {
+pub async fn rollback(State(app): State<App>, account: Account, Path(id): Path<GameId>) -> ApiResult<Json<RolledBack>> {
     Ok(Json(gm::rollback(&app, &account, id).await?))
 }
 
@@ -131,7 +136,7 @@ pub async fn rollback(State(app): State<App>, account: Account, Path(id): Path<i
 pub async fn rollforward(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
 ) -> ApiResult<Json<RolledForward>> {
     Ok(Json(gm::rollforward(&app, &account, id).await?))
 }
@@ -153,7 +158,7 @@ pub async fn rollforward(
 pub async fn assign(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Body(b): Body<Seat>,
 ) -> ApiResult<Json<Seated>> {
     Ok(Json(gm::assign(&app, &account, id, b).await?))
@@ -175,7 +180,7 @@ pub async fn assign(
 pub async fn replace(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Body(b): Body<Seat>,
 ) -> ApiResult<Json<Seated>> {
     Ok(Json(gm::replace(&app, &account, id, b).await?))
@@ -201,7 +206,7 @@ pub async fn replace(
 pub async fn seat_bot(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Body(b): Body<BotSeat>,
 ) -> ApiResult<Json<BotSeated>> {
     Ok(Json(bots::seat(&app, &account, id, b).await?))
@@ -222,7 +227,7 @@ pub async fn seat_bot(
 pub async fn unseat_bot(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Params(q): Params<BotQuery>,
 ) -> ApiResult<Json<BotUnseated>> {
     Ok(Json(bots::unseat(&app, &account, id, q).await?))
@@ -244,7 +249,7 @@ pub async fn unseat_bot(
 pub async fn civil_disorder(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Body(b): Body<Disorder>,
 ) -> ApiResult<Json<Declared>> {
     Ok(Json(gm::civil_disorder(&app, &account, id, b).await?))
@@ -266,7 +271,7 @@ pub async fn civil_disorder(
 pub async fn end(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Body(b): Body<End>,
 ) -> ApiResult<Json<Ended>> {
     Ok(Json(gm::end(&app, &account, id, b).await?))
@@ -288,7 +293,7 @@ pub async fn end(
 pub async fn settings(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Body(b): Body<Settings>,
 ) -> ApiResult<Json<GameView>> {
     Ok(Json(gm::change_settings(&app, &account, id, b).await?))
@@ -311,7 +316,7 @@ pub async fn settings(
 pub async fn transfer(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Body(b): Body<Transfer>,
 ) -> ApiResult<Json<Transferred>> {
     Ok(Json(gm::transfer(&app, &account, id, b).await?))
@@ -328,6 +333,6 @@ pub async fn transfer(
     ),
     security(("bearer" = []), ("cookie" = [])),
 )]
-pub async fn events(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Events>> {
+pub async fn events(State(app): State<App>, account: Account, Path(id): Path<GameId>) -> ApiResult<Json<Events>> {
     Ok(Json(gm::events(&app, &account, id).await?))
 }

@@ -10,6 +10,7 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use crate::error::{ApiResult, ErrorBody, Params, Path};
+use crate::model::GameId;
 use crate::services::history::{self, PhaseDetail, PhaseList};
 use crate::App;
 
@@ -21,7 +22,7 @@ use crate::App;
         (status = 404, description = "No such game", body = ErrorBody),
     ),
 )]
-pub async fn list(State(app): State<App>, Path(id): Path<i64>) -> ApiResult<Json<PhaseList>> {
+pub async fn list(State(app): State<App>, Path(id): Path<GameId>) -> ApiResult<Json<PhaseList>> {
     Ok(Json(history::list(&app, id).await?))
 }
 
@@ -36,7 +37,7 @@ pub async fn list(State(app): State<App>, Path(id): Path<i64>) -> ApiResult<Json
         (status = 404, description = "No such game or phase", body = ErrorBody),
     ),
 )]
-pub async fn one(State(app): State<App>, Path((id, seq)): Path<(i64, i64)>) -> ApiResult<Json<PhaseDetail>> {
+pub async fn one(State(app): State<App>, Path((id, seq)): Path<(GameId, i64)>) -> ApiResult<Json<PhaseDetail>> {
     Ok(Json(history::one(&app, id, seq).await?))
 }
 
@@ -62,7 +63,7 @@ fn svg_response(request: &HeaderMap, svg: String) -> Response {
         (status = 503, description = "The map is still being made; try again", body = ErrorBody),
     ),
 )]
-pub async fn current_map(State(app): State<App>, Path(id): Path<i64>, request: HeaderMap) -> ApiResult<Response> {
+pub async fn current_map(State(app): State<App>, Path(id): Path<GameId>, request: HeaderMap) -> ApiResult<Response> {
     Ok(svg_response(&request, history::current_map(&app, id).await?))
 }
 
@@ -91,7 +92,7 @@ pub struct Which {
 )]
 pub async fn phase_map(
     State(app): State<App>,
-    Path((id, seq)): Path<(i64, i64)>,
+    Path((id, seq)): Path<(GameId, i64)>,
     Params(which): Params<Which>,
     request: HeaderMap,
 ) -> ApiResult<Response> {

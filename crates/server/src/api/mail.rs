@@ -8,6 +8,7 @@ use utoipa::ToSchema;
 
 use crate::auth::Account;
 use crate::error::{ApiResult, Body, ErrorBody, Path};
+use crate::model::GameId;
 use crate::services::mail::reminders::{self, Reminders};
 use crate::services::mail::settings::{self as mail_settings, Settings};
 use crate::services::mail::Kind;
@@ -274,7 +275,7 @@ pub async fn set_digest(
 pub async fn get_reminders(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
 ) -> ApiResult<Json<Reminders>> {
     Ok(Json(reminders::get(&app, &account, id).await?))
 }
@@ -295,7 +296,7 @@ pub async fn get_reminders(
 pub async fn set_reminders(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Body(r): Body<Reminders>,
 ) -> ApiResult<Json<Reminders>> {
     Ok(Json(reminders::set(&app, &account, id, r).await?))

@@ -8,6 +8,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::Account;
 use crate::error::{ApiResult, Body, ErrorBody, Params, Path};
+use crate::model::GameId;
 use crate::services::map_tools;
 use crate::services::sandbox::{self, SandboxOutcome, SandboxRequest};
 use crate::services::targets::Targets;
@@ -46,7 +47,7 @@ pub struct OrdersDrawing {
 pub async fn drawing(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Params(q): Params<DrawQuery>,
 ) -> ApiResult<Json<OrdersDrawing>> {
     let svg = map_tools::drawn_orders(&app, &account, id, q.power.as_deref()).await?;
@@ -84,7 +85,7 @@ pub struct TargetsQuery {
 pub async fn targets(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Params(q): Params<TargetsQuery>,
 ) -> ApiResult<Json<Targets>> {
     Ok(Json(
@@ -112,7 +113,7 @@ pub async fn targets(
 pub async fn sandbox(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Body(req): Body<SandboxRequest>,
 ) -> ApiResult<Json<SandboxOutcome>> {
     Ok(Json(sandbox::try_orders(&app, &account, id, req).await?))

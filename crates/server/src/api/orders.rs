@@ -5,6 +5,7 @@ use axum::Json;
 
 use crate::auth::Account;
 use crate::error::{ApiResult, Body, ErrorBody, OptionalBody, Params, Path};
+use crate::model::GameId;
 use crate::services::orders::{
     self, Check, ClearQuery, OrderCheck, PhaseOrders, PowerOrders, ReadyMark, ReadyRequest, Submission,
 };
@@ -34,7 +35,7 @@ pub struct PowerQuery {
 pub async fn list(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Params(q): Params<PowerQuery>,
 ) -> ApiResult<Json<PowerOrders>> {
     Ok(Json(orders::list(&app, &account, id, q.power.as_deref()).await?))
@@ -59,7 +60,7 @@ pub async fn list(
 pub async fn submit(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Body(s): Body<Submission>,
 ) -> ApiResult<Json<PowerOrders>> {
     Ok(Json(orders::submit(&app, &account, id, s).await?))
@@ -78,7 +79,7 @@ pub async fn submit(
 pub async fn clear(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Params(q): Params<ClearQuery>,
 ) -> ApiResult<Json<PowerOrders>> {
     Ok(Json(orders::clear(&app, &account, id, q).await?))
@@ -101,7 +102,7 @@ pub async fn clear(
 pub async fn mark_ready(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     OptionalBody(r): OptionalBody<ReadyRequest>,
 ) -> ApiResult<Json<ReadyMark>> {
     Ok(Json(orders::mark_ready(&app, &account, id, r).await?))
@@ -119,7 +120,7 @@ pub async fn mark_ready(
 pub async fn unmark_ready(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Params(r): Params<ReadyRequest>,
 ) -> ApiResult<Json<ReadyMark>> {
     Ok(Json(orders::unmark_ready(&app, &account, id, r).await?))
@@ -136,7 +137,11 @@ pub async fn unmark_ready(
     ),
     security(("bearer" = []), ("cookie" = [])),
 )]
-pub async fn gm_orders(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<PhaseOrders>> {
+pub async fn gm_orders(
+    State(app): State<App>,
+    account: Account,
+    Path(id): Path<GameId>,
+) -> ApiResult<Json<PhaseOrders>> {
     Ok(Json(orders::of_phase(&app, &account, id).await?))
 }
 
@@ -156,7 +161,7 @@ pub async fn gm_orders(State(app): State<App>, account: Account, Path(id): Path<
 pub async fn check(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Params(c): Params<Check>,
 ) -> ApiResult<Json<OrderCheck>> {
     Ok(Json(orders::check(&app, &account, id, &c).await?))

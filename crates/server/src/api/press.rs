@@ -5,6 +5,7 @@ use axum::Json;
 
 use crate::auth::{Account, Viewer};
 use crate::error::{ApiResult, Body, ErrorBody, Params, Path};
+use crate::model::GameId;
 use crate::services::press::{self, Message, PressPage, PressQuery, ReadState, Reading, Sent};
 use crate::App;
 
@@ -27,7 +28,7 @@ use crate::App;
 pub async fn read(
     State(app): State<App>,
     Viewer(viewer): Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Params(q): Params<PressQuery>,
 ) -> ApiResult<Json<PressPage>> {
     Ok(Json(press::read(&app, viewer.as_ref(), id, &q).await?))
@@ -51,7 +52,7 @@ pub async fn read(
 pub async fn send(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Body(m): Body<Message>,
 ) -> ApiResult<Json<Sent>> {
     Ok(Json(press::send(&app, &account, id, m).await?))
@@ -78,7 +79,7 @@ pub async fn send(
 pub async fn mark_read(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<GameId>,
     Body(r): Body<Reading>,
 ) -> ApiResult<Json<ReadState>> {
     Ok(Json(press::mark_read(&app, &account, id, r).await?))

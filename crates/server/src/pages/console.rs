@@ -17,7 +17,7 @@ use super::layout::{render, time_text, Badge, Layout, PageError, PageResult};
 use super::map;
 use crate::auth::Viewer;
 use crate::error::{ApiError, Path};
-use crate::model::GameStatus;
+use crate::model::{GameId, GameStatus};
 use crate::services::bids::{BidLine, BidReport};
 use crate::services::games::view::{game_view, PowerView};
 use crate::services::games::{self, Role};
@@ -89,7 +89,7 @@ struct Choice {
 #[template(path = "console.html")]
 struct Console {
     layout: Layout,
-    id: i64,
+    id: GameId,
     name: String,
     variant: String,
     phase_name: String,
@@ -255,7 +255,7 @@ fn early_choices(game: &Game) -> Vec<Choice> {
     .collect()
 }
 
-pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path<i64>) -> PageResult {
+pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path<GameId>) -> PageResult {
     let Some(account) = viewer else {
         return Ok(Redirect::to(&format!("/login?next=/games/{id}/gm")).into_response());
     };

@@ -17,6 +17,7 @@ use axum::response::{IntoResponse, Response};
 use chancery_engine::json::AdjudicationJson;
 
 use crate::error::{ApiError, ApiResult, Path};
+use crate::model::GameId;
 use crate::services::press::{self, PressQuery};
 use crate::services::{games, history};
 use crate::App;
@@ -62,7 +63,7 @@ fn results_text(result: &AdjudicationJson) -> String {
     out
 }
 
-pub async fn feed(State(app): State<App>, headers: HeaderMap, Path(id): Path<i64>) -> ApiResult<Response> {
+pub async fn feed(State(app): State<App>, headers: HeaderMap, Path(id): Path<GameId>) -> ApiResult<Response> {
     let game = games::load(&app.db.read, id).await?;
     let base = base_of(&headers);
     let mut entries = Vec::new();

@@ -11,6 +11,7 @@ use super::layout::{render, Layout, PageResult};
 use crate::auth::Viewer;
 use crate::error::{ApiResult, Params, Path};
 use crate::limits::{MAX_MODERATION_REASON_CHARS, MAX_POST_CHARS, MAX_SEARCH_CHARS, MAX_TOPIC_TITLE_CHARS};
+use crate::model::GameId;
 use crate::services::forum::{self, PageQuery, SearchResults, TopicList, TopicView, POSTS_PER_PAGE};
 use crate::services::forum_text::Piece;
 use crate::services::moderation::{self, Visibility};
@@ -134,7 +135,7 @@ pub async fn old_post(
 }
 
 /// `/games/{id}/thread`: the game's thread in the forum.
-pub async fn game_thread(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path<i64>) -> PageResult {
+pub async fn game_thread(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path<GameId>) -> PageResult {
     let topic = forum::game_thread(&app, viewer.as_ref(), id).await?;
     Ok(Redirect::to(&format!("/forum/topics/{topic}")).into_response())
 }

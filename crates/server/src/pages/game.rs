@@ -13,7 +13,7 @@ use super::layout::{json_block, render, Layout, PageResult};
 use super::{map, press};
 use crate::auth::{Account, Viewer};
 use crate::error::{ApiResult, Path};
-use crate::model::GameStatus;
+use crate::model::{GameId, GameStatus};
 use crate::services::games::view::{game_view, GameView, PowerKindView, PowerView, You as Part};
 use crate::services::games::{self, role_of, Role};
 use crate::services::order_words;
@@ -343,7 +343,7 @@ enum You {
 #[template(path = "game.html")]
 struct GamePage {
     layout: Layout,
-    id: i64,
+    id: GameId,
     name: String,
     variant: String,
     phase_code: String,
@@ -381,7 +381,7 @@ struct GamePage {
 /// What `assets/game.js` reads from the page (`#game-data`).
 #[derive(Serialize)]
 struct ScriptData {
-    id: i64,
+    id: GameId,
     status: GameStatus,
     /// The phase's code, e.g. `F1901M`.
     phase: String,
@@ -398,7 +398,7 @@ struct ScriptData {
     boarding: bool,
 }
 
-pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path<i64>) -> PageResult {
+pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path<GameId>) -> PageResult {
     let loaded = games::read(&app, id).await?;
     let role = role_of(&app.db.read, &loaded.game, viewer.as_ref()).await?;
     let view = game_view(&app, &loaded, &role).await?;

@@ -16,7 +16,7 @@ use super::layout::{render, time_text, zone_of, Badge, Layout, PageError, PageRe
 use super::map;
 use crate::auth::Viewer;
 use crate::error::{ApiError, Path};
-use crate::model::HowProcessed;
+use crate::model::{GameId, HowProcessed};
 use crate::services::games;
 use crate::services::history::{self, processed_phase, ProcessedPhase};
 use crate::services::maps::MapOf;
@@ -76,7 +76,7 @@ struct Shown {
 #[template(path = "history.html")]
 struct HistoryPage {
     layout: Layout,
-    game: i64,
+    game: GameId,
     game_name: String,
     phase: Option<Shown>,
 }
@@ -130,7 +130,7 @@ fn groups(v: &Variant, stored: &AdjudicationJson) -> Vec<Group> {
 }
 
 /// The latest processed phase, or a note when there is none yet.
-pub async fn latest(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path<i64>) -> PageResult {
+pub async fn latest(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path<GameId>) -> PageResult {
     let game = games::load(&app.db.read, id).await?;
     match history::latest(&app, id).await? {
         Some(seq) => Ok(Redirect::to(&format!("/games/{id}/history/{seq}")).into_response()),
@@ -143,7 +143,7 @@ pub async fn latest(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Pa
     }
 }
 
-pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)): Path<(i64, i64)>) -> PageResult {
+pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)): Path<(GameId, i64)>) -> PageResult {
     let game = games::load(&app.db.read, id).await?;
     let v = game.variant(&app).await?;
     let phases = history::list(&app, id).await?.phases;

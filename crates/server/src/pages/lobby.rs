@@ -6,13 +6,13 @@ use axum::extract::State;
 
 use super::layout::{render, time_text, Layout, PageResult};
 use crate::auth::Viewer;
-use crate::model::GameStatus;
+use crate::model::{GameId, GameStatus};
 use crate::services::games::lobby::{self, Turn};
 use crate::services::games::view::{self, GameSummary};
 use crate::App;
 
 struct Row {
-    id: i64,
+    id: GameId,
     name: String,
     variant: String,
     phase: String,

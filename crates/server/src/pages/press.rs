@@ -11,7 +11,7 @@ use super::layout::time_text;
 use crate::auth::Account;
 use crate::error::{ApiError, ApiResult};
 use crate::limits::MAX_PRESS_CHARS;
-use crate::model::{GameStatus, PressRule};
+use crate::model::{GameId, GameStatus, PressRule};
 use crate::services::games::Role;
 use crate::services::press::{self, PressMessage, GM};
 use crate::store::games::Game;
@@ -175,7 +175,7 @@ fn new_form(game: &Game, role: &Role, v: &Variant) -> NewForm {
 #[derive(Template)]
 #[template(path = "press.html")]
 struct PressSection {
-    game: i64,
+    game: GameId,
     threads: Vec<Thread>,
     /// Some thread has messages the viewer has not read: offer to mark them all read.
     any_unread: bool,

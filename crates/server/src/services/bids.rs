@@ -18,7 +18,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::limits::{MAX_BIDS, MAX_ORDER_CHARS};
-use crate::model::Account;
+use crate::model::{Account, GameId};
 use crate::services::games::{self, acting_power, at_phase, role_of, LoadedGame, PhaseRef, Role};
 use crate::services::orders::open_for_orders;
 use crate::services::processing::{engine_bid, phase_input};
@@ -111,7 +111,8 @@ impl BidLine {
 /// A power's bids in the current phase.
 #[derive(Serialize, ToSchema, Debug)]
 pub struct PowerBids {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     pub seq: i64,
     pub phase: String,
     pub power: String,
@@ -121,7 +122,8 @@ pub struct PowerBids {
 /// Bids in every phase: a player's own, the GM's view of all.
 #[derive(Serialize, ToSchema, Debug)]
 pub struct GameBids {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     pub bids: Vec<BidLine>,
 }
 
@@ -137,7 +139,8 @@ pub struct BudgetLine {
 
 #[derive(Serialize, ToSchema, Debug)]
 pub struct Budgets {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     pub seq: i64,
     pub phase: String,
     pub budgets: Vec<BudgetLine>,
@@ -146,7 +149,8 @@ pub struct Budgets {
 /// The GM's bid report of a phase.
 #[derive(Serialize, ToSchema, Debug)]
 pub struct BidReport {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     pub seq: i64,
     pub phase: String,
     /// Whether the phase is processed (the report kept with its result) or current (how
@@ -231,7 +235,7 @@ async fn power_bids(tx: &mut Tx, game: &Game, state: &GameState, power: &str) ->
 async fn lock_for_bids(
     app: &App,
     account: &Account,
-    id: i64,
+    id: GameId,
     requested: Option<&str>,
     named: &PhaseRef,
 ) -> ApiResult<(Tx, LoadedGame, String)> {
@@ -250,7 +254,7 @@ async fn lock_for_bids(
 /// Adds or replaces bids of one power for the current phase. The power's whole set of
 /// bids after the change is checked against rule 3 with its current orders; nothing is
 /// stored unless all of it passes.
-pub async fn submit(app: &App, account: &Account, id: i64, b: Bids) -> ApiResult<PowerBids> {
+pub async fn submit(app: &App, account: &Account, id: GameId, b: Bids) -> ApiResult<PowerBids> {
     if b.bids.len() > MAX_BIDS {
         return Err(ApiError::unprocessable(format!("at most {MAX_BIDS} bids at once")));
     }
@@ -354,7 +358,7 @@ pub async fn write(
 
 /// Removes one bid of the power's this phase (`unit`), or all of them. Fewer bids never
 /// break rule 3, so nothing is checked again.
-pub async fn clear(app: &App, account: &Account, id: i64, q: ClearQuery) -> ApiResult<PowerBids> {
+pub async fn clear(app: &App, account: &Account, id: GameId, q: ClearQuery) -> ApiResult<PowerBids> {
     let named = PhaseRef {
         seq: q.seq,
         phase: q.phase.clone(),
@@ -384,7 +388,7 @@ pub async fn clear(app: &App, account: &Account, id: i64, q: ClearQuery) -> ApiR
 }
 
 /// A player's own bids in every phase; the GM's view of every power's (or one power's).
-pub async fn list(app: &App, account: &Account, id: i64, power: Option<&str>) -> ApiResult<GameBids> {
+pub async fn list(app: &App, account: &Account, id: GameId, power: Option<&str>) -> ApiResult<GameBids> {
     let game = games::load(&app.db.read, id).await?;
     let role = role_of(&app.db.read, &game, Some(account)).await?;
     let v = game.variant(app).await?;
@@ -403,7 +407,7 @@ pub async fn list(app: &App, account: &Account, id: i64, power: Option<&str>) ->
 
 /// This turn's DP budget with its reckoning (rule 2): a player's own; for the GM one
 /// power's, or every great power's.
-pub async fn budget(app: &App, account: &Account, id: i64, power: Option<&str>) -> ApiResult<Budgets> {
+pub async fn budget(app: &App, account: &Account, id: GameId, power: Option<&str>) -> ApiResult<Budgets> {
     let LoadedGame {
         game,
         variant: v,
@@ -442,7 +446,7 @@ pub async fn budget(app: &App, account: &Account, id: i64, power: Option<&str>) 
 /// The GM's bid report. For a processed phase (`seq`), the report stored with its
 /// result; for the current phase (no `seq`), how the bids would resolve if the phase
 /// were processed now, with the orders as they stand.
-pub async fn report(app: &App, account: &Account, id: i64, seq: Option<i64>) -> ApiResult<BidReport> {
+pub async fn report(app: &App, account: &Account, id: GameId, seq: Option<i64>) -> ApiResult<BidReport> {
     let game = games::load(&app.db.read, id).await?;
     if game.gm_id != account.id {
         return Err(ApiError::coded(ErrorCode::GmOnly, "only the game's GM can do that"));

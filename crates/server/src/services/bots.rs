@@ -30,7 +30,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::error::{ApiError, ApiResult};
 use crate::jobs::Weight;
-use crate::model::{Account, GameStatus};
+use crate::model::{Account, GameId, GameStatus};
 use crate::services::bids::NewBid;
 use crate::services::games::{self, log_event, playable_powers};
 use crate::services::processing::has_choice;
@@ -68,7 +68,8 @@ pub struct BotSeat {
 /// A bot seated.
 #[derive(Serialize, ToSchema, Debug)]
 pub struct BotSeated {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     pub power: String,
     /// The bot's level (`strong`).
     pub level: String,
@@ -88,14 +89,15 @@ pub struct BotQuery {
 /// A bot's seat ended.
 #[derive(Serialize, ToSchema, Debug)]
 pub struct BotUnseated {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     pub power: String,
 }
 
 /// The GM gives `power` to a bot: a vacant power (before the start or later), or one
 /// whose player is gone, instead of declaring civil disorder. The player's seat ends
 /// (kept in the record), the event is logged and mailed as a replacement is.
-pub async fn seat(app: &App, account: &Account, id: i64, s: BotSeat) -> ApiResult<BotSeated> {
+pub async fn seat(app: &App, account: &Account, id: GameId, s: BotSeat) -> ApiResult<BotSeated> {
     let (mut tx, game) = crate::services::gm::gm_lock(app, account, id).await?;
     if game.status == GameStatus::Finished {
         return Err(ApiError::conflict("the game is over"));
@@ -163,7 +165,7 @@ pub async fn seat(app: &App, account: &Account, id: i64, s: BotSeat) -> ApiResul
 
 /// The GM takes a bot off its power, which is vacant again (to be given to a person,
 /// or left to the rules for missing orders).
-pub async fn unseat(app: &App, account: &Account, id: i64, q: BotQuery) -> ApiResult<BotUnseated> {
+pub async fn unseat(app: &App, account: &Account, id: GameId, q: BotQuery) -> ApiResult<BotUnseated> {
     let (mut tx, game) = crate::services::gm::gm_lock(app, account, id).await?;
     let v = game.variant(app).await?;
     let power = v
@@ -221,10 +223,10 @@ pub async fn pass(app: &App) -> ApiResult<usize> {
 
 /// The seed of a turn: from the game, the phase number and the power, so that the same
 /// turn decides alike on any server and every turn differs.
-pub fn seed(game: i64, seq: i64, power: usize) -> u64 {
+pub fn seed(game: GameId, seq: i64, power: usize) -> u64 {
     // splitmix64's finaliser over the three, one after another.
     let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-    for part in [game as u64, seq as u64, power as u64] {
+    for part in [game.0 as u64, seq as u64, power as u64] {
         x = (x ^ part).wrapping_add(0x9E37_79B9_7F4A_7C15);
         x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

@@ -21,7 +21,7 @@ use crate::clock::iso_utc;
 use crate::db::{new_id, Backend};
 use crate::error::{ApiError, ApiResult};
 use crate::limits::{MAX_POST_CHARS, MAX_SEARCH_CHARS, MAX_TOPIC_TITLE_CHARS};
-use crate::model::Account;
+use crate::model::{Account, GameId};
 use crate::store::forum::{self as db, NewPost, NewTopic, PostRow, TopicRow};
 use crate::App;
 
@@ -85,7 +85,8 @@ pub struct TopicSummary {
     pub title: String,
     pub author: String,
     /// The game whose thread this is.
-    pub game: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub game: Option<GameId>,
     pub pinned: bool,
     pub locked: bool,
     pub posts: i64,
@@ -200,7 +201,8 @@ pub struct TopicView {
     pub id: i64,
     pub title: String,
     pub author: String,
-    pub game: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub game: Option<GameId>,
     /// For a game's thread: what it is for (and that it is not press).
     pub note: Option<String>,
     pub pinned: bool,
@@ -488,7 +490,7 @@ async fn mail_reply(
     account: &Account,
     topic: i64,
     starter: i64,
-    game: Option<i64>,
+    game: Option<GameId>,
     post: i64,
     body: &str,
 ) -> ApiResult<()> {
@@ -690,7 +692,7 @@ pub async fn delete(app: &App, account: &Account, post: i64) -> ApiResult<Delete
 }
 
 /// The thread of a game (every game has one, made with it).
-pub async fn game_thread(app: &App, viewer: Option<&Account>, game: i64) -> ApiResult<i64> {
+pub async fn game_thread(app: &App, viewer: Option<&Account>, game: GameId) -> ApiResult<i64> {
     moderation::may_read_forum(&app.db, viewer).await?;
     db::game_topic(&app.db.read, game)
         .await?
@@ -717,7 +719,13 @@ pub async fn place_of(app: &App, viewer: Option<&Account>, id: i64) -> ApiResult
 }
 
 /// Makes a game's thread, in the transaction that creates the game.
-pub async fn create_game_thread(tx: &mut crate::db::Tx, game: i64, name: &str, gm: i64, now_ms: i64) -> ApiResult<()> {
+pub async fn create_game_thread(
+    tx: &mut crate::db::Tx,
+    game: GameId,
+    name: &str,
+    gm: i64,
+    now_ms: i64,
+) -> ApiResult<()> {
     db::insert_topic(
         &mut **tx,
         &NewTopic {
@@ -734,7 +742,7 @@ pub async fn create_game_thread(tx: &mut crate::db::Tx, game: i64, name: &str, g
 
 /// A game renamed by its GM: its thread takes the new name, and search finds it by
 /// that name alone. In the transaction that renames the game.
-pub async fn rename_game_thread(tx: &mut crate::db::Tx, game: i64, name: &str) -> ApiResult<()> {
+pub async fn rename_game_thread(tx: &mut crate::db::Tx, game: GameId, name: &str) -> ApiResult<()> {
     db::retitle_game_topic(tx, game, name).await?;
     Ok(())
 }

@@ -10,7 +10,7 @@ use crate::clock::iso_utc;
 use crate::db::{new_id, Tx};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::limits::{future_moment, MAX_AHEAD_MS, MAX_GAME_NAME_CHARS, MAX_MINUTES};
-use crate::model::{Account, GameStatus, HowProcessed};
+use crate::model::{Account, GameId, GameStatus, HowProcessed};
 use crate::services::games::seats::{self, seat_player};
 use crate::services::games::view::{self, GameView};
 use crate::services::games::{self, settings, Role};
@@ -24,7 +24,7 @@ use crate::App;
 /// The start of every GM tool: a suspended GM uses none (asked before the lock, so that
 /// the refusal never holds the game; a moderator gives the game another GM), then the
 /// game locked and the caller checked to be its GM.
-pub(crate) async fn gm_lock(app: &App, account: &Account, id: i64) -> ApiResult<(Tx, Game)> {
+pub(crate) async fn gm_lock(app: &App, account: &Account, id: GameId) -> ApiResult<(Tx, Game)> {
     refuse_if_suspended(app, account).await?;
     let (tx, game) = games::lock(app, id).await?;
     if game.gm_id != account.id {
@@ -41,12 +41,13 @@ async fn phase_code(app: &App, game: &Game) -> ApiResult<String> {
 /// The game's status after a tool changed it.
 #[derive(Serialize, ToSchema, Debug)]
 pub struct Status {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     pub status: GameStatus,
 }
 
 /// Starts a forming game now.
-pub async fn start(app: &App, account: &Account, id: i64) -> ApiResult<Status> {
+pub async fn start(app: &App, account: &Account, id: GameId) -> ApiResult<Status> {
     let (mut tx, game) = gm_lock(app, account, id).await?;
     if game.status != GameStatus::Forming {
         return Err(ApiError::conflict("the game has already started"));
@@ -64,7 +65,8 @@ pub async fn start(app: &App, account: &Account, id: i64) -> ApiResult<Status> {
 /// A phase the GM had processed.
 #[derive(Serialize, ToSchema, Debug)]
 pub struct Processed {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     /// The phase processed.
     pub processed: String,
     /// The phase the game is at now.
@@ -74,7 +76,7 @@ pub struct Processed {
 }
 
 /// Processes the current phase now.
-pub async fn process_now(app: &App, account: &Account, id: i64) -> ApiResult<Processed> {
+pub async fn process_now(app: &App, account: &Account, id: GameId) -> ApiResult<Processed> {
     let (mut tx, game) = gm_lock(app, account, id).await?;
     if !game.status.running() {
         return Err(ApiError::coded(
@@ -109,14 +111,15 @@ pub struct Extend {
 /// A deadline after a tool set it.
 #[derive(Serialize, ToSchema, Debug)]
 pub struct Deadline {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     /// UTC, ISO 8601.
     pub deadline: String,
     pub deadline_ms: i64,
 }
 
 /// Moves the deadline of a running game.
-pub async fn extend(app: &App, account: &Account, id: i64, e: Extend) -> ApiResult<Deadline> {
+pub async fn extend(app: &App, account: &Account, id: GameId, e: Extend) -> ApiResult<Deadline> {
     let (mut tx, game) = gm_lock(app, account, id).await?;
     if game.status != GameStatus::Active {
         return Err(ApiError::conflict("only a running game has a deadline to move"));
@@ -154,14 +157,15 @@ pub async fn extend(app: &App, account: &Account, id: i64, e: Extend) -> ApiResu
 /// A paused game and the time it keeps.
 #[derive(Serialize, ToSchema, Debug)]
 pub struct Paused {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     pub status: GameStatus,
     /// The time left to play when it resumes.
     pub remaining_ms: i64,
 }
 
 /// Stops the deadline, keeping the time left.
-pub async fn pause(app: &App, account: &Account, id: i64) -> ApiResult<Paused> {
+pub async fn pause(app: &App, account: &Account, id: GameId) -> ApiResult<Paused> {
     let (mut tx, game) = gm_lock(app, account, id).await?;
     if game.status != GameStatus::Active {
         return Err(ApiError::conflict("only a running game can be paused"));
@@ -186,14 +190,15 @@ pub async fn pause(app: &App, account: &Account, id: i64) -> ApiResult<Paused> {
 /// A resumed game and its deadline.
 #[derive(Serialize, ToSchema, Debug)]
 pub struct Resumed {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     pub status: GameStatus,
     pub deadline: String,
     pub deadline_ms: i64,
 }
 
 /// Resumes a paused game with the time it had left.
-pub async fn resume(app: &App, account: &Account, id: i64) -> ApiResult<Resumed> {
+pub async fn resume(app: &App, account: &Account, id: GameId) -> ApiResult<Resumed> {
     let (mut tx, game) = gm_lock(app, account, id).await?;
     if game.status != GameStatus::Paused {
         return Err(ApiError::conflict("the game is not paused"));
@@ -221,13 +226,14 @@ pub async fn resume(app: &App, account: &Account, id: i64) -> ApiResult<Resumed>
 /// The phase a rollback returned to.
 #[derive(Serialize, ToSchema, Debug)]
 pub struct RolledBack {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     pub phase: String,
     pub seq: i64,
 }
 
 /// Takes back the last processed phase.
-pub async fn rollback(app: &App, account: &Account, id: i64) -> ApiResult<RolledBack> {
+pub async fn rollback(app: &App, account: &Account, id: GameId) -> ApiResult<RolledBack> {
     let (mut tx, game) = gm_lock(app, account, id).await?;
     let phase = processing::rollback(app, &mut tx, &game).await?;
     tx.commit().await?;
@@ -242,7 +248,8 @@ pub async fn rollback(app: &App, account: &Account, id: i64) -> ApiResult<Rolled
 /// A roll forward's result.
 #[derive(Serialize, ToSchema, Debug)]
 pub struct RolledForward {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     /// The phase judged again.
     pub restored: String,
     pub seq: i64,
@@ -251,7 +258,7 @@ pub struct RolledForward {
 }
 
 /// Undoes a rollback: the phase is judged again from the orders stored now.
-pub async fn rollforward(app: &App, account: &Account, id: i64) -> ApiResult<RolledForward> {
+pub async fn rollforward(app: &App, account: &Account, id: GameId) -> ApiResult<RolledForward> {
     let (mut tx, game) = gm_lock(app, account, id).await?;
     let (phase, changed) = processing::roll_forward(app, &mut tx, &game).await?;
     tx.commit().await?;
@@ -277,7 +284,8 @@ pub struct Seat {
 /// A power given to an account.
 #[derive(Serialize, ToSchema, Debug)]
 pub struct Seated {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     pub power: String,
     pub account: String,
 }
@@ -290,7 +298,7 @@ async fn account_id(tx: &mut Tx, name: &str) -> ApiResult<(i64, String)> {
 }
 
 /// Gives a vacant power to an account.
-pub async fn assign(app: &App, account: &Account, id: i64, s: Seat) -> ApiResult<Seated> {
+pub async fn assign(app: &App, account: &Account, id: GameId, s: Seat) -> ApiResult<Seated> {
     let (mut tx, game) = gm_lock(app, account, id).await?;
     let (who, _) = account_id(&mut tx, &s.account).await?;
     let power = seat_player(app, &mut tx, &game, who, Some(&s.power)).await?;
@@ -314,7 +322,7 @@ fn power_name(v: &chancery_engine::Variant, name: &str) -> ApiResult<String> {
 
 /// A new account takes over a power; the old player's membership ends but stays in the
 /// record, and the power's orders and history are untouched.
-pub async fn replace(app: &App, account: &Account, id: i64, s: Seat) -> ApiResult<Seated> {
+pub async fn replace(app: &App, account: &Account, id: GameId, s: Seat) -> ApiResult<Seated> {
     let (mut tx, game) = gm_lock(app, account, id).await?;
     let v = game.variant(app).await?;
     let power = power_name(&v, &s.power)?;
@@ -353,7 +361,8 @@ pub struct Disorder {
 /// A declaration made.
 #[derive(Serialize, ToSchema, Debug)]
 pub struct Declared {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     pub power: String,
     pub civil_disorder: bool,
     pub permanent: bool,
@@ -369,7 +378,7 @@ pub struct Declared {
 /// with an army, that take bids from then on (`dp::civil_disorder`). The position changes
 /// within the current phase, so everyone sees the new minors before its deadline; orders
 /// already given that name the power's old units are judged against the new position.
-pub async fn civil_disorder(app: &App, account: &Account, id: i64, p: Disorder) -> ApiResult<Declared> {
+pub async fn civil_disorder(app: &App, account: &Account, id: GameId, p: Disorder) -> ApiResult<Declared> {
     let (mut tx, game) = gm_lock(app, account, id).await?;
     if game.status == GameStatus::Finished {
         return Err(ApiError::coded(ErrorCode::GameOver, "the game is over"));
@@ -462,7 +471,8 @@ pub struct Transfer {
 /// The game's GM after a hand-over.
 #[derive(Serialize, ToSchema, Debug)]
 pub struct Transferred {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     pub gm: String,
 }
 
@@ -471,7 +481,7 @@ pub struct Transferred {
 /// nothing more. Not to a player of this game, who would then read the others' orders
 /// and bids; an observer stops observing. A club moderator may do it too, to give a game
 /// whose GM has gone a new one, or to replace a GM (written to the moderation log).
-pub async fn transfer(app: &App, account: &Account, id: i64, t: Transfer) -> ApiResult<Transferred> {
+pub async fn transfer(app: &App, account: &Account, id: GameId, t: Transfer) -> ApiResult<Transferred> {
     let moderator = crate::services::moderation::is_moderator(&app.db, Some(account)).await?;
     if !moderator {
         refuse_if_suspended(app, account).await?;
@@ -568,7 +578,7 @@ pub struct Settings {
 /// the new schedule applies from the next phase. Press rules apply at once to new
 /// messages. Anonymity is fixed at creation: players joined under it, and lifting it
 /// would name them.
-pub async fn change_settings(app: &App, account: &Account, id: i64, s: Settings) -> ApiResult<GameView> {
+pub async fn change_settings(app: &App, account: &Account, id: GameId, s: Settings) -> ApiResult<GameView> {
     let (mut tx, game) = gm_lock(app, account, id).await?;
     if game.status == GameStatus::Finished {
         return Err(ApiError::coded(ErrorCode::GameOver, "the game is over"));
@@ -663,13 +673,14 @@ pub struct End {
 /// A game the GM ended.
 #[derive(Serialize, ToSchema, Debug)]
 pub struct Ended {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     pub status: GameStatus,
     pub outcome: String,
 }
 
 /// Ends the game as a draw (two powers or more) or a concession (one).
-pub async fn end(app: &App, account: &Account, id: i64, e: End) -> ApiResult<Ended> {
+pub async fn end(app: &App, account: &Account, id: GameId, e: End) -> ApiResult<Ended> {
     let (mut tx, game) = gm_lock(app, account, id).await?;
     if game.status == GameStatus::Finished {
         return Err(ApiError::coded(ErrorCode::GameOver, "the game is already over"));
@@ -760,12 +771,13 @@ pub struct EventLine {
 /// The game's event log.
 #[derive(Serialize, ToSchema, Debug)]
 pub struct Events {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     pub events: Vec<EventLine>,
 }
 
 /// The game's event log: starts, processing (and by which server), rollbacks, GM actions.
-pub async fn events(app: &App, account: &Account, id: i64) -> ApiResult<Events> {
+pub async fn events(app: &App, account: &Account, id: GameId) -> ApiResult<Events> {
     let game = games::load(&app.db.read, id).await?;
     if game.gm_id != account.id {
         return Err(ApiError::coded(ErrorCode::GmOnly, "only the game's GM can do that"));

@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 
 use crate::clock::iso_utc;
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::model::HowProcessed;
+use crate::model::{GameId, HowProcessed};
 use crate::services::games;
 use crate::services::maps::{self, MapOf};
 use crate::store::{self, phases::Table};
@@ -45,11 +45,12 @@ pub struct PhaseLine {
 /// A game's processed phases, in order.
 #[derive(Serialize, ToSchema)]
 pub struct PhaseList {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     pub phases: Vec<PhaseLine>,
 }
 
-pub async fn list(app: &App, id: i64) -> ApiResult<PhaseList> {
+pub async fn list(app: &App, id: GameId) -> ApiResult<PhaseList> {
     games::load(&app.db.read, id).await?;
     let bots = store::bots::played(&app.db.read, id).await?;
     let phases = store::phases::list(&app.db.read, id)
@@ -72,7 +73,7 @@ pub async fn list(app: &App, id: i64) -> ApiResult<PhaseList> {
 }
 
 /// The newest processed phase's number; None before the first.
-pub async fn latest(app: &App, id: i64) -> ApiResult<Option<i64>> {
+pub async fn latest(app: &App, id: GameId) -> ApiResult<Option<i64>> {
     games::load(&app.db.read, id).await?;
     Ok(store::phases::list(&app.db.read, id).await?.last().map(|p| p.seq))
 }
@@ -96,7 +97,8 @@ pub fn centre_ranking(position: &StateJson) -> Vec<(&str, usize)> {
 /// One processed phase, as the API gives it.
 #[derive(Serialize, ToSchema)]
 pub struct PhaseDetail {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     pub seq: i64,
     pub phase: String,
     /// When, ISO 8601 UTC.
@@ -116,7 +118,7 @@ pub struct PhaseDetail {
     pub bots: Vec<String>,
 }
 
-pub async fn one(app: &App, id: i64, seq: i64) -> ApiResult<PhaseDetail> {
+pub async fn one(app: &App, id: GameId, seq: i64) -> ApiResult<PhaseDetail> {
     let row = store::phases::get(&app.db.read, Table::Phases, id, seq)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("game {id} has no processed phase {seq}")))?;
@@ -150,7 +152,7 @@ pub struct PublishedPhase {
 
 /// The newest `limit` processed phases of game `id` with their public results, newest
 /// first. Reads only: nothing is judged again.
-pub async fn newest(app: &App, id: i64, limit: i64) -> ApiResult<Vec<PublishedPhase>> {
+pub async fn newest(app: &App, id: GameId, limit: i64) -> ApiResult<Vec<PublishedPhase>> {
     store::phases::newest(&app.db.read, id, limit)
         .await?
         .into_iter()
@@ -194,7 +196,7 @@ fn internal(what: &str, e: impl std::fmt::Display) -> ApiError {
 }
 
 /// Phase `seq` of game `id` as stored. Reads only: nothing is judged again.
-pub async fn processed_phase(db: &crate::reads::Reads, v: &Variant, id: i64, seq: i64) -> ApiResult<ProcessedPhase> {
+pub async fn processed_phase(db: &crate::reads::Reads, v: &Variant, id: GameId, seq: i64) -> ApiResult<ProcessedPhase> {
     let row = store::phases::get(db, Table::Phases, id, seq)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("game {id} has no processed phase {seq}")))?;
@@ -233,7 +235,7 @@ fn stored_judgement(v: &Variant, before: &GameState, result: &AdjudicationJson, 
 
 /// The current position of game `id` as a standalone SVG image (with the legend beside
 /// it, as no page is around it). Nothing secret is drawn: no orders before processing.
-pub async fn current_map(app: &App, id: i64) -> ApiResult<String> {
+pub async fn current_map(app: &App, id: GameId) -> ApiResult<String> {
     let loaded = games::read(app, id).await?;
     maps::draw(
         app,
@@ -249,7 +251,7 @@ pub async fn current_map(app: &App, id: i64) -> ApiResult<String> {
 /// Phase `seq` as a standalone SVG image: the position before it with every order drawn
 /// with its result, from the stored judgement, or with `after` the position it left. A
 /// phase stored without a judgement ([`convert_stored_results`]) has no arrows.
-pub async fn phase_map(app: &App, id: i64, seq: i64, after: bool) -> ApiResult<String> {
+pub async fn phase_map(app: &App, id: GameId, seq: i64, after: bool) -> ApiResult<String> {
     let game = games::load(&app.db.read, id).await?;
     let map = MapOf::game(app, &game).await?;
     let phase = processed_phase(&app.db.read, &map.variant, id, seq).await?;

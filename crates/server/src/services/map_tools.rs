@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::error::{ApiError, ApiResult};
 use crate::jobs::Weight;
-use crate::model::Account;
+use crate::model::{Account, GameId};
 use crate::services::games::{self, acting_power, role_of, Role};
 use crate::services::maps;
 use crate::services::targets::{self, Targets};
@@ -15,7 +15,7 @@ use crate::{store, App};
 const BUDGET: Duration = Duration::from_secs(10);
 
 /// The power's orders for the current phase drawn as an SVG group over the map.
-pub async fn drawn_orders(app: &App, account: &Account, id: i64, power: Option<&str>) -> ApiResult<String> {
+pub async fn drawn_orders(app: &App, account: &Account, id: GameId, power: Option<&str>) -> ApiResult<String> {
     let loaded = games::read(app, id).await?;
     let game = &loaded.game;
     let role = role_of(&app.db.read, game, Some(account)).await?;
@@ -41,7 +41,7 @@ pub async fn drawn_orders(app: &App, account: &Account, id: i64, power: Option<&
 pub async fn unit_targets(
     app: &App,
     account: &Account,
-    id: i64,
+    id: GameId,
     unit: &str,
     power: Option<&str>,
     any: bool,

@@ -19,7 +19,7 @@ use crate::clock::iso_utc;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode, RefusedOrder};
 use crate::limits::{MAX_ORDERS, MAX_ORDER_CHARS};
-use crate::model::{Account, GameStatus, HowProcessed};
+use crate::model::{Account, GameId, GameStatus, HowProcessed};
 use crate::services::games::{self, acting_power, at_phase, role_of, PhaseRef, Role};
 use crate::services::order_words;
 use crate::services::processing::{adjudicate_current, disorder_powers, has_choice};
@@ -123,7 +123,8 @@ impl OrderLine {
 /// A power's orders for the current phase, as they will be adjudicated.
 #[derive(Serialize, ToSchema, Debug)]
 pub struct PowerOrders {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     pub seq: i64,
     pub phase: String,
     pub power: String,
@@ -154,7 +155,8 @@ pub struct PowerOrder {
 /// Every power's orders for the current phase (the GM's view).
 #[derive(Serialize, ToSchema, Debug)]
 pub struct PhaseOrders {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     pub seq: i64,
     pub phase: String,
     pub orders: Vec<PowerOrder>,
@@ -237,7 +239,7 @@ fn answer(
 }
 
 /// Adds orders of one power for the phase the request names; all or nothing.
-pub async fn submit(app: &App, account: &Account, id: i64, s: Submission) -> ApiResult<PowerOrders> {
+pub async fn submit(app: &App, account: &Account, id: GameId, s: Submission) -> ApiResult<PowerOrders> {
     if s.orders.len() > MAX_ORDERS {
         return Err(ApiError::unprocessable(format!("at most {MAX_ORDERS} orders at once")));
     }
@@ -247,7 +249,7 @@ pub async fn submit(app: &App, account: &Account, id: i64, s: Submission) -> Api
         .await
 }
 
-async fn store_orders(app: App, account: Account, id: i64, s: Submission) -> ApiResult<PowerOrders> {
+async fn store_orders(app: App, account: Account, id: GameId, s: Submission) -> ApiResult<PowerOrders> {
     let now = app.clock.now_ms();
     let named = PhaseRef {
         seq: s.seq,
@@ -422,7 +424,7 @@ async fn rows_for(
 }
 
 /// A power's current orders: the player's own; the GM names the power.
-pub async fn list(app: &App, account: &Account, id: i64, power: Option<&str>) -> ApiResult<PowerOrders> {
+pub async fn list(app: &App, account: &Account, id: GameId, power: Option<&str>) -> ApiResult<PowerOrders> {
     // No transaction: the orders are read for the phase the game row says, so a phase
     // processed in between cannot mix two phases' orders.
     list_loaded(app, account, &games::read(app, id).await?, power).await
@@ -451,7 +453,7 @@ pub async fn list_loaded(
 }
 
 /// Clears a power's orders, or one unit's, in the phase the request names.
-pub async fn clear(app: &App, account: &Account, id: i64, q: ClearQuery) -> ApiResult<PowerOrders> {
+pub async fn clear(app: &App, account: &Account, id: GameId, q: ClearQuery) -> ApiResult<PowerOrders> {
     let now = app.clock.now_ms();
     let named = PhaseRef {
         seq: q.seq,
@@ -547,7 +549,7 @@ pub async fn process_if_all_ready(app: &App, tx: &mut Tx, game: &Game, how: HowP
 /// Marks the power ready in the phase the request names; the last mark processes the
 /// phase in the same transaction, so nothing (a scheduler's tick, another server, a
 /// crash) can come between them.
-pub async fn mark_ready(app: &App, account: &Account, id: i64, r: ReadyRequest) -> ApiResult<ReadyMark> {
+pub async fn mark_ready(app: &App, account: &Account, id: GameId, r: ReadyRequest) -> ApiResult<ReadyMark> {
     let named = PhaseRef {
         seq: r.seq,
         phase: r.phase.clone(),
@@ -596,7 +598,7 @@ pub async fn ready(
 }
 
 /// Takes back the power's ready mark in the phase the request names.
-pub async fn unmark_ready(app: &App, account: &Account, id: i64, r: ReadyRequest) -> ApiResult<ReadyMark> {
+pub async fn unmark_ready(app: &App, account: &Account, id: GameId, r: ReadyRequest) -> ApiResult<ReadyMark> {
     let named = PhaseRef {
         seq: r.seq,
         phase: r.phase.clone(),
@@ -617,7 +619,7 @@ pub async fn unmark_ready(app: &App, account: &Account, id: i64, r: ReadyRequest
 }
 
 /// Every power's current orders, for the game's GM.
-pub async fn of_phase(app: &App, account: &Account, id: i64) -> ApiResult<PhaseOrders> {
+pub async fn of_phase(app: &App, account: &Account, id: GameId) -> ApiResult<PhaseOrders> {
     of_loaded_phase(app, account, &games::read(app, id).await?).await
 }
 
@@ -736,7 +738,7 @@ impl OrderCheck {
 
 /// The engine's verdict on one order, without storing it: the same parser and position
 /// check that the order API applies on submission.
-pub async fn check(app: &App, account: &Account, id: i64, c: &Check) -> ApiResult<OrderCheck> {
+pub async fn check(app: &App, account: &Account, id: GameId, c: &Check) -> ApiResult<OrderCheck> {
     let games::LoadedGame {
         game,
         variant: v,

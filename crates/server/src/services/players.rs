@@ -10,8 +10,8 @@ use utoipa::ToSchema;
 use crate::clock::iso_utc;
 use crate::db::Db;
 use crate::error::{ApiError, ApiResult};
-use crate::model::Account;
 use crate::model::GameStatus;
+use crate::model::{Account, GameId};
 use crate::store;
 
 /// How a power's game stands, or how it ended for the power.
@@ -48,7 +48,8 @@ impl GameResult {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct PlayedGame {
     /// The game's id.
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     pub name: String,
     pub variant: String,
     pub power: String,
@@ -70,7 +71,8 @@ pub struct PlayedGame {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct GameRun {
     /// The game's id.
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     pub name: String,
     pub variant: String,
     pub status: GameStatus,

@@ -11,7 +11,7 @@ use crate::clock::iso_utc;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::limits::{MAX_PRESS_CHARS, MAX_TIME_MS};
-use crate::model::{Account, GameStatus, PressRule};
+use crate::model::{Account, GameId, GameStatus, PressRule};
 use crate::services::games::{self, role_of, Role};
 use crate::store::{self, press::Readable};
 use crate::App;
@@ -96,7 +96,7 @@ pub struct Sent {
 }
 
 /// Sends press as `account`, the game's GM or one of its players.
-pub async fn send(app: &App, account: &Account, id: i64, m: Message) -> ApiResult<Sent> {
+pub async fn send(app: &App, account: &Account, id: GameId, m: Message) -> ApiResult<Sent> {
     crate::services::moderation::refuse_if_suspended(app, account).await?;
     let body = m.body.trim();
     if body.is_empty() || body.chars().count() > MAX_PRESS_CHARS {
@@ -300,7 +300,8 @@ impl PressMessage {
 /// One read of a game's press.
 #[derive(Serialize, ToSchema)]
 pub struct PressPage {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     /// Oldest first.
     pub messages: Vec<PressMessage>,
     /// Older messages were left out: read them with `before` set to `older`.
@@ -313,7 +314,7 @@ pub struct PressPage {
 
 /// One page of the messages `viewer` may read, oldest first: the newest [`PAGE_MAX`] (or
 /// `limit`) of those the query chooses, with a cursor to the page before.
-pub async fn read(app: &App, viewer: Option<&Account>, id: i64, q: &PressQuery) -> ApiResult<PressPage> {
+pub async fn read(app: &App, viewer: Option<&Account>, id: GameId, q: &PressQuery) -> ApiResult<PressPage> {
     let limit = q.limit.unwrap_or(PAGE_MAX);
     if !(1..=PAGE_MAX).contains(&limit) {
         return Err(
@@ -353,7 +354,7 @@ pub async fn read(app: &App, viewer: Option<&Account>, id: i64, q: &PressQuery) 
 /// Every message `role` may read in game `id` sent at or after `since_ms`, oldest
 /// first: for the game page, which shows the whole of its press, and for what is left
 /// unread.
-pub async fn read_all(app: &App, id: i64, role: &Role, since_ms: i64) -> ApiResult<Vec<PressMessage>> {
+pub async fn read_all(app: &App, id: GameId, role: &Role, since_ms: i64) -> ApiResult<Vec<PressMessage>> {
     readable(app, id, role, since_ms, (i64::MAX, i64::MIN), i64::MAX).await
 }
 
@@ -361,7 +362,7 @@ pub async fn read_all(app: &App, id: i64, role: &Role, since_ms: i64) -> ApiResu
 /// each as this reader may see it.
 async fn readable(
     app: &App,
-    id: i64,
+    id: GameId,
     role: &Role,
     since_ms: i64,
     before: (i64, i64),
@@ -471,7 +472,7 @@ impl ReadMarks {
 }
 
 /// The server's read marks of `account` in game `id`, so that every device agrees.
-pub async fn read_marks(app: &App, account: &Account, id: i64) -> ApiResult<ReadMarks> {
+pub async fn read_marks(app: &App, account: &Account, id: GameId) -> ApiResult<ReadMarks> {
     Ok(ReadMarks {
         all_ms: store::press_reads::read_ms(&app.db.read, id, account.id).await?,
         threads: store::press_reads::thread_marks(&app.db.read, id, account.id)
@@ -493,7 +494,7 @@ pub struct Unread {
 }
 
 /// The viewer's unread press in game `id`.
-pub async fn unread(app: &App, account: &Account, id: i64) -> ApiResult<Unread> {
+pub async fn unread(app: &App, account: &Account, id: GameId) -> ApiResult<Unread> {
     let marks = read_marks(app, account, id).await?;
     let game = games::load(&app.db.read, id).await?;
     let role = role_of(&app.db.read, &game, Some(account)).await?;
@@ -523,14 +524,15 @@ pub struct Reading {
 /// The read marks after a reading, and what is left unread.
 #[derive(Serialize, ToSchema)]
 pub struct ReadState {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     /// Messages from others still unread.
     pub unread: usize,
 }
 
 /// Records that `account` has read a thread of game `id` (or all of its press) up to a
 /// time, on the server, so that the marks agree on every device.
-pub async fn mark_read(app: &App, account: &Account, id: i64, r: Reading) -> ApiResult<ReadState> {
+pub async fn mark_read(app: &App, account: &Account, id: GameId, r: Reading) -> ApiResult<ReadState> {
     let game = games::load(&app.db.read, id).await?;
     let role = role_of(&app.db.read, &game, Some(account)).await?;
     if matches!(role, Role::Visitor) {

@@ -19,7 +19,7 @@ use chancery_engine::{GameState, Order, PhaseKind, PowerId, Variant};
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::jobs::Weight;
-use crate::model::{GameStatus, HowProcessed};
+use crate::model::{GameId, GameStatus, HowProcessed};
 use crate::store::games::Game;
 use crate::store::games::Lock;
 use crate::store::phases::{PhaseRow, Table};
@@ -30,7 +30,7 @@ use crate::App;
 pub async fn log_event(
     tx: &mut Tx,
     app: &App,
-    game_id: i64,
+    game_id: GameId,
     seq: i64,
     phase: &str,
     kind: &str,
@@ -40,7 +40,7 @@ pub async fn log_event(
 }
 
 /// The powers in civil disorder.
-pub async fn disorder_powers(tx: &mut Tx, game_id: i64) -> ApiResult<Vec<String>> {
+pub async fn disorder_powers(tx: &mut Tx, game_id: GameId) -> ApiResult<Vec<String>> {
     Ok(store::disorder::powers(&mut **tx, game_id).await?)
 }
 
@@ -62,7 +62,7 @@ pub fn has_choice(v: &Variant, state: &GameState, power: &str) -> bool {
 /// a game another transaction holds (`Wait`, so a game under a steady stream of order
 /// submissions is never starved) or to skip it (`SkipLocked`, so servers sharing a
 /// database spread out over the due games). Returns whether this call processed it.
-pub async fn process_due(app: &App, game_id: i64, seq: i64, now: i64, lock: Lock) -> ApiResult<bool> {
+pub async fn process_due(app: &App, game_id: GameId, seq: i64, now: i64, lock: Lock) -> ApiResult<bool> {
     let mut tx = app.db.write.begin().await?;
     if !store::games::lock_id(&mut tx, app.db.backend, game_id, lock).await? {
         return Ok(false);

@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 use crate::error::{ApiError, ApiResult};
 use crate::jobs::Weight;
 use crate::limits::{MAX_ORDERS, MAX_ORDER_CHARS};
-use crate::model::Account;
+use crate::model::{Account, GameId};
 use crate::services::games::{self, role_of, Role};
 use crate::services::maps;
 use crate::App;
@@ -138,7 +138,7 @@ pub fn read_orders(v: &Variant, state: &GameState, lines: &[String]) -> (Vec<Ord
 }
 
 /// Judges `req` on game `id`'s current position for anyone who may follow the game.
-pub async fn try_orders(app: &App, account: &Account, id: i64, req: SandboxRequest) -> ApiResult<SandboxOutcome> {
+pub async fn try_orders(app: &App, account: &Account, id: GameId, req: SandboxRequest) -> ApiResult<SandboxOutcome> {
     if req.orders.len() > MAX_ORDERS {
         return Err(ApiError::unprocessable(format!(
             "at most {MAX_ORDERS} orders at once; {} were sent",

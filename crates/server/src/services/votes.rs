@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::model::Account;
+use crate::model::{Account, GameId};
 use crate::services::games::{self, role_of, Role};
 use crate::services::moderation::refuse_if_suspended;
 use crate::store::{self, games::Game};
@@ -19,7 +19,8 @@ use crate::App;
 /// The caller's draw vote after a vote or its withdrawal.
 #[derive(Serialize, ToSchema)]
 pub struct DrawVote {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     pub power: String,
     pub draw_vote: bool,
     /// Set when this vote completed the draw and ended the game: "draw: X, Y".
@@ -51,7 +52,7 @@ async fn voting_power(tx: &mut Tx, game: &Game, account: &Account) -> ApiResult<
 
 /// Votes for a draw among all surviving powers; the game ends in it when every survivor
 /// with a player has voted.
-pub async fn vote(app: &App, account: &Account, id: i64) -> ApiResult<DrawVote> {
+pub async fn vote(app: &App, account: &Account, id: GameId) -> ApiResult<DrawVote> {
     refuse_if_suspended(app, account).await?;
     let (mut tx, game) = games::lock(app, id).await?;
     let power = voting_power(&mut tx, &game, account).await?;
@@ -85,7 +86,7 @@ pub async fn vote(app: &App, account: &Account, id: i64) -> ApiResult<DrawVote> 
 }
 
 /// Takes back the caller's draw vote.
-pub async fn withdraw(app: &App, account: &Account, id: i64) -> ApiResult<DrawVote> {
+pub async fn withdraw(app: &App, account: &Account, id: GameId) -> ApiResult<DrawVote> {
     refuse_if_suspended(app, account).await?;
     let (mut tx, game) = games::lock(app, id).await?;
     let power = voting_power(&mut tx, &game, account).await?;

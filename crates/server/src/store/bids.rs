@@ -1,6 +1,7 @@
 //! `bids`: the Diplomacy Points bids of each power for a phase, secret to the bidder
 //! and the GM.
 
+use crate::model::GameId;
 use sqlx::{Any, Executor, Row};
 
 /// A bid as stored: DPs on one minor unit with the order asked of it.
@@ -17,7 +18,7 @@ pub struct BidRow {
 /// The bids of phase `seq`, of one power or of all, by power and unit.
 pub async fn for_phase<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game_id: i64,
+    game_id: GameId,
     seq: i64,
     power: Option<&str>,
 ) -> sqlx::Result<Vec<BidRow>> {
@@ -51,7 +52,7 @@ pub struct PhaseBid {
 }
 
 /// Every bid of the game, with its phase, by phase, power and unit.
-pub async fn of_game<'e, E: Executor<'e, Database = Any>>(e: E, game_id: i64) -> sqlx::Result<Vec<PhaseBid>> {
+pub async fn of_game<'e, E: Executor<'e, Database = Any>>(e: E, game_id: GameId) -> sqlx::Result<Vec<PhaseBid>> {
     sqlx::query("SELECT seq, power, unit_key, dp, text FROM bids WHERE game_id = $1 ORDER BY seq, power, unit_key")
         .bind(game_id)
         .fetch_all(e)
@@ -74,7 +75,7 @@ pub async fn of_game<'e, E: Executor<'e, Database = Any>>(e: E, game_id: i64) ->
 /// Deletes one power's bids in phase `seq`: all, or the one on the unit keyed `unit`.
 pub async fn delete<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game_id: i64,
+    game_id: GameId,
     seq: i64,
     power: &str,
     unit: Option<&str>,
@@ -104,7 +105,7 @@ pub async fn delete<'e, E: Executor<'e, Database = Any>>(
 /// Stores a bid of `power`'s in phase `seq` (the unit's earlier bid deleted first).
 pub async fn insert<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game_id: i64,
+    game_id: GameId,
     seq: i64,
     bid: &BidRow,
     now_ms: i64,

@@ -2,6 +2,7 @@
 //! (claimed by one server, then done), and the games whose vacant seats bots take at
 //! the start.
 
+use crate::model::GameId;
 use sqlx::{Any, Executor, Row};
 
 use crate::db::new_id;
@@ -15,7 +16,7 @@ pub struct SeatedBot {
 }
 
 /// The powers a bot plays now, with the bot's level.
-pub async fn seated<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) -> sqlx::Result<Vec<SeatedBot>> {
+pub async fn seated<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId) -> sqlx::Result<Vec<SeatedBot>> {
     sqlx::query("SELECT power, level FROM bots WHERE game_id = $1 AND active = 1 ORDER BY power")
         .bind(game)
         .fetch_all(e)
@@ -31,7 +32,7 @@ pub async fn seated<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) -> sql
 }
 
 /// The names of the powers a bot plays now.
-pub async fn powers<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) -> sqlx::Result<Vec<String>> {
+pub async fn powers<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId) -> sqlx::Result<Vec<String>> {
     Ok(seated(e, game).await?.into_iter().map(|b| b.power).collect())
 }
 
@@ -48,7 +49,7 @@ pub async fn counts<'e, E: Executor<'e, Database = Any>>(e: E) -> sqlx::Result<V
 /// Seats a bot of `level` on `power` from phase `seq` on.
 pub async fn seat<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game: i64,
+    game: GameId,
     power: &str,
     level: &str,
     seq: i64,
@@ -72,7 +73,7 @@ pub async fn seat<'e, E: Executor<'e, Database = Any>>(
 /// Returns whether one had it.
 pub async fn unseat<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game: i64,
+    game: GameId,
     power: &str,
     now_ms: i64,
 ) -> sqlx::Result<bool> {
@@ -88,7 +89,7 @@ pub async fn unseat<'e, E: Executor<'e, Database = Any>>(
 /// A bot's turn to decide: the game's current phase, a power a bot plays.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Turn {
-    pub game: i64,
+    pub game: GameId,
     pub seq: i64,
     pub power: String,
     pub level: String,
@@ -136,7 +137,7 @@ pub struct TurnRow {
 
 pub async fn turn<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game: i64,
+    game: GameId,
     seq: i64,
     power: &str,
 ) -> sqlx::Result<Option<TurnRow>> {
@@ -159,7 +160,7 @@ pub async fn turn<'e, E: Executor<'e, Database = Any>>(
 /// Claims a turn for `server` (a new claim, or one taken over).
 pub async fn claim<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game: i64,
+    game: GameId,
     seq: i64,
     power: &str,
     server: &str,
@@ -182,7 +183,7 @@ pub async fn claim<'e, E: Executor<'e, Database = Any>>(
 /// Marks a turn done with what came of it.
 pub async fn done<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game: i64,
+    game: GameId,
     seq: i64,
     power: &str,
     outcome: &str,
@@ -201,7 +202,7 @@ pub async fn done<'e, E: Executor<'e, Database = Any>>(
 
 /// Forgets the turns from phase `seq` on (a rollback took those phases back; they will
 /// be played again).
-pub async fn forget_turns_from<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, seq: i64) -> sqlx::Result<()> {
+pub async fn forget_turns_from<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId, seq: i64) -> sqlx::Result<()> {
     sqlx::query("DELETE FROM bot_turns WHERE game_id = $1 AND seq >= $2")
         .bind(game)
         .bind(seq)
@@ -218,7 +219,7 @@ pub struct BotOrdered {
 }
 
 /// The phases and powers of a game whose orders a bot gave, in order.
-pub async fn played<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) -> sqlx::Result<Vec<BotOrdered>> {
+pub async fn played<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId) -> sqlx::Result<Vec<BotOrdered>> {
     sqlx::query(
         "SELECT seq, power FROM bot_turns WHERE game_id = $1 AND done_ms IS NOT NULL AND outcome = 'ordered' ORDER BY seq, power",
     )
@@ -236,7 +237,7 @@ pub async fn played<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) -> sql
 }
 
 /// Asks bots to take the vacant seats of the game when it starts, at `level`.
-pub async fn fill_at_start<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, level: &str) -> sqlx::Result<()> {
+pub async fn fill_at_start<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId, level: &str) -> sqlx::Result<()> {
     sqlx::query("INSERT INTO bot_fill (game_id, level) VALUES ($1, $2)")
         .bind(game)
         .bind(level)
@@ -246,7 +247,7 @@ pub async fn fill_at_start<'e, E: Executor<'e, Database = Any>>(e: E, game: i64,
 }
 
 /// The level of the bots that take the game's vacant seats at the start, if asked.
-pub async fn fill_level<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) -> sqlx::Result<Option<String>> {
+pub async fn fill_level<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId) -> sqlx::Result<Option<String>> {
     sqlx::query("SELECT level FROM bot_fill WHERE game_id = $1")
         .bind(game)
         .fetch_optional(e)
@@ -258,7 +259,7 @@ pub async fn fill_level<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) ->
 /// A power of a game that a bot has played at some time.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BotPlayed {
-    pub game_id: i64,
+    pub game_id: GameId,
     pub power: String,
 }
 
@@ -284,7 +285,7 @@ pub async fn beside_account<'e, E: Executor<'e, Database = Any>>(e: E, account: 
 }
 
 /// The powers whose orders a bot gave in phase `seq` of a game, in name order.
-pub async fn played_in<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, seq: i64) -> sqlx::Result<Vec<String>> {
+pub async fn played_in<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId, seq: i64) -> sqlx::Result<Vec<String>> {
     sqlx::query(
         "SELECT power FROM bot_turns WHERE game_id = $1 AND seq = $2 AND done_ms IS NOT NULL AND outcome = 'ordered' ORDER BY power",
     )

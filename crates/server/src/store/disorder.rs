@@ -1,10 +1,11 @@
 //! `disorder`: the powers declared in civil disorder, since which phase, and the seat
 //! each declaration ended.
 
+use crate::model::GameId;
 use sqlx::{Any, Executor, Row};
 
 /// The powers in civil disorder.
-pub async fn powers<'e, E: Executor<'e, Database = Any>>(e: E, game_id: i64) -> sqlx::Result<Vec<String>> {
+pub async fn powers<'e, E: Executor<'e, Database = Any>>(e: E, game_id: GameId) -> sqlx::Result<Vec<String>> {
     sqlx::query("SELECT power FROM disorder WHERE game_id = $1")
         .bind(game_id)
         .fetch_all(e)
@@ -18,7 +19,7 @@ pub async fn powers<'e, E: Executor<'e, Database = Any>>(e: E, game_id: i64) -> 
 /// has been seated in the power since.
 pub async fn restore_seats_after<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game_id: i64,
+    game_id: GameId,
     seq: i64,
 ) -> sqlx::Result<()> {
     sqlx::query(
@@ -35,7 +36,7 @@ pub async fn restore_seats_after<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// Forgets the declarations made after phase `seq`.
-pub async fn delete_after<'e, E: Executor<'e, Database = Any>>(e: E, game_id: i64, seq: i64) -> sqlx::Result<()> {
+pub async fn delete_after<'e, E: Executor<'e, Database = Any>>(e: E, game_id: GameId, seq: i64) -> sqlx::Result<()> {
     sqlx::query("DELETE FROM disorder WHERE game_id = $1 AND since_seq > $2")
         .bind(game_id)
         .bind(seq)
@@ -48,7 +49,7 @@ pub async fn delete_after<'e, E: Executor<'e, Database = Any>>(e: E, game_id: i6
 /// past it to give back); nothing when the power is already declared.
 pub async fn declare<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game_id: i64,
+    game_id: GameId,
     power: &str,
     seq: i64,
 ) -> sqlx::Result<()> {

@@ -1,13 +1,14 @@
 //! `events`: the game's log of starts, processing and GM actions, each stamped with the
 //! server that wrote it.
 
+use crate::model::GameId;
 use sqlx::{Any, Executor, Row};
 
 use crate::db::new_id;
 
 /// What happened to a game, for the log.
 pub struct Event<'a> {
-    pub game: i64,
+    pub game: GameId,
     pub seq: i64,
     pub phase: &'a str,
     pub kind: &'a str,
@@ -43,7 +44,7 @@ pub struct EventRow {
 }
 
 /// The game's log, oldest first.
-pub async fn of_game<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) -> sqlx::Result<Vec<EventRow>> {
+pub async fn of_game<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId) -> sqlx::Result<Vec<EventRow>> {
     sqlx::query("SELECT seq, phase, kind, detail, server, at_ms FROM events WHERE game_id = $1 ORDER BY at_ms, seq")
         .bind(game)
         .fetch_all(e)

@@ -1,5 +1,6 @@
 //! `topics`, `posts`, `topic_reads`: the club's forum.
 
+use crate::model::GameId;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
@@ -11,7 +12,7 @@ pub struct NewTopic<'a> {
     pub title: &'a str,
     pub author: i64,
     /// Set for a game's own thread.
-    pub game_id: Option<i64>,
+    pub game_id: Option<GameId>,
     pub created_ms: i64,
 }
 
@@ -35,7 +36,7 @@ pub struct TopicRow {
     pub id: i64,
     pub title: String,
     pub author: String,
-    pub game_id: Option<i64>,
+    pub game_id: Option<GameId>,
     pub pinned: bool,
     pub locked: bool,
     pub created_ms: i64,
@@ -110,7 +111,7 @@ pub async fn topic<'e, E: Executor<'e, Database = Any>>(e: E, reader: i64, id: i
 }
 
 /// The thread of a game, if it has one.
-pub async fn game_topic<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) -> sqlx::Result<Option<i64>> {
+pub async fn game_topic<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId) -> sqlx::Result<Option<i64>> {
     sqlx::query("SELECT id FROM topics WHERE game_id = $1")
         .bind(game)
         .fetch_optional(e)
@@ -124,7 +125,11 @@ pub async fn game_topic<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) ->
 /// search finds the thread by its new name and no longer by the old. On SQLite the
 /// index's trigger re-indexes that post; on PostgreSQL its generated column is computed
 /// again.
-pub async fn retitle_game_topic(tx: &mut sqlx::Transaction<'static, Any>, game: i64, title: &str) -> sqlx::Result<()> {
+pub async fn retitle_game_topic(
+    tx: &mut sqlx::Transaction<'static, Any>,
+    game: GameId,
+    title: &str,
+) -> sqlx::Result<()> {
     sqlx::query("UPDATE topics SET title = $2 WHERE game_id = $1")
         .bind(game)
         .bind(title)
@@ -149,7 +154,7 @@ pub struct LockedTopic {
     /// The account that started it.
     pub author: i64,
     /// The game whose thread it is, if it is one.
-    pub game_id: Option<i64>,
+    pub game_id: Option<GameId>,
 }
 
 /// Locks the topic's row for a post or a moderator's change (PostgreSQL: `FOR UPDATE`;

@@ -5,12 +5,12 @@ use sqlx::{Any, Executor, Row};
 
 use super::flag;
 use crate::db::{Backend, Tx};
-use crate::model::{GameStatus, PressRule};
+use crate::model::{GameId, GameStatus, PressRule};
 
 /// A row of `games`.
 #[derive(Clone, Debug)]
 pub struct Game {
-    pub id: i64,
+    pub id: GameId,
     pub name: String,
     pub variant: String,
     pub variant_text: Option<String>,
@@ -71,7 +71,7 @@ fn game_from_row(r: &AnyRow) -> Result<Game, sqlx::Error> {
     })
 }
 
-pub async fn by_id<'e, E: Executor<'e, Database = Any>>(e: E, id: i64) -> sqlx::Result<Option<Game>> {
+pub async fn by_id<'e, E: Executor<'e, Database = Any>>(e: E, id: GameId) -> sqlx::Result<Option<Game>> {
     sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
         .bind(id)
         .fetch_optional(e)
@@ -96,7 +96,7 @@ pub enum Lock {
 /// PostgreSQL: `SELECT … FOR UPDATE [SKIP LOCKED]`. SQLite has one writer per database,
 /// so the first statement of the transaction is a write that takes that lock (waiting up
 /// to the busy timeout); reading first and writing later could fail the upgrade.
-pub async fn lock_id(tx: &mut Tx, backend: Backend, game_id: i64, lock: Lock) -> sqlx::Result<bool> {
+pub async fn lock_id(tx: &mut Tx, backend: Backend, game_id: GameId, lock: Lock) -> sqlx::Result<bool> {
     match backend {
         Backend::Postgres => {
             let sql = match lock {
@@ -123,7 +123,7 @@ pub async fn lock_id(tx: &mut Tx, backend: Backend, game_id: i64, lock: Lock) ->
 /// write transaction begins here, and on SQLite each statement is a round trip made
 /// while holding the database's only write lock (see [`lock_id`] for why SQLite's
 /// lock is a write).
-pub async fn lock(tx: &mut Tx, backend: Backend, id: i64) -> sqlx::Result<Option<Game>> {
+pub async fn lock(tx: &mut Tx, backend: Backend, id: GameId) -> sqlx::Result<Option<Game>> {
     let sql = match backend {
         Backend::Postgres => format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1 FOR UPDATE"),
         Backend::Sqlite => format!("UPDATE games SET seq = seq WHERE id = $1 RETURNING {GAME_COLUMNS}"),
@@ -151,7 +151,7 @@ pub async fn newest<'e, E: Executor<'e, Database = Any>>(e: E, limit: i64) -> sq
 
 /// A new game, as its creation stores it.
 pub struct NewGameRow<'a> {
-    pub id: i64,
+    pub id: GameId,
     pub name: &'a str,
     pub variant: &'a str,
     pub variant_text: Option<&'a str>,
@@ -201,7 +201,7 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(e: E, g: &NewGameRow<'_
 }
 
 /// forming → active with its first deadline; nothing when the game is not forming.
-pub async fn start<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, deadline_ms: i64) -> sqlx::Result<()> {
+pub async fn start<'e, E: Executor<'e, Database = Any>>(e: E, id: GameId, deadline_ms: i64) -> sqlx::Result<()> {
     sqlx::query("UPDATE games SET status = 'active', deadline_ms = $2 WHERE id = $1 AND status = 'forming'")
         .bind(id)
         .bind(deadline_ms)
@@ -214,7 +214,7 @@ pub async fn start<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, deadline_
 /// next deadline, or finished with its outcome.
 pub async fn advance<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    id: i64,
+    id: GameId,
     seq: i64,
     state_json: &str,
     status: GameStatus,
@@ -236,7 +236,7 @@ pub async fn advance<'e, E: Executor<'e, Database = Any>>(
 /// Puts the game back at phase `seq` and its position, running again (a rollback).
 pub async fn return_to<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    id: i64,
+    id: GameId,
     seq: i64,
     state_json: &str,
     deadline_ms: i64,
@@ -253,7 +253,7 @@ pub async fn return_to<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// The forming games whose start time has come by `now`.
-pub async fn starting<'e, E: Executor<'e, Database = Any>>(e: E, now: i64) -> sqlx::Result<Vec<i64>> {
+pub async fn starting<'e, E: Executor<'e, Database = Any>>(e: E, now: i64) -> sqlx::Result<Vec<GameId>> {
     sqlx::query("SELECT id FROM games WHERE status = 'forming' AND start_at_ms IS NOT NULL AND start_at_ms <= $1")
         .bind(now)
         .fetch_all(e)
@@ -266,7 +266,7 @@ pub async fn starting<'e, E: Executor<'e, Database = Any>>(e: E, now: i64) -> sq
 /// A running game whose deadline has passed, in the phase it is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DueGame {
-    pub id: i64,
+    pub id: GameId,
     pub seq: i64,
 }
 
@@ -288,7 +288,7 @@ pub async fn due<'e, E: Executor<'e, Database = Any>>(e: E, now: i64, limit: i64
 }
 
 /// Sets the running game's deadline.
-pub async fn set_deadline<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, deadline_ms: i64) -> sqlx::Result<()> {
+pub async fn set_deadline<'e, E: Executor<'e, Database = Any>>(e: E, id: GameId, deadline_ms: i64) -> sqlx::Result<()> {
     sqlx::query("UPDATE games SET deadline_ms = $2 WHERE id = $1")
         .bind(id)
         .bind(deadline_ms)
@@ -298,7 +298,7 @@ pub async fn set_deadline<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, de
 }
 
 /// Pauses the game with `left_ms` to play when it resumes.
-pub async fn pause<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, left_ms: i64) -> sqlx::Result<()> {
+pub async fn pause<'e, E: Executor<'e, Database = Any>>(e: E, id: GameId, left_ms: i64) -> sqlx::Result<()> {
     sqlx::query("UPDATE games SET status = $3, paused_left_ms = $2, deadline_ms = NULL WHERE id = $1")
         .bind(id)
         .bind(left_ms)
@@ -309,7 +309,7 @@ pub async fn pause<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, left_ms: 
 }
 
 /// Resumes a paused game with its new deadline.
-pub async fn resume<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, deadline_ms: i64) -> sqlx::Result<()> {
+pub async fn resume<'e, E: Executor<'e, Database = Any>>(e: E, id: GameId, deadline_ms: i64) -> sqlx::Result<()> {
     sqlx::query("UPDATE games SET status = $3, paused_left_ms = NULL, deadline_ms = $2 WHERE id = $1")
         .bind(id)
         .bind(deadline_ms)
@@ -320,7 +320,7 @@ pub async fn resume<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, deadline
 }
 
 /// Replaces the current position (a declaration changed it within the phase).
-pub async fn set_state<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, state_json: &str) -> sqlx::Result<()> {
+pub async fn set_state<'e, E: Executor<'e, Database = Any>>(e: E, id: GameId, state_json: &str) -> sqlx::Result<()> {
     sqlx::query("UPDATE games SET state_json = $2 WHERE id = $1")
         .bind(id)
         .bind(state_json)
@@ -330,7 +330,7 @@ pub async fn set_state<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, state
 }
 
 /// Hands the game to another GM.
-pub async fn set_gm<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, gm_id: i64) -> sqlx::Result<()> {
+pub async fn set_gm<'e, E: Executor<'e, Database = Any>>(e: E, id: GameId, gm_id: i64) -> sqlx::Result<()> {
     sqlx::query("UPDATE games SET gm_id = $2 WHERE id = $1")
         .bind(id)
         .bind(gm_id)
@@ -352,7 +352,11 @@ pub struct SettingsRow<'a> {
     pub process_when_ready: bool,
 }
 
-pub async fn set_settings<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, s: &SettingsRow<'_>) -> sqlx::Result<()> {
+pub async fn set_settings<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    id: GameId,
+    s: &SettingsRow<'_>,
+) -> sqlx::Result<()> {
     sqlx::query(
         "UPDATE games SET name = $2, press = $3, grey_press = $4, movement_minutes = $5, retreat_minutes = $6, \
          adjustment_minutes = $7, deadline_time = $8, time_zone = $9, process_when_ready = $10 WHERE id = $1",
@@ -373,7 +377,7 @@ pub async fn set_settings<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, s:
 }
 
 /// Ends the game with its outcome.
-pub async fn finish<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, outcome: &str) -> sqlx::Result<()> {
+pub async fn finish<'e, E: Executor<'e, Database = Any>>(e: E, id: GameId, outcome: &str) -> sqlx::Result<()> {
     sqlx::query("UPDATE games SET status = $3, outcome = $2, deadline_ms = NULL WHERE id = $1")
         .bind(id)
         .bind(outcome)

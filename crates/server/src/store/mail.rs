@@ -5,7 +5,7 @@ use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
 use crate::db::{Backend, Tx};
-use crate::model::MailKind;
+use crate::model::{GameId, MailKind};
 
 /// An account's address and its state.
 #[derive(Clone, Debug)]
@@ -134,7 +134,7 @@ pub struct PlayerAddress {
 /// The active players of a game with a confirmed address that has not bounced.
 pub async fn players_with_address<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game: i64,
+    game: GameId,
 ) -> sqlx::Result<Vec<PlayerAddress>> {
     sqlx::query(
         "SELECT m.account_id, m.power, a.address, o.time_zone, o.digest, o.digest_hour FROM members m \
@@ -231,7 +231,7 @@ pub struct NewMail {
     pub id: i64,
     pub account_id: i64,
     pub address: String,
-    pub game_id: Option<i64>,
+    pub game_id: Option<GameId>,
     pub kind: MailKind,
     pub subject: String,
     pub text_body: String,
@@ -271,7 +271,7 @@ pub async fn enqueue<'e, E: Executor<'e, Database = Any>>(e: E, m: &NewMail) -> 
 /// A processed phase whose map a mail shows as a picture, drawn when the mail is sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PhaseMap {
-    pub game_id: i64,
+    pub game_id: GameId,
     pub seq: i64,
 }
 
@@ -284,7 +284,10 @@ fn maps_of(r: &AnyRow) -> Result<Vec<PhaseMap>, sqlx::Error> {
         serde_json::from_str(&text).map_err(|e| sqlx::Error::Decode(format!("outbox.maps `{text}`: {e}").into()))?;
     Ok(pairs
         .into_iter()
-        .map(|(game_id, seq)| PhaseMap { game_id, seq })
+        .map(|(game_id, seq)| PhaseMap {
+            game_id: GameId(game_id),
+            seq,
+        })
         .collect())
 }
 
@@ -292,7 +295,7 @@ fn maps_text(maps: &[PhaseMap]) -> Result<Option<String>, sqlx::Error> {
     if maps.is_empty() {
         return Ok(None);
     }
-    let pairs: Vec<(i64, i64)> = maps.iter().map(|m| (m.game_id, m.seq)).collect();
+    let pairs: Vec<(i64, i64)> = maps.iter().map(|m| (m.game_id.0, m.seq)).collect();
     serde_json::to_string(&pairs)
         .map(Some)
         .map_err(|e| sqlx::Error::Encode(e.into()))
@@ -304,7 +307,7 @@ pub struct OutboxRow {
     pub id: i64,
     pub account_id: i64,
     pub address: String,
-    pub game_id: Option<i64>,
+    pub game_id: Option<GameId>,
     pub kind: MailKind,
     pub subject: String,
     pub text_body: String,
@@ -445,7 +448,11 @@ pub async fn mark_failed<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, why
 }
 
 /// The mails about a game, newest first (the GM console's list).
-pub async fn of_game<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, limit: i64) -> sqlx::Result<Vec<OutboxRow>> {
+pub async fn of_game<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    game: GameId,
+    limit: i64,
+) -> sqlx::Result<Vec<OutboxRow>> {
     sqlx::query(&format!(
         "SELECT {OUTBOX_COLUMNS} FROM outbox WHERE game_id = $1 ORDER BY created_ms DESC, id DESC LIMIT $2"
     ))
@@ -462,7 +469,7 @@ pub async fn of_game<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, limit
 pub async fn count_since<'e, E: Executor<'e, Database = Any>>(
     e: E,
     account: i64,
-    game: i64,
+    game: GameId,
     kind: MailKind,
     since_ms: i64,
 ) -> sqlx::Result<i64> {
@@ -488,7 +495,11 @@ pub async fn pending<'e, E: Executor<'e, Database = Any>>(e: E) -> sqlx::Result<
 }
 
 /// The account playing `power` in `game` now, if any.
-pub async fn player_of<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, power: &str) -> sqlx::Result<Option<i64>> {
+pub async fn player_of<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    game: GameId,
+    power: &str,
+) -> sqlx::Result<Option<i64>> {
     sqlx::query("SELECT account_id FROM members WHERE game_id = $1 AND power = $2 AND role = 'player' AND active = 1")
         .bind(game)
         .bind(power)
@@ -661,7 +672,7 @@ pub async fn digested<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// A game's reminder times as stored (`1440,120`); None when the GM has not chosen.
-pub async fn reminder_times<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) -> sqlx::Result<Option<String>> {
+pub async fn reminder_times<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId) -> sqlx::Result<Option<String>> {
     sqlx::query("SELECT minutes FROM mail_reminder_times WHERE game_id = $1")
         .bind(game)
         .fetch_optional(e)
@@ -672,7 +683,7 @@ pub async fn reminder_times<'e, E: Executor<'e, Database = Any>>(e: E, game: i64
 
 pub async fn set_reminder_times<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game: i64,
+    game: GameId,
     minutes: &str,
 ) -> sqlx::Result<()> {
     sqlx::query(
@@ -688,7 +699,7 @@ pub async fn set_reminder_times<'e, E: Executor<'e, Database = Any>>(
 
 /// A running game whose deadline is near enough for a reminder.
 pub struct ReminderCandidate {
-    pub game_id: i64,
+    pub game_id: GameId,
     pub seq: i64,
     pub deadline_ms: i64,
     /// The game's reminder times as stored.
@@ -730,7 +741,7 @@ pub async fn reminder_candidates<'e, E: Executor<'e, Database = Any>>(
 /// Claims a reminder: true for the one transaction that records it first.
 pub async fn claim_reminder<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game: i64,
+    game: GameId,
     seq: i64,
     deadline_ms: i64,
     minutes: i64,
@@ -751,7 +762,7 @@ pub async fn claim_reminder<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// Marks a game as having press to mail (in the message's transaction).
-pub async fn note_press<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, now_ms: i64) -> sqlx::Result<()> {
+pub async fn note_press<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId, now_ms: i64) -> sqlx::Result<()> {
     sqlx::query(
         "INSERT INTO mail_press_pending (game_id, first_ms, touches) VALUES ($1, $2, 1) \
          ON CONFLICT (game_id) DO UPDATE SET touches = mail_press_pending.touches + 1",
@@ -766,7 +777,7 @@ pub async fn note_press<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, no
 /// A game with press to mail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PressPending {
-    pub game_id: i64,
+    pub game_id: GameId,
     /// The time of the first message not yet mailed.
     pub first_ms: i64,
     /// How many messages marked it (the mark is taken back only if none came since).
@@ -790,7 +801,7 @@ pub async fn press_pending<'e, E: Executor<'e, Database = Any>>(e: E) -> sqlx::R
 }
 
 /// Unmarks a game whose press is all mailed, unless more came since it was read.
-pub async fn press_done<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, touches: i64) -> sqlx::Result<()> {
+pub async fn press_done<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId, touches: i64) -> sqlx::Result<()> {
     sqlx::query("DELETE FROM mail_press_pending WHERE game_id = $1 AND touches = $2")
         .bind(game)
         .bind(touches)
@@ -810,7 +821,7 @@ pub struct PressMark {
 pub async fn press_mark<'e, E: Executor<'e, Database = Any>>(
     e: E,
     account: i64,
-    game: i64,
+    game: GameId,
 ) -> sqlx::Result<Option<PressMark>> {
     sqlx::query("SELECT upto_ms, mailed_ms FROM mail_press_marks WHERE account_id = $1 AND game_id = $2")
         .bind(account)
@@ -831,7 +842,7 @@ pub async fn press_mark<'e, E: Executor<'e, Database = Any>>(
 pub async fn move_press_mark<'e, E: Executor<'e, Database = Any>>(
     e: E,
     account: i64,
-    game: i64,
+    game: GameId,
     old: Option<PressMark>,
     upto_ms: i64,
     mailed_ms: i64,
@@ -878,7 +889,7 @@ pub struct NamedMail {
 /// (the GM console's list).
 pub async fn of_game_named<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game: i64,
+    game: GameId,
     limit: i64,
 ) -> sqlx::Result<Vec<NamedMail>> {
     sqlx::query(&format!(

@@ -1,13 +1,14 @@
 //! `members`: who plays which power in a game and who observes it; with the tables a
 //! game's view reads beside it (`disorder`, `ready`, `draw_votes`).
 
+use crate::model::GameId;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
 use crate::db::new_id;
 
 /// The powers that have a player now.
-pub async fn seated<'e, E: Executor<'e, Database = Any>>(e: E, game: i64) -> sqlx::Result<Vec<String>> {
+pub async fn seated<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId) -> sqlx::Result<Vec<String>> {
     super::powers_where(
         e,
         "SELECT power FROM members WHERE game_id = $1 AND role = 'player' AND active = 1",
@@ -56,7 +57,7 @@ pub enum Part {
 }
 
 /// An account's active part in a game; a player who also observes counts as the player.
-pub async fn part<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, account: i64) -> sqlx::Result<Option<Part>> {
+pub async fn part<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId, account: i64) -> sqlx::Result<Option<Part>> {
     sqlx::query(
         "SELECT role, power FROM members WHERE game_id = $1 AND account_id = $2 AND active = 1 ORDER BY role DESC LIMIT 1",
     )
@@ -78,7 +79,7 @@ pub async fn part<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, account:
 /// The power the account plays in the game, if any.
 pub async fn power_of<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game: i64,
+    game: GameId,
     account: i64,
 ) -> sqlx::Result<Option<String>> {
     sqlx::query("SELECT power FROM members WHERE game_id = $1 AND account_id = $2 AND role = 'player' AND active = 1")
@@ -93,7 +94,7 @@ pub async fn power_of<'e, E: Executor<'e, Database = Any>>(
 /// Adds a player (with `power`) or an observer (without).
 pub async fn insert<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game: i64,
+    game: GameId,
     account: i64,
     power: Option<&str>,
     now_ms: i64,
@@ -113,7 +114,7 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(
 /// Ends the account's observing of the game.
 pub async fn stop_observing<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game: i64,
+    game: GameId,
     account: i64,
     now_ms: i64,
 ) -> sqlx::Result<()> {
@@ -129,7 +130,7 @@ pub async fn stop_observing<'e, E: Executor<'e, Database = Any>>(
 /// Ends every active part the account has in the game.
 pub async fn leave<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game: i64,
+    game: GameId,
     account: i64,
     now_ms: i64,
 ) -> sqlx::Result<()> {
@@ -143,7 +144,7 @@ pub async fn leave<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// The power's civil disorder ends: it has a player again.
-pub async fn clear_disorder<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, power: &str) -> sqlx::Result<()> {
+pub async fn clear_disorder<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId, power: &str) -> sqlx::Result<()> {
     sqlx::query("DELETE FROM disorder WHERE game_id = $1 AND power = $2")
         .bind(game)
         .bind(power)
@@ -175,7 +176,12 @@ pub struct Around {
 
 /// Everything the view needs besides the game row, in one round trip: each row says
 /// which list it belongs to.
-pub async fn around<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, seq: i64, gm: i64) -> sqlx::Result<Around> {
+pub async fn around<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    game: GameId,
+    seq: i64,
+    gm: i64,
+) -> sqlx::Result<Around> {
     let rows = sqlx::query(
         "SELECT 'member' AS bucket, m.power AS power, m.role AS role, a.name AS name FROM members m JOIN accounts a ON a.id = m.account_id WHERE m.game_id = $1 AND m.active = 1
          UNION ALL SELECT 'disorder', power, NULL, NULL FROM disorder WHERE game_id = $1
@@ -213,7 +219,7 @@ pub async fn around<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, seq: i
 /// Ends the current player's membership of `power`; the record of it stays.
 pub async fn end_seat<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game: i64,
+    game: GameId,
     power: &str,
     now_ms: i64,
 ) -> sqlx::Result<()> {

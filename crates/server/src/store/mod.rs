@@ -45,13 +45,14 @@ pub mod set_aside;
 pub mod votes;
 mod words;
 
+use crate::model::GameId;
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
 /// How many of something a game has (its seated players, its bots).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameCount {
-    pub game_id: i64,
+    pub game_id: GameId,
     pub count: i64,
 }
 
@@ -71,7 +72,7 @@ pub(crate) fn flag(r: &AnyRow, column: &str) -> Result<bool, sqlx::Error> {
 pub async fn powers_where<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(
     e: E,
     sql: &str,
-    game: i64,
+    game: GameId,
 ) -> sqlx::Result<Vec<String>> {
     sqlx::query(sql)
         .bind(game)

@@ -1,6 +1,7 @@
 //! `orders` and `ready`: the orders each power has given for a phase, and the powers
 //! that have said they are done with it.
 
+use crate::model::GameId;
 use sqlx::{Any, Executor, Row};
 
 /// An order as stored: the power that gave it and its canonical text.
@@ -13,7 +14,7 @@ pub struct OrderRow {
 /// Every power's orders for phase `seq`, in the order they were given.
 pub async fn for_phase<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game_id: i64,
+    game_id: GameId,
     seq: i64,
 ) -> sqlx::Result<Vec<OrderRow>> {
     sqlx::query("SELECT power, text FROM orders WHERE game_id = $1 AND seq = $2 ORDER BY submitted_ms, unit_key")
@@ -32,7 +33,7 @@ pub async fn for_phase<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// Forgets the ready marks of phase `seq` (a rollback reopens it).
-pub async fn clear_ready<'e, E: Executor<'e, Database = Any>>(e: E, game_id: i64, seq: i64) -> sqlx::Result<()> {
+pub async fn clear_ready<'e, E: Executor<'e, Database = Any>>(e: E, game_id: GameId, seq: i64) -> sqlx::Result<()> {
     sqlx::query("DELETE FROM ready WHERE game_id = $1 AND seq = $2")
         .bind(game_id)
         .bind(seq)
@@ -53,7 +54,7 @@ pub struct UnitOrder {
 /// One power's orders for phase `seq`, by unit.
 pub async fn of_power<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game_id: i64,
+    game_id: GameId,
     seq: i64,
     power: &str,
 ) -> sqlx::Result<Vec<UnitOrder>> {
@@ -83,7 +84,7 @@ pub struct PowerOrderRow {
 /// Every power's orders for phase `seq`, by power and in the order given.
 pub async fn of_phase<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game_id: i64,
+    game_id: GameId,
     seq: i64,
 ) -> sqlx::Result<Vec<PowerOrderRow>> {
     sqlx::query(
@@ -110,7 +111,7 @@ pub async fn of_phase<'e, E: Executor<'e, Database = Any>>(
 /// `key` (with every unit of a stack there, `key/…`). Returns how many went.
 pub async fn delete<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game_id: i64,
+    game_id: GameId,
     seq: i64,
     power: &str,
     key: Option<&str>,
@@ -143,7 +144,7 @@ pub async fn delete<'e, E: Executor<'e, Database = Any>>(
 /// (`base` is `space/type`).
 pub async fn delete_stack<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game_id: i64,
+    game_id: GameId,
     seq: i64,
     power: &str,
     space: &str,
@@ -166,7 +167,7 @@ pub async fn delete_stack<'e, E: Executor<'e, Database = Any>>(
 /// already stored for its unit key.
 pub async fn upsert<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game_id: i64,
+    game_id: GameId,
     seq: i64,
     power: &str,
     now_ms: i64,
@@ -195,7 +196,7 @@ pub async fn upsert<'e, E: Executor<'e, Database = Any>>(
 /// The powers marked ready in phase `seq`.
 pub async fn ready_powers<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game_id: i64,
+    game_id: GameId,
     seq: i64,
 ) -> sqlx::Result<Vec<String>> {
     sqlx::query("SELECT power FROM ready WHERE game_id = $1 AND seq = $2")
@@ -211,7 +212,7 @@ pub async fn ready_powers<'e, E: Executor<'e, Database = Any>>(
 /// Marks `power` ready in phase `seq`, or takes the mark back.
 pub async fn set_ready<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game_id: i64,
+    game_id: GameId,
     seq: i64,
     power: &str,
     ready: bool,

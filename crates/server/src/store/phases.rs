@@ -5,7 +5,7 @@
 use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
-use crate::model::HowProcessed;
+use crate::model::{GameId, HowProcessed};
 
 /// Which of the two tables: the published phases, or those a rollback took back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,7 +26,7 @@ impl Table {
 /// A processed phase's record.
 #[derive(Clone, Debug)]
 pub struct PhaseRow {
-    pub game_id: i64,
+    pub game_id: GameId,
     pub seq: i64,
     pub phase: String,
     /// The position judged (`StateJson`).
@@ -104,7 +104,7 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(e: E, table: Table, p: 
 pub async fn get<'e, E: Executor<'e, Database = Any>>(
     e: E,
     table: Table,
-    game_id: i64,
+    game_id: GameId,
     seq: i64,
 ) -> sqlx::Result<Option<PhaseRow>> {
     sqlx::query(&format!(
@@ -122,7 +122,7 @@ pub async fn get<'e, E: Executor<'e, Database = Any>>(
 pub async fn delete<'e, E: Executor<'e, Database = Any>>(
     e: E,
     table: Table,
-    game_id: i64,
+    game_id: GameId,
     seq: i64,
 ) -> sqlx::Result<()> {
     sqlx::query(&format!("DELETE FROM {} WHERE game_id = $1 AND seq = $2", table.name()))
@@ -134,7 +134,11 @@ pub async fn delete<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// Forgets the rolled-back results from phase `seq` on.
-pub async fn delete_undone_from<'e, E: Executor<'e, Database = Any>>(e: E, game_id: i64, seq: i64) -> sqlx::Result<()> {
+pub async fn delete_undone_from<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    game_id: GameId,
+    seq: i64,
+) -> sqlx::Result<()> {
     sqlx::query("DELETE FROM undone_phases WHERE game_id = $1 AND seq >= $2")
         .bind(game_id)
         .bind(seq)
@@ -155,7 +159,7 @@ pub struct PhaseLine {
 }
 
 /// Every processed phase of the game, in order.
-pub async fn list<'e, E: Executor<'e, Database = Any>>(e: E, game_id: i64) -> sqlx::Result<Vec<PhaseLine>> {
+pub async fn list<'e, E: Executor<'e, Database = Any>>(e: E, game_id: GameId) -> sqlx::Result<Vec<PhaseLine>> {
     sqlx::query("SELECT seq, phase, processed_ms, how, missing FROM phases WHERE game_id = $1 ORDER BY seq")
         .bind(game_id)
         .fetch_all(e)
@@ -176,7 +180,7 @@ pub async fn list<'e, E: Executor<'e, Database = Any>>(e: E, game_id: i64) -> sq
 /// The newest `limit` processed phases of the game, newest first.
 pub async fn newest<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game_id: i64,
+    game_id: GameId,
     limit: i64,
 ) -> sqlx::Result<Vec<PhaseRow>> {
     sqlx::query(&format!(
@@ -208,7 +212,7 @@ pub async fn unconverted<'e, E: Executor<'e, Database = Any>>(e: E, table: Table
 pub async fn set_judged<'e, E: Executor<'e, Database = Any>>(
     e: E,
     table: Table,
-    game_id: i64,
+    game_id: GameId,
     seq: i64,
     judged_json: &str,
 ) -> sqlx::Result<()> {

@@ -4,12 +4,12 @@
 use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
-use crate::model::GameStatus;
+use crate::model::{GameId, GameStatus};
 
 /// A seat an account held in a game, with what the record shows of the game.
 #[derive(Clone, Debug)]
 pub struct SeatRow {
-    pub game_id: i64,
+    pub game_id: GameId,
     pub power: String,
     /// Still the power's player (not replaced, not left).
     pub active: bool,
@@ -63,7 +63,7 @@ pub async fn seats<'e, E: Executor<'e, Database = Any>>(
 /// A game as a line in a list.
 #[derive(Clone, Debug)]
 pub struct GameLine {
-    pub id: i64,
+    pub id: GameId,
     pub name: String,
     pub variant: String,
     pub status: GameStatus,
@@ -91,7 +91,7 @@ pub async fn run_by<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> 
 /// and marked ready in the current phase.
 #[derive(Clone, Debug)]
 pub struct CurrentSeat {
-    pub game_id: i64,
+    pub game_id: GameId,
     pub power: String,
     pub orders_given: bool,
     pub ready: bool,
@@ -122,7 +122,7 @@ pub async fn current_seats<'e, E: Executor<'e, Database = Any>>(e: E, account: i
 }
 
 /// The games the account runs as GM and has not finished.
-pub async fn running_as_gm<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Vec<i64>> {
+pub async fn running_as_gm<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Vec<GameId>> {
     sqlx::query("SELECT id FROM games WHERE gm_id = $1 AND status IN ('active', 'paused', 'forming')")
         .bind(account)
         .fetch_all(e)
@@ -133,7 +133,7 @@ pub async fn running_as_gm<'e, E: Executor<'e, Database = Any>>(e: E, account: i
 }
 
 /// Every game the account runs or takes part in now.
-pub async fn games_of<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Vec<i64>> {
+pub async fn games_of<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Vec<GameId>> {
     sqlx::query(
         "SELECT id AS game_id FROM games WHERE gm_id = $1 UNION SELECT game_id FROM members WHERE account_id = $1 AND active = 1",
     )

@@ -1,5 +1,6 @@
 //! `press`: the messages of each game, with who may read them.
 
+use crate::model::GameId;
 use sqlx::{Any, Executor, Row};
 
 use super::flag;
@@ -16,7 +17,7 @@ pub enum Recipients {
 /// A message to store.
 pub struct NewMessage<'a> {
     pub id: i64,
-    pub game_id: i64,
+    pub game_id: GameId,
     pub seq: i64,
     pub phase: &'a str,
     pub sender_account: i64,
@@ -93,7 +94,7 @@ pub struct MessageRow {
 /// only the reader's messages and other conversations are never fetched.
 pub async fn readable<'e, E: Executor<'e, Database = Any> + Copy>(
     e: E,
-    game_id: i64,
+    game_id: GameId,
     who: &Readable<'_>,
     since_ms: i64,
     before: (i64, i64),

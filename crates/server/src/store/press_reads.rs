@@ -1,10 +1,15 @@
 //! `press_reads` and `press_thread_reads`: when each account last read a game's press, as
 //! a whole and thread by thread.
 
+use crate::model::GameId;
 use sqlx::{Any, Executor, Row};
 
 /// The time `account` last read the game's press; None if never.
-pub async fn read_ms<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, account: i64) -> sqlx::Result<Option<i64>> {
+pub async fn read_ms<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    game: GameId,
+    account: i64,
+) -> sqlx::Result<Option<i64>> {
     sqlx::query("SELECT read_ms FROM press_reads WHERE game_id = $1 AND account_id = $2")
         .bind(game)
         .bind(account)
@@ -15,7 +20,7 @@ pub async fn read_ms<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, accou
 }
 
 /// Records that `account` has read the game's press up to `ms` (never moving back).
-pub async fn mark<'e, E: Executor<'e, Database = Any>>(e: E, game: i64, account: i64, ms: i64) -> sqlx::Result<()> {
+pub async fn mark<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId, account: i64, ms: i64) -> sqlx::Result<()> {
     sqlx::query(
         "INSERT INTO press_reads (game_id, account_id, read_ms) VALUES ($1, $2, $3)
          ON CONFLICT (game_id, account_id) DO UPDATE SET read_ms = excluded.read_ms
@@ -40,7 +45,7 @@ pub struct ThreadMark {
 /// When `account` last read each thread of the game's press.
 pub async fn thread_marks<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game: i64,
+    game: GameId,
     account: i64,
 ) -> sqlx::Result<Vec<ThreadMark>> {
     sqlx::query("SELECT thread, read_ms FROM press_thread_reads WHERE game_id = $1 AND account_id = $2")
@@ -61,7 +66,7 @@ pub async fn thread_marks<'e, E: Executor<'e, Database = Any>>(
 /// Records that `account` has read the thread up to `ms` (never moving back).
 pub async fn mark_thread<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    game: i64,
+    game: GameId,
     account: i64,
     thread: &str,
     ms: i64,

@@ -2,6 +2,7 @@
 //! so that they can come back (migration 10 says when), and what a rollback leaves
 //! behind, listed for the GM's log.
 
+use crate::model::GameId;
 use sqlx::{AnyConnection, Row};
 
 /// Why orders and bids were set aside.
@@ -56,7 +57,7 @@ pub struct Line {
 }
 
 /// The orders, bids and ready marks `rows` names, by phase and power.
-pub async fn list(conn: &mut AnyConnection, game_id: i64, rows: Rows<'_>) -> sqlx::Result<Vec<Line>> {
+pub async fn list(conn: &mut AnyConnection, game_id: GameId, rows: Rows<'_>) -> sqlx::Result<Vec<Line>> {
     let c = rows.condition();
     let sql = [
         format!("SELECT seq, power, text AS what, unit_key AS k FROM orders WHERE {c}"),
@@ -84,7 +85,7 @@ pub async fn list(conn: &mut AnyConnection, game_id: i64, rows: Rows<'_>) -> sql
 
 /// Moves the orders and bids `rows` names into the set-aside tables and drops the ready
 /// marks, which only ever meant "judge this phase now".
-pub async fn set_aside(conn: &mut AnyConnection, game_id: i64, rows: Rows<'_>, why: Why) -> sqlx::Result<()> {
+pub async fn set_aside(conn: &mut AnyConnection, game_id: GameId, rows: Rows<'_>, why: Why) -> sqlx::Result<()> {
     let c = rows.condition();
     let statements = [
         format!(
@@ -115,7 +116,7 @@ pub async fn set_aside(conn: &mut AnyConnection, game_id: i64, rows: Rows<'_>, w
 
 /// Puts the orders and bids set aside from phase `seq` back (a roll forward restored the
 /// result that leads to it).
-pub async fn restore(conn: &mut AnyConnection, game_id: i64, seq: i64) -> sqlx::Result<()> {
+pub async fn restore(conn: &mut AnyConnection, game_id: GameId, seq: i64) -> sqlx::Result<()> {
     for sql in [
         "INSERT INTO orders (game_id, seq, power, unit_key, text, submitted_ms) \
          SELECT game_id, seq, power, unit_key, text, submitted_ms FROM set_aside_orders WHERE game_id = $1 AND seq = $2 \
@@ -133,7 +134,7 @@ pub async fn restore(conn: &mut AnyConnection, game_id: i64, seq: i64) -> sqlx::
 
 /// Forgets what was set aside from phase `seq` on: a phase judged anew leads to another
 /// position, where they were never given.
-pub async fn forget_from(conn: &mut AnyConnection, game_id: i64, seq: i64) -> sqlx::Result<()> {
+pub async fn forget_from(conn: &mut AnyConnection, game_id: GameId, seq: i64) -> sqlx::Result<()> {
     for sql in [
         "DELETE FROM set_aside_orders WHERE game_id = $1 AND seq >= $2",
         "DELETE FROM set_aside_bids WHERE game_id = $1 AND seq >= $2",

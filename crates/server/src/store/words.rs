@@ -7,7 +7,7 @@ use sqlx::encode::IsNull;
 use sqlx::error::BoxDynError;
 use sqlx::{Any, Database, Decode, Encode, Type};
 
-use crate::model::{GameStatus, HowProcessed, MailKind, PressRule};
+use crate::model::{GameId, GameStatus, HowProcessed, MailKind, PressRule};
 
 /// Implements sqlx's text conversions for enums with `as_str`, reading with the
 /// function named.
@@ -41,6 +41,35 @@ stored_as_words!(
     MailKind => "kind of mail", MailKind::stored;
     super::members::Role => "member role", super::members::Role::parse;
 );
+
+/// The ids stored as BIGINTs: bound and read as the integer they wrap.
+macro_rules! stored_as_integer {
+    ($($t:ident),* $(,)?) => {$(
+        impl Type<Any> for $t {
+            fn type_info() -> <Any as Database>::TypeInfo {
+                <i64 as Type<Any>>::type_info()
+            }
+
+            fn compatible(ty: &<Any as Database>::TypeInfo) -> bool {
+                <i64 as Type<Any>>::compatible(ty)
+            }
+        }
+
+        impl<'q> Encode<'q, Any> for $t {
+            fn encode_by_ref(&self, buf: &mut <Any as Database>::ArgumentBuffer<'q>) -> Result<IsNull, BoxDynError> {
+                <i64 as Encode<'q, Any>>::encode_by_ref(&self.0, buf)
+            }
+        }
+
+        impl<'r> Decode<'r, Any> for $t {
+            fn decode(value: <Any as Database>::ValueRef<'r>) -> Result<Self, BoxDynError> {
+                <i64 as Decode<'r, Any>>::decode(value).map($t)
+            }
+        }
+    )*};
+}
+
+stored_as_integer!(GameId);
 
 #[cfg(test)]
 mod tests {

@@ -13,8 +13,7 @@ use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
 use crate::jobs::Weight;
 use crate::limits::MAX_GAME_NAME_CHARS;
-use crate::model::Account;
-use crate::model::Schedule;
+use crate::model::{Account, GameId, Schedule};
 use crate::services::maps::{self, MapOf};
 use crate::store::{self, games::Game, games::NewGameRow};
 use crate::variants::check_upload;
@@ -114,7 +113,7 @@ pub async fn create(app: &App, account: &Account, g: NewGame) -> ApiResult<Game>
     let state = GameState::initial(&v);
     let state_json =
         serde_json::to_string(&state_to_json(&v, &state)).map_err(|e| ApiError::internal(e.to_string()))?;
-    let id = new_id();
+    let id = GameId(new_id());
     let now = app.clock.now_ms();
     // The game and its thread in the forum are made together.
     let mut tx = app.db.write.begin().await?;

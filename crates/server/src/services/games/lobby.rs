@@ -3,7 +3,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::error::ApiResult;
-use crate::model::{Account, GameStatus};
+use crate::model::{Account, GameId, GameStatus};
 use crate::store;
 use crate::App;
 
@@ -37,7 +37,7 @@ impl Turn {
 }
 
 /// The games the account runs or takes part in.
-pub async fn games_of(app: &App, account: &Account) -> ApiResult<HashSet<i64>> {
+pub async fn games_of(app: &App, account: &Account) -> ApiResult<HashSet<GameId>> {
     Ok(store::players::games_of(&app.db.read, account.id)
         .await?
         .into_iter()
@@ -45,7 +45,7 @@ pub async fn games_of(app: &App, account: &Account) -> ApiResult<HashSet<i64>> {
 }
 
 /// For each game not finished that the account runs or plays in, what its phase asks.
-pub async fn turns(app: &App, account: &Account) -> ApiResult<HashMap<i64, Turn>> {
+pub async fn turns(app: &App, account: &Account) -> ApiResult<HashMap<GameId, Turn>> {
     let mut out = HashMap::new();
     for seat in store::players::current_seats(&app.db.read, account.id).await? {
         let super::LoadedGame {

@@ -18,7 +18,7 @@ use sqlx::{Any, Executor};
 
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::model::{Account, GameStatus};
+use crate::model::{Account, GameId, GameStatus};
 use crate::services::maps::MapOf;
 use crate::store::{self, games::Game};
 use crate::App;
@@ -27,7 +27,7 @@ use crate::App;
 pub async fn log_event(
     tx: &mut Tx,
     app: &App,
-    game: i64,
+    game: GameId,
     seq: i64,
     phase: &str,
     kind: &str,
@@ -45,14 +45,14 @@ pub async fn log_event(
     store::events::insert(&mut **tx, &event).await
 }
 
-pub async fn load<'e, E: Executor<'e, Database = Any>>(e: E, id: i64) -> ApiResult<Game> {
+pub async fn load<'e, E: Executor<'e, Database = Any>>(e: E, id: GameId) -> ApiResult<Game> {
     store::games::by_id(e, id)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no game {id}")))
 }
 
 /// Starts a write transaction holding the game's lock, and reads the game in it.
-pub async fn lock(app: &App, id: i64) -> ApiResult<(Tx, Game)> {
+pub async fn lock(app: &App, id: GameId) -> ApiResult<(Tx, Game)> {
     let mut tx = app.db.write.begin().await?;
     let game = store::games::lock(&mut tx, app.db.backend, id)
         .await?
@@ -66,7 +66,7 @@ pub async fn lock(app: &App, id: i64) -> ApiResult<(Tx, Game)> {
 pub async fn lock_acting(
     app: &App,
     account: &Account,
-    id: i64,
+    id: GameId,
     requested: Option<&str>,
     check: impl FnOnce(&LoadedGame, &Role) -> ApiResult<()>,
 ) -> ApiResult<(Tx, LoadedGame, String)> {
@@ -93,7 +93,7 @@ pub struct LoadedGame {
 /// The one loader of a game for a request that reads it: the game from the read pool,
 /// its variant and its position decoded once, so that every reader refuses a damaged
 /// stored position alike (`damaged_game`, as the writers through [`lock_acting`] do).
-pub async fn read(app: &App, id: i64) -> ApiResult<LoadedGame> {
+pub async fn read(app: &App, id: GameId) -> ApiResult<LoadedGame> {
     LoadedGame::of(app, load(&app.db.read, id).await?).await
 }
 

@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 use super::{lock, playable_powers, role_of, Role};
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::model::{Account, GameStatus};
+use crate::model::{Account, GameId, GameStatus};
 use crate::store::{self, games::Game};
 use crate::App;
 
@@ -22,21 +22,24 @@ pub struct JoinRequest {
 
 #[derive(Serialize, ToSchema)]
 pub struct Joined {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     /// The power taken.
     pub power: String,
 }
 
 #[derive(Serialize, ToSchema)]
 pub struct Left {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     /// The power given up, or `observer`.
     pub left: String,
 }
 
 #[derive(Serialize, ToSchema)]
 pub struct Observing {
-    pub game: i64,
+    #[schema(value_type = i64)]
+    pub game: GameId,
     /// Always `observer`.
     pub role: String,
 }
@@ -144,7 +147,7 @@ pub async fn start(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<()> {
 }
 
 /// Takes a vacant power for the account.
-pub async fn join(app: &App, account: &Account, id: i64, request: JoinRequest) -> ApiResult<Joined> {
+pub async fn join(app: &App, account: &Account, id: GameId, request: JoinRequest) -> ApiResult<Joined> {
     crate::services::moderation::refuse_if_suspended(app, account).await?;
     let (mut tx, game) = lock(app, id).await?;
     let power = seat_player(app, &mut tx, &game, account.id, request.power.as_deref()).await?;
@@ -155,7 +158,7 @@ pub async fn join(app: &App, account: &Account, id: i64, request: JoinRequest) -
 /// Leaving a game: an observer stops following it, and a player gives up the seat while
 /// the game is still forming. Once it has started a player leaves through the GM
 /// (replacement or civil disorder), so that no power is dropped mid-game unnoticed.
-pub async fn leave(app: &App, account: &Account, id: i64) -> ApiResult<Left> {
+pub async fn leave(app: &App, account: &Account, id: GameId) -> ApiResult<Left> {
     let (mut tx, game) = lock(app, id).await?;
     let left = match role_of(&mut *tx, &game, Some(account)).await? {
         Role::Gm => {
@@ -187,7 +190,7 @@ pub async fn leave(app: &App, account: &Account, id: i64) -> ApiResult<Left> {
 }
 
 /// Follows a game as an observer.
-pub async fn observe(app: &App, account: &Account, id: i64) -> ApiResult<Observing> {
+pub async fn observe(app: &App, account: &Account, id: GameId) -> ApiResult<Observing> {
     let (mut tx, game) = lock(app, id).await?;
     match role_of(&mut *tx, &game, Some(account)).await? {
         Role::Visitor => {}

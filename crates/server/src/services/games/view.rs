@@ -11,7 +11,7 @@ use super::settings::EarlyProcessing;
 use super::{role_of, LoadedGame, Role};
 use crate::clock::iso_utc;
 use crate::error::{ApiError, ApiResult};
-use crate::model::{Account, GameStatus, PressRule};
+use crate::model::{Account, GameId, GameStatus, PressRule};
 use crate::store;
 use crate::App;
 
@@ -83,7 +83,8 @@ pub struct LocalDeadline {
 /// A game as the viewer may see it.
 #[derive(Serialize, ToSchema)]
 pub struct GameView {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: GameId,
     pub name: String,
     pub variant: String,
     pub status: GameStatus,
@@ -207,7 +208,7 @@ pub async fn game_view(app: &App, loaded: &LoadedGame, role: &Role) -> ApiResult
 }
 
 /// Game `id` as the viewer may see it, with the deadline also in time zone `tz`.
-pub async fn view(app: &App, viewer: Option<&Account>, id: i64, tz: Option<&str>) -> ApiResult<GameView> {
+pub async fn view(app: &App, viewer: Option<&Account>, id: GameId, tz: Option<&str>) -> ApiResult<GameView> {
     let zone = match tz {
         Some(z) => Some(crate::deadlines::parse_zone(z).map_err(ApiError::unprocessable)?),
         None => None,
@@ -227,7 +228,8 @@ pub async fn view(app: &App, viewer: Option<&Account>, id: i64, tz: Option<&str>
 /// A game in the list of games.
 #[derive(Serialize, ToSchema)]
 pub struct GameSummary {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: GameId,
     pub name: String,
     pub variant: String,
     pub status: GameStatus,
@@ -244,12 +246,12 @@ pub struct GameSummary {
 
 /// The newest 500 games.
 pub async fn list(app: &App) -> ApiResult<Vec<GameSummary>> {
-    let seated: std::collections::HashMap<i64, i64> = store::members::seated_counts(&app.db.read)
+    let seated: std::collections::HashMap<GameId, i64> = store::members::seated_counts(&app.db.read)
         .await?
         .into_iter()
         .map(|c| (c.game_id, c.count))
         .collect();
-    let bots: std::collections::HashMap<i64, i64> = store::bots::counts(&app.db.read)
+    let bots: std::collections::HashMap<GameId, i64> = store::bots::counts(&app.db.read)
         .await?
         .into_iter()
         .map(|c| (c.game_id, c.count))

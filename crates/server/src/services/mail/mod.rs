@@ -47,6 +47,7 @@ use chrono_tz::Tz;
 
 use crate::db::{new_id, Tx};
 use crate::error::{ApiError, ApiResult};
+use crate::model::GameId;
 use crate::store;
 use crate::store::games::Game;
 use crate::store::mail::{NewMail, PhaseMap, Pref};
@@ -72,7 +73,7 @@ pub enum Block {
     /// The map of processed phase `seq` of `game`: a PNG drawn when the mail is sent
     /// ([`sender`]), shown in the HTML part by its `Content-ID`.
     Map {
-        game: i64,
+        game: GameId,
         seq: i64,
         cid: String,
         alt: String,
@@ -132,7 +133,7 @@ pub fn render(blocks: &[Block]) -> ApiResult<(String, String)> {
 
 /// Whether the account wants `kind` for `game`: its choice for the game, else its
 /// choice for all games, else the kind's default.
-pub fn wanted(prefs: &[Pref], kind: Kind, game: Option<i64>) -> bool {
+pub fn wanted(prefs: &[Pref], kind: Kind, game: Option<GameId>) -> bool {
     if kind == Kind::Confirm {
         return true;
     }
@@ -142,7 +143,7 @@ pub fn wanted(prefs: &[Pref], kind: Kind, game: Option<i64>) -> bool {
             .find(|p| p.game_id == g && p.kind == kind)
             .map(|p| p.enabled)
     };
-    game.and_then(choice)
+    game.and_then(|g| choice(g.0))
         .or_else(|| choice(0))
         .unwrap_or(kind.on_by_default())
 }
@@ -172,7 +173,7 @@ fn digest_hour(digest: bool, hour: i64) -> Option<u32> {
 
 /// The account as a reader of `kind` (about `game`): when it has a confirmed address
 /// that has not bounced and wants the kind.
-pub async fn reader(app: &App, account: i64, game: Option<i64>, kind: Kind) -> ApiResult<Option<Reader>> {
+pub async fn reader(app: &App, account: i64, game: Option<GameId>, kind: Kind) -> ApiResult<Option<Reader>> {
     let db = &app.db.read;
     let Some(a) = store::mail::address(db, account).await? else {
         return Ok(None);
@@ -226,7 +227,7 @@ pub async fn to_account(
     tx: &mut Tx,
     app: &App,
     account: i64,
-    game: Option<i64>,
+    game: Option<GameId>,
     kind: Kind,
     subject: String,
     blocks: &[Block],
@@ -303,7 +304,7 @@ pub async fn enqueue(
     tx: &mut Tx,
     app: &App,
     reader: &Reader,
-    game: Option<i64>,
+    game: Option<GameId>,
     kind: Kind,
     subject: String,
     blocks: &[Block],
@@ -319,7 +320,7 @@ pub async fn enqueue_by(
     tx: &mut Tx,
     app: &App,
     reader: &Reader,
-    game: Option<i64>,
+    game: Option<GameId>,
     kind: Kind,
     subject: String,
     blocks: &[Block],
@@ -818,8 +819,9 @@ mod tests {
     fn forum_replies_are_off_unless_chosen() {
         assert!(!wanted(&[], Kind::Forum, None));
         let pref = |game_id, kind, enabled| Pref { game_id, kind, enabled };
-        assert!(wanted(&[pref(0, Kind::Forum, true)], Kind::Forum, Some(3)));
-        assert!(wanted(&[], Kind::Results, Some(3)));
-        assert!(!wanted(&[pref(3, Kind::Results, false)], Kind::Results, Some(3)));
+        let game = Some(crate::model::GameId(3));
+        assert!(wanted(&[pref(0, Kind::Forum, true)], Kind::Forum, game));
+        assert!(wanted(&[], Kind::Results, game));
+        assert!(!wanted(&[pref(3, Kind::Results, false)], Kind::Results, game));
     }
 }

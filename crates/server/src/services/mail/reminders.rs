@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::model::{Account, GameStatus};
+use crate::model::{Account, GameId, GameStatus};
 use crate::services::games;
 use crate::services::mail::{self, Block, Kind};
 use crate::services::processing::has_choice;
@@ -74,7 +74,7 @@ pub fn check(minutes: &[i64]) -> ApiResult<Vec<i64>> {
     Ok(sorted)
 }
 
-pub async fn get(app: &App, account: &Account, id: i64) -> ApiResult<Reminders> {
+pub async fn get(app: &App, account: &Account, id: GameId) -> ApiResult<Reminders> {
     let game = games::load(&app.db.read, id).await?;
     if game.gm_id != account.id {
         return Err(ApiError::coded(ErrorCode::GmOnly, "only the game's GM can do that"));
@@ -86,7 +86,7 @@ pub async fn get(app: &App, account: &Account, id: i64) -> ApiResult<Reminders> 
 }
 
 /// The GM sets the game's reminder times; they apply to the current deadline too.
-pub async fn set(app: &App, account: &Account, id: i64, r: Reminders) -> ApiResult<Reminders> {
+pub async fn set(app: &App, account: &Account, id: GameId, r: Reminders) -> ApiResult<Reminders> {
     let minutes = check(&r.minutes)?;
     crate::services::moderation::refuse_if_suspended(app, account).await?;
     let (mut tx, game) = games::lock(app, id).await?;
@@ -124,7 +124,7 @@ pub async fn send_due(app: &App) -> ApiResult<usize> {
     Ok(written)
 }
 
-async fn remind(app: &App, game_id: i64, seq: i64, deadline_ms: i64, minutes: i64) -> ApiResult<usize> {
+async fn remind(app: &App, game_id: GameId, seq: i64, deadline_ms: i64, minutes: i64) -> ApiResult<usize> {
     let mut tx = app.db.write.begin().await?;
     // The game's lock, so that no phase is processed under the reminder; a game another
     // transaction holds is left for the next pass.

@@ -37,7 +37,7 @@ use super::map::{self, Trouble};
 use super::smtp;
 use crate::db::{Backend, Tx};
 use crate::error::ApiResult;
-use crate::model::MailKind;
+use crate::model::{GameId, MailKind};
 use crate::store::{self, mail::OutboxRow};
 use crate::App;
 
@@ -147,7 +147,7 @@ fn url_host(url: &str) -> Option<&str> {
 }
 
 /// The `Message-ID` every mail of a game refers to, so that a mail client threads them.
-pub fn game_thread_id(game: i64, domain: &str) -> String {
+pub fn game_thread_id(game: GameId, domain: &str) -> String {
     format!("<game-{game}@{domain}>")
 }
 
@@ -389,7 +389,7 @@ pub fn mail_file_name(row: &OutboxRow) -> String {
 }
 
 /// The unsubscribe link of a mail: turns off its kind (for its game, when it has one).
-pub fn unsubscribe_url(mailer: &Mailer, key: &str, kind: &str, game: Option<i64>) -> String {
+pub fn unsubscribe_url(mailer: &Mailer, key: &str, kind: &str, game: Option<GameId>) -> String {
     match game {
         Some(g) => format!("{}/mail/unsubscribe/{key}?kind={kind}&game={g}", mailer.base_url),
         None => format!("{}/mail/unsubscribe/{key}?kind={kind}", mailer.base_url),

@@ -3,7 +3,7 @@
 //! preferences per kind and per game, and unsubscribing by the key in a mail's link.
 
 use crate::error::{ApiError, ApiResult};
-use crate::model::Account;
+use crate::model::{Account, GameId};
 use crate::services::mail::{self, Block, Kind, Reader};
 use crate::store::{self, mail::AddressRow};
 use crate::App;
@@ -178,7 +178,7 @@ pub async fn set_pref(
         if g <= 0 {
             return Err(ApiError::unprocessable("a game id is positive"));
         }
-        crate::services::games::load(&app.db.read, g).await?;
+        crate::services::games::load(&app.db.read, GameId(g)).await?;
     }
     store::mail::set_pref(&app.db.write, account.id, game.unwrap_or(0), kind, enabled).await?;
     settings(app, account).await
