@@ -163,7 +163,7 @@ async fn main() {
     let mut tx = db.write.begin().await.expect("a transaction");
     let mut members = Vec::new();
     for i in 0..MEMBERS {
-        let id = new_id();
+        let id = chancery_server::model::AccountId(new_id());
         // Never logged into: no password hash would check.
         accounts::insert(&mut *tx, id, &format!("member-{i:03}"), "seeded", start)
             .await

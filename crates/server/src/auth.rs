@@ -21,7 +21,7 @@ use axum::http::{HeaderMap, HeaderValue};
 
 use crate::clock::system_ms;
 use crate::error::ApiError;
-pub use crate::model::Account;
+pub use crate::model::{Account, AccountId};
 use crate::services::accounts::{self, SESSION_MS};
 use crate::App;
 
@@ -67,7 +67,7 @@ impl SessionCache {
     }
 
     /// Every session of an account (its password changed, its time zone changed).
-    pub fn forget_account(&self, account: i64) {
+    pub fn forget_account(&self, account: AccountId) {
         self.entries
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -153,18 +153,18 @@ mod tests {
     fn a_cached_session_never_outlives_its_expiry_or_its_end() {
         let cache = SessionCache::default();
         let a = Account {
-            id: 7,
+            id: crate::model::AccountId(7),
             name: "ann".into(),
             zone: None,
         };
         cache.put("t", &a, 1_000);
-        assert_eq!(cache.get("t", 999).map(|a| a.id), Some(7));
+        assert_eq!(cache.get("t", 999).map(|a| a.id), Some(crate::model::AccountId(7)));
         assert!(cache.get("t", 1_000).is_none(), "expired at its expires_ms");
         cache.forget("t");
         assert!(cache.get("t", 0).is_none(), "logged out");
         cache.put("t", &a, 1_000);
         cache.put("u", &a, 1_000);
-        cache.forget_account(7);
+        cache.forget_account(crate::model::AccountId(7));
         assert!(
             cache.get("t", 0).is_none() && cache.get("u", 0).is_none(),
             "password changed"

@@ -1,6 +1,7 @@
 //! Every limit the server puts on its input, in one place: sizes of what a client may
 //! send, login attempts per account and address, and a request rate per client.
 
+use crate::model::AccountId;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -143,21 +144,21 @@ impl RateLimiter {
 /// if it ended meanwhile; its requests are refused (401) all the same.
 #[derive(Default)]
 pub struct KnownSessions {
-    tokens: Mutex<HashMap<String, (i64, Instant)>>,
+    tokens: Mutex<HashMap<String, (AccountId, Instant)>>,
 }
 
 pub const KNOWN_SESSION_TTL: Duration = Duration::from_secs(600);
 
 impl KnownSessions {
     /// The account of a token seen valid lately.
-    pub fn account(&self, token: &str) -> Option<i64> {
+    pub fn account(&self, token: &str) -> Option<AccountId> {
         let map = self.tokens.lock().unwrap_or_else(|e| e.into_inner());
         map.get(token)
             .filter(|(_, seen)| seen.elapsed() < KNOWN_SESSION_TTL)
             .map(|(id, _)| *id)
     }
 
-    pub fn seen(&self, token: &str, account: i64) {
+    pub fn seen(&self, token: &str, account: AccountId) {
         let now = Instant::now();
         let mut map = self.tokens.lock().unwrap_or_else(|e| e.into_inner());
         if map.len() > 100_000 {

@@ -9,10 +9,22 @@ use utoipa::ToSchema;
 /// A logged-in account.
 #[derive(Clone, Debug)]
 pub struct Account {
-    pub id: i64,
+    pub id: AccountId,
     pub name: String,
     /// The account's time zone, in which pages give times beside UTC; None for UTC.
     pub zone: Option<chrono_tz::Tz>,
+}
+
+/// An account's id: the `accounts.id` of its row. Like [`GameId`], the bare integer
+/// on the wire and in the database.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct AccountId(pub i64);
+
+impl fmt::Display for AccountId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
 }
 
 /// A game's id: the `games.id` of its row. Serialised as the bare integer, and

@@ -92,15 +92,23 @@ mod tests {
             .is_some_and(|c| !c.is_empty() && c.values().all(|m| m.get("schema").is_some()))
     }
 
-    /// A game's id is typed in the server (`GameId`) but is the bare integer on the
-    /// wire, and documented as one: no schema names the newtype, and the fields that
-    /// carry it say integer (int64) as before.
+    /// Games' and accounts' ids are typed in the server (`GameId`, `AccountId`) but are
+    /// the bare integers on the wire, and documented as such: no schema names the
+    /// newtypes, and the fields that carry them say integer (int64) as before.
     #[test]
-    fn game_ids_are_documented_as_integers() {
+    fn ids_are_documented_as_integers() {
         let doc = document();
-        assert!(!doc.to_string().contains("GameId"), "no GameId schema or reference");
+        for newtype in ["GameId", "AccountId"] {
+            assert!(!doc.to_string().contains(newtype), "no {newtype} schema or reference");
+        }
         let schemas = &doc["components"]["schemas"];
-        for (schema, field) in [("PhaseList", "game"), ("GameView", "id"), ("PlayedGame", "game")] {
+        for (schema, field) in [
+            ("PhaseList", "game"),
+            ("GameView", "id"),
+            ("PlayedGame", "game"),
+            ("SessionAnswer", "id"),
+            ("AccountAnswer", "id"),
+        ] {
             let property = &schemas[schema]["properties"][field];
             assert_eq!(property["type"], "integer", "{schema}.{field}: {property}");
             assert_eq!(property["format"], "int64", "{schema}.{field}: {property}");

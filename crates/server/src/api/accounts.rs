@@ -12,6 +12,7 @@ use utoipa::ToSchema;
 
 use crate::auth::{request_token, session_cookie, Account};
 use crate::error::{ApiResult, Body, ErrorBody};
+use crate::model::AccountId;
 use crate::services::accounts::{self, Session};
 use crate::App;
 
@@ -28,7 +29,8 @@ pub struct Credentials {
 /// A new session. The token is also set as an HTTP-only cookie.
 #[derive(Serialize, ToSchema)]
 pub struct SessionAnswer {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: AccountId,
     pub name: String,
     /// Send it as `Authorization: Bearer …`.
     pub token: String,
@@ -36,7 +38,8 @@ pub struct SessionAnswer {
 
 #[derive(Serialize, ToSchema)]
 pub struct AccountAnswer {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: AccountId,
     pub name: String,
 }
 

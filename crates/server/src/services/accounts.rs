@@ -17,7 +17,7 @@ use crate::jobs::Weight;
 use crate::limits::{
     client_of, ACCOUNT_NAME_CHARS, LOGIN_ADDRESS_FAILURES, LOGIN_FAILURES, LOGIN_WINDOW_MS, PASSWORD_CHARS,
 };
-use crate::model::Account;
+use crate::model::{Account, AccountId};
 use crate::store;
 use crate::store::accounts::LoginRow;
 use crate::App;
@@ -111,7 +111,7 @@ pub async fn create_account(app: &App, name: &str, password: &str) -> ApiResult<
     if store::accounts::by_name(&db.read, name).await?.is_some() {
         return Err(taken());
     }
-    let id = new_id();
+    let id = AccountId(new_id());
     match store::accounts::insert(&db.write, id, name, &hash, system_ms()).await {
         Ok(()) => Ok(Account {
             id,

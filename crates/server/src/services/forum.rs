@@ -21,7 +21,7 @@ use crate::clock::iso_utc;
 use crate::db::{new_id, Backend};
 use crate::error::{ApiError, ApiResult};
 use crate::limits::{MAX_POST_CHARS, MAX_SEARCH_CHARS, MAX_TOPIC_TITLE_CHARS};
-use crate::model::{Account, GameId};
+use crate::model::{Account, AccountId, GameId};
 use crate::store::forum::{self as db, NewPost, NewTopic, PostRow, TopicRow};
 use crate::App;
 
@@ -124,7 +124,7 @@ pub async fn list(app: &App, viewer: Option<&Account>, page: Option<i64>) -> Api
     moderation::may_read_forum(&app.db, viewer).await?;
     let pages = pages_of(db::count(&app.db.read).await?, TOPICS_PER_PAGE);
     let page = check_page(page, pages)?;
-    let reader = viewer.map_or(0, |a| a.id);
+    let reader = viewer.map_or(0, |a| a.id.0);
     let topics = db::page(&app.db.read, reader, (page - 1) * TOPICS_PER_PAGE, TOPICS_PER_PAGE)
         .await?
         .into_iter()
@@ -227,7 +227,7 @@ pub struct TopicView {
 /// one shows something.
 pub async fn check_topic(app: &App, viewer: Option<&Account>, id: i64) -> ApiResult<()> {
     moderation::may_read_forum(&app.db, viewer).await?;
-    let reader = viewer.map_or(0, |a| a.id);
+    let reader = viewer.map_or(0, |a| a.id.0);
     db::topic(&app.db.read, reader, id)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no topic {id}")))?;
@@ -236,7 +236,7 @@ pub async fn check_topic(app: &App, viewer: Option<&Account>, id: i64) -> ApiRes
 
 pub async fn topic(app: &App, viewer: Option<&Account>, id: i64, page: Option<i64>) -> ApiResult<TopicView> {
     moderation::may_read_forum(&app.db, viewer).await?;
-    let reader = viewer.map_or(0, |a| a.id);
+    let reader = viewer.map_or(0, |a| a.id.0);
     let t = db::topic(&app.db.read, reader, id)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no topic {id}")))?;
@@ -489,7 +489,7 @@ async fn mail_reply(
     app: &App,
     account: &Account,
     topic: i64,
-    starter: i64,
+    starter: AccountId,
     game: Option<GameId>,
     post: i64,
     body: &str,
@@ -723,7 +723,7 @@ pub async fn create_game_thread(
     tx: &mut crate::db::Tx,
     game: GameId,
     name: &str,
-    gm: i64,
+    gm: AccountId,
     now_ms: i64,
 ) -> ApiResult<()> {
     db::insert_topic(

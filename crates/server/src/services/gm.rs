@@ -10,7 +10,7 @@ use crate::clock::iso_utc;
 use crate::db::{new_id, Tx};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::limits::{future_moment, MAX_AHEAD_MS, MAX_GAME_NAME_CHARS, MAX_MINUTES};
-use crate::model::{Account, GameId, GameStatus, HowProcessed};
+use crate::model::{Account, AccountId, GameId, GameStatus, HowProcessed};
 use crate::services::games::seats::{self, seat_player};
 use crate::services::games::view::{self, GameView};
 use crate::services::games::{self, settings, Role};
@@ -290,7 +290,7 @@ pub struct Seated {
     pub account: String,
 }
 
-async fn account_id(tx: &mut Tx, name: &str) -> ApiResult<(i64, String)> {
+async fn account_id(tx: &mut Tx, name: &str) -> ApiResult<(AccountId, String)> {
     store::accounts::by_name(&mut **tx, name)
         .await?
         .map(|a| (a.id, a.name))
@@ -710,7 +710,7 @@ pub async fn end(app: &App, account: &Account, id: GameId, e: End) -> ApiResult<
 }
 
 /// A GM announcement to everyone, in the name of the GM account `announcer`.
-async fn announce(tx: &mut Tx, app: &App, game: &Game, phase: &str, announcer: i64, body: &str) -> ApiResult<()> {
+async fn announce(tx: &mut Tx, app: &App, game: &Game, phase: &str, announcer: AccountId, body: &str) -> ApiResult<()> {
     let message = NewMessage {
         id: new_id(),
         game_id: game.id,
@@ -729,7 +729,14 @@ async fn announce(tx: &mut Tx, app: &App, game: &Game, phase: &str, announcer: i
 
 /// Ends the game with `outcome` inside `tx` and announces it to everyone in press, in
 /// the name of the GM account `announcer`; `by` says who decided, for the event log.
-pub async fn finish(app: &App, tx: &mut Tx, game: &Game, outcome: &str, announcer: i64, by: &str) -> ApiResult<()> {
+pub async fn finish(
+    app: &App,
+    tx: &mut Tx,
+    game: &Game,
+    outcome: &str,
+    announcer: AccountId,
+    by: &str,
+) -> ApiResult<()> {
     store::games::finish(&mut **tx, game.id, outcome).await?;
     crate::services::mail::game_ended(tx, app, game, outcome).await?;
     let phase = phase_code(app, game).await?;

@@ -16,7 +16,7 @@ use crate::clock::iso_utc;
 use crate::db::{new_id, Db};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::limits::{MAX_MODERATION_REASON_CHARS, MAX_SUSPENSION_DAYS};
-use crate::model::{Account, GameStatus};
+use crate::model::{Account, AccountId, GameStatus};
 use crate::store::{self, moderation as db};
 use crate::App;
 
@@ -127,7 +127,7 @@ pub async fn require_moderator(db: &Db, account: &Account) -> ApiResult<()> {
 }
 
 /// Whether the account is suspended now.
-pub async fn is_suspended(app: &App, account: i64) -> ApiResult<bool> {
+pub async fn is_suspended(app: &App, account: AccountId) -> ApiResult<bool> {
     Ok(db::suspension(&app.db.read, account, app.clock.now_ms())
         .await?
         .is_some())
@@ -309,7 +309,10 @@ pub async fn overview(app: &App, account: &Account) -> ApiResult<Overview> {
     })
 }
 
-async fn account_named<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(e: E, name: &str) -> ApiResult<(i64, String)> {
+async fn account_named<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(
+    e: E,
+    name: &str,
+) -> ApiResult<(AccountId, String)> {
     store::accounts::by_name(e, name.trim())
         .await?
         .map(|a| (a.id, a.name))

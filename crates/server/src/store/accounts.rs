@@ -1,12 +1,13 @@
 //! `accounts`: who is a member of the club.
 
+use crate::model::AccountId;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
 /// A row of `accounts`, without the password hash.
 #[derive(Clone, Debug)]
 pub struct AccountRow {
-    pub id: i64,
+    pub id: AccountId,
     pub name: String,
     pub created_ms: i64,
 }
@@ -51,7 +52,7 @@ pub async fn with_hash<'e, E: Executor<'e, Database = Any>>(e: E, name: &str) ->
         .transpose()
 }
 
-pub async fn password_hash<'e, E: Executor<'e, Database = Any>>(e: E, id: i64) -> sqlx::Result<String> {
+pub async fn password_hash<'e, E: Executor<'e, Database = Any>>(e: E, id: AccountId) -> sqlx::Result<String> {
     sqlx::query("SELECT password_hash FROM accounts WHERE id = $1")
         .bind(id)
         .fetch_one(e)
@@ -62,7 +63,7 @@ pub async fn password_hash<'e, E: Executor<'e, Database = Any>>(e: E, id: i64) -
 /// Adds an account; a name taken in another case fails as a unique violation.
 pub async fn insert<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    id: i64,
+    id: AccountId,
     name: &str,
     hash: &str,
     now_ms: i64,
@@ -77,7 +78,7 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(
     Ok(())
 }
 
-pub async fn set_password<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, hash: &str) -> sqlx::Result<()> {
+pub async fn set_password<'e, E: Executor<'e, Database = Any>>(e: E, id: AccountId, hash: &str) -> sqlx::Result<()> {
     sqlx::query("UPDATE accounts SET password_hash = $2 WHERE id = $1")
         .bind(id)
         .bind(hash)

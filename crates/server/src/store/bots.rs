@@ -2,7 +2,7 @@
 //! (claimed by one server, then done), and the games whose vacant seats bots take at
 //! the start.
 
-use crate::model::GameId;
+use crate::model::{AccountId, GameId};
 use sqlx::{Any, Executor, Row};
 
 use crate::db::new_id;
@@ -265,7 +265,10 @@ pub struct BotPlayed {
 
 /// The powers a bot has played at some time, among those the account has played: its
 /// record says "bot" beside them.
-pub async fn beside_account<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Vec<BotPlayed>> {
+pub async fn beside_account<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    account: AccountId,
+) -> sqlx::Result<Vec<BotPlayed>> {
     sqlx::query(
         "SELECT DISTINCT b.game_id AS game_id, b.power AS power FROM bots b
          JOIN members m ON m.game_id = b.game_id AND m.power = b.power AND m.role = 'player'

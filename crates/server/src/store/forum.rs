@@ -1,6 +1,6 @@
 //! `topics`, `posts`, `topic_reads`: the club's forum.
 
-use crate::model::GameId;
+use crate::model::{AccountId, GameId};
 use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
@@ -10,7 +10,7 @@ use super::flag;
 pub struct NewTopic<'a> {
     pub id: i64,
     pub title: &'a str,
-    pub author: i64,
+    pub author: AccountId,
     /// Set for a game's own thread.
     pub game_id: Option<GameId>,
     pub created_ms: i64,
@@ -152,7 +152,7 @@ pub struct LockedTopic {
     /// Locked by a moderator: no more replies.
     pub locked: bool,
     /// The account that started it.
-    pub author: i64,
+    pub author: AccountId,
     /// The game whose thread it is, if it is one.
     pub game_id: Option<GameId>,
 }
@@ -188,7 +188,7 @@ pub async fn lock<'e, E: Executor<'e, Database = Any>>(
 pub struct NewPost<'a> {
     pub id: i64,
     pub topic_id: i64,
-    pub author: i64,
+    pub author: AccountId,
     pub body: &'a str,
     pub created_ms: i64,
 }
@@ -296,7 +296,7 @@ pub async fn posts_before<'e, E: Executor<'e, Database = Any>>(e: E, topic: i64,
 pub async fn set_hidden<'e, E: Executor<'e, Database = Any>>(
     e: E,
     id: i64,
-    hidden: Option<(i64, &str)>,
+    hidden: Option<(AccountId, &str)>,
     now_ms: i64,
 ) -> sqlx::Result<u64> {
     let r = match hidden {
@@ -337,7 +337,7 @@ pub async fn set_flag<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, pinned
 /// Records that `account` has read the topic up to `ms` (never moving back).
 pub async fn mark_read<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    account: i64,
+    account: AccountId,
     topic: i64,
     ms: i64,
 ) -> sqlx::Result<()> {
@@ -447,7 +447,7 @@ pub struct Written {
 /// not give a post back), and when the oldest of them was written.
 pub async fn posts_since<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    author: i64,
+    author: AccountId,
     since_ms: i64,
 ) -> sqlx::Result<Written> {
     let r = sqlx::query(
@@ -464,7 +464,10 @@ pub async fn posts_since<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// When the account was registered.
-pub async fn account_created<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Option<i64>> {
+pub async fn account_created<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    account: AccountId,
+) -> sqlx::Result<Option<i64>> {
     sqlx::query("SELECT created_ms FROM accounts WHERE id = $1")
         .bind(account)
         .fetch_optional(e)
@@ -476,7 +479,7 @@ pub async fn account_created<'e, E: Executor<'e, Database = Any>>(e: E, account:
 /// The post's author, topic, when written, and whether hidden, for an edit or a
 /// deletion (None: no such post, or deleted).
 pub struct PostOwner {
-    pub author: i64,
+    pub author: AccountId,
     pub topic_id: i64,
     pub created_ms: i64,
     pub hidden: bool,
@@ -590,7 +593,7 @@ pub async fn versions<'e, E: Executor<'e, Database = Any>>(e: E, post: i64) -> s
 /// Follows (`true`) or unfollows a topic.
 pub async fn set_following<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    account: i64,
+    account: AccountId,
     topic: i64,
     following: bool,
     now_ms: i64,
@@ -609,7 +612,7 @@ pub async fn set_following<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// Whether `account` follows the topic (its starter does, until they unfollow it).
-pub async fn follows<'e, E: Executor<'e, Database = Any>>(e: E, account: i64, topic: i64) -> sqlx::Result<bool> {
+pub async fn follows<'e, E: Executor<'e, Database = Any>>(e: E, account: AccountId, topic: i64) -> sqlx::Result<bool> {
     let r = sqlx::query(
         "SELECT t.author_account, f.following FROM topics t
          LEFT JOIN topic_follows f ON f.topic_id = t.id AND f.account_id = $1 WHERE t.id = $2",
@@ -622,14 +625,18 @@ pub async fn follows<'e, E: Executor<'e, Database = Any>>(e: E, account: i64, to
         None => false,
         Some(r) => match r.try_get::<Option<i64>, _>("following")? {
             Some(f) => f != 0,
-            None => r.try_get::<i64, _>("author_account")? == account,
+            None => r.try_get::<AccountId, _>("author_account")? == account,
         },
     })
 }
 
 /// The followers a reply by `writer` should mail now: following the topic (its starter
 /// unless unfollowed), not the writer, and not mailed since they last read it.
-pub async fn to_notify<'e, E: Executor<'e, Database = Any>>(e: E, topic: i64, writer: i64) -> sqlx::Result<Vec<i64>> {
+pub async fn to_notify<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    topic: i64,
+    writer: AccountId,
+) -> sqlx::Result<Vec<AccountId>> {
     sqlx::query(
         "SELECT x.account_id FROM (
              SELECT account_id FROM topic_follows WHERE topic_id = $1 AND following = 1
@@ -655,7 +662,7 @@ pub async fn to_notify<'e, E: Executor<'e, Database = Any>>(e: E, topic: i64, wr
 /// a row gets one, following).
 pub async fn notified<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    account: i64,
+    account: AccountId,
     topic: i64,
     now_ms: i64,
 ) -> sqlx::Result<()> {

@@ -5,7 +5,7 @@ use sqlx::{Any, Executor, Row};
 
 use super::flag;
 use crate::db::{Backend, Tx};
-use crate::model::{GameId, GameStatus, PressRule};
+use crate::model::{AccountId, GameId, GameStatus, PressRule};
 
 /// A row of `games`.
 #[derive(Clone, Debug)]
@@ -14,7 +14,7 @@ pub struct Game {
     pub name: String,
     pub variant: String,
     pub variant_text: Option<String>,
-    pub gm_id: i64,
+    pub gm_id: AccountId,
     pub status: GameStatus,
     pub press: PressRule,
     pub grey_press: bool,
@@ -155,7 +155,7 @@ pub struct NewGameRow<'a> {
     pub name: &'a str,
     pub variant: &'a str,
     pub variant_text: Option<&'a str>,
-    pub gm_id: i64,
+    pub gm_id: AccountId,
     pub press: PressRule,
     pub grey_press: bool,
     pub anonymous: bool,
@@ -330,7 +330,7 @@ pub async fn set_state<'e, E: Executor<'e, Database = Any>>(e: E, id: GameId, st
 }
 
 /// Hands the game to another GM.
-pub async fn set_gm<'e, E: Executor<'e, Database = Any>>(e: E, id: GameId, gm_id: i64) -> sqlx::Result<()> {
+pub async fn set_gm<'e, E: Executor<'e, Database = Any>>(e: E, id: GameId, gm_id: AccountId) -> sqlx::Result<()> {
     sqlx::query("UPDATE games SET gm_id = $2 WHERE id = $1")
         .bind(id)
         .bind(gm_id)

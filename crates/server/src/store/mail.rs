@@ -5,12 +5,12 @@ use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
 use crate::db::{Backend, Tx};
-use crate::model::{GameId, MailKind};
+use crate::model::{AccountId, GameId, MailKind};
 
 /// An account's address and its state.
 #[derive(Clone, Debug)]
 pub struct AddressRow {
-    pub account_id: i64,
+    pub account_id: AccountId,
     pub address: String,
     pub confirmed: bool,
     pub unsubscribe_key: String,
@@ -32,7 +32,10 @@ fn address_from_row(r: &AnyRow) -> Result<AddressRow, sqlx::Error> {
     })
 }
 
-pub async fn address<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Option<AddressRow>> {
+pub async fn address<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    account: AccountId,
+) -> sqlx::Result<Option<AddressRow>> {
     sqlx::query(&format!(
         "SELECT {ADDRESS_COLUMNS} FROM mail_addresses WHERE account_id = $1"
     ))
@@ -62,7 +65,7 @@ pub async fn by_unsubscribe_key<'e, E: Executor<'e, Database = Any>>(
 /// bounce recorded for the old one no longer holds).
 pub async fn set_address<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    account: i64,
+    account: AccountId,
     address: &str,
     confirm_hash: &str,
     unsubscribe_key: &str,
@@ -82,7 +85,7 @@ pub async fn set_address<'e, E: Executor<'e, Database = Any>>(
     Ok(())
 }
 
-pub async fn remove_address<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<()> {
+pub async fn remove_address<'e, E: Executor<'e, Database = Any>>(e: E, account: AccountId) -> sqlx::Result<()> {
     sqlx::query("DELETE FROM mail_addresses WHERE account_id = $1")
         .bind(account)
         .execute(e)
@@ -105,7 +108,7 @@ pub async fn confirm<'e, E: Executor<'e, Database = Any>>(e: E, hash: &str, now_
 /// account's address.
 pub async fn bounced<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    account: i64,
+    account: AccountId,
     address: &str,
     why: &str,
     now_ms: i64,
@@ -122,7 +125,7 @@ pub async fn bounced<'e, E: Executor<'e, Database = Any>>(
 
 /// A player of a game as a reader of its mail.
 pub struct PlayerAddress {
-    pub account_id: i64,
+    pub account_id: AccountId,
     pub power: String,
     pub address: String,
     /// The account's zone (an IANA name); None for UTC.
@@ -173,7 +176,7 @@ pub struct Pref {
 }
 
 /// The preferences an account has set.
-pub async fn prefs<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Vec<Pref>> {
+pub async fn prefs<'e, E: Executor<'e, Database = Any>>(e: E, account: AccountId) -> sqlx::Result<Vec<Pref>> {
     sqlx::query("SELECT game_id, kind, enabled FROM mail_prefs WHERE account_id = $1 ORDER BY game_id, kind")
         .bind(account)
         .fetch_all(e)
@@ -191,7 +194,7 @@ pub async fn prefs<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> s
 
 pub async fn set_pref<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    account: i64,
+    account: AccountId,
     game: i64,
     kind: MailKind,
     enabled: bool,
@@ -212,7 +215,7 @@ pub async fn set_pref<'e, E: Executor<'e, Database = Any>>(
 /// Takes back a per-game choice, so that the all-games one holds again.
 pub async fn clear_pref<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    account: i64,
+    account: AccountId,
     game: i64,
     kind: MailKind,
 ) -> sqlx::Result<()> {
@@ -229,7 +232,7 @@ pub async fn clear_pref<'e, E: Executor<'e, Database = Any>>(
 #[derive(Clone, Debug)]
 pub struct NewMail {
     pub id: i64,
-    pub account_id: i64,
+    pub account_id: AccountId,
     pub address: String,
     pub game_id: Option<GameId>,
     pub kind: MailKind,
@@ -305,7 +308,7 @@ fn maps_text(maps: &[PhaseMap]) -> Result<Option<String>, sqlx::Error> {
 #[derive(Clone, Debug)]
 pub struct OutboxRow {
     pub id: i64,
-    pub account_id: i64,
+    pub account_id: AccountId,
     pub address: String,
     pub game_id: Option<GameId>,
     pub kind: MailKind,
@@ -468,7 +471,7 @@ pub async fn of_game<'e, E: Executor<'e, Database = Any>>(
 /// Mails of `kind` about `game` written since `since_ms` (press is batched by it).
 pub async fn count_since<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    account: i64,
+    account: AccountId,
     game: GameId,
     kind: MailKind,
     since_ms: i64,
@@ -499,7 +502,7 @@ pub async fn player_of<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game: GameId,
     power: &str,
-) -> sqlx::Result<Option<i64>> {
+) -> sqlx::Result<Option<AccountId>> {
     sqlx::query("SELECT account_id FROM members WHERE game_id = $1 AND power = $2 AND role = 'player' AND active = 1")
         .bind(game)
         .bind(power)
@@ -533,7 +536,7 @@ impl Default for Options {
     }
 }
 
-pub async fn options<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Options> {
+pub async fn options<'e, E: Executor<'e, Database = Any>>(e: E, account: AccountId) -> sqlx::Result<Options> {
     Ok(
         sqlx::query("SELECT time_zone, digest, digest_hour FROM mail_options WHERE account_id = $1")
             .bind(account)
@@ -551,7 +554,11 @@ pub async fn options<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) ->
     )
 }
 
-pub async fn set_options<'e, E: Executor<'e, Database = Any>>(e: E, account: i64, o: &Options) -> sqlx::Result<()> {
+pub async fn set_options<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    account: AccountId,
+    o: &Options,
+) -> sqlx::Result<()> {
     sqlx::query(
         "INSERT INTO mail_options (account_id, time_zone, digest, digest_hour) VALUES ($1, $2, $3, $4) \
          ON CONFLICT (account_id) DO UPDATE SET time_zone = excluded.time_zone, digest = excluded.digest, digest_hour = excluded.digest_hour",
@@ -569,7 +576,7 @@ pub async fn set_options<'e, E: Executor<'e, Database = Any>>(e: E, account: i64
 /// another hour or zone, or no digest: then now).
 pub async fn reschedule_held<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    account: i64,
+    account: AccountId,
     digest_ms: i64,
 ) -> sqlx::Result<()> {
     sqlx::query(
@@ -583,7 +590,7 @@ pub async fn reschedule_held<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// The accounts with held mails whose digest is due by `now_ms`.
-pub async fn digests_due<'e, E: Executor<'e, Database = Any>>(e: E, now_ms: i64) -> sqlx::Result<Vec<i64>> {
+pub async fn digests_due<'e, E: Executor<'e, Database = Any>>(e: E, now_ms: i64) -> sqlx::Result<Vec<AccountId>> {
     sqlx::query(
         "SELECT DISTINCT account_id FROM outbox WHERE digest_ms IS NOT NULL AND digest_ms <= $1 AND digest_id IS NULL \
          AND sent_ms IS NULL AND failed IS NULL ORDER BY account_id LIMIT 500",
@@ -598,7 +605,7 @@ pub async fn digests_due<'e, E: Executor<'e, Database = Any>>(e: E, now_ms: i64)
 
 /// The account's mails held for a digest due by `now_ms`, oldest first (read inside the
 /// digest's transaction, after [`lock_digest`]).
-pub async fn held(tx: &mut Tx, account: i64, now_ms: i64) -> sqlx::Result<Vec<OutboxRow>> {
+pub async fn held(tx: &mut Tx, account: AccountId, now_ms: i64) -> sqlx::Result<Vec<OutboxRow>> {
     sqlx::query(&format!(
         "SELECT {OUTBOX_COLUMNS} FROM outbox WHERE account_id = $1 AND digest_ms IS NOT NULL AND digest_ms <= $2 \
          AND digest_id IS NULL AND sent_ms IS NULL AND failed IS NULL ORDER BY created_ms, id"
@@ -621,7 +628,7 @@ pub struct Held {
 }
 
 /// How many of the account's mails wait for a digest, and when the first is due.
-pub async fn held_count<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Held> {
+pub async fn held_count<'e, E: Executor<'e, Database = Any>>(e: E, account: AccountId) -> sqlx::Result<Held> {
     let r = sqlx::query(
         "SELECT COUNT(*) AS n, MIN(digest_ms) AS due FROM outbox WHERE account_id = $1 AND digest_ms IS NOT NULL \
          AND digest_id IS NULL AND sent_ms IS NULL AND failed IS NULL",
@@ -638,7 +645,7 @@ pub async fn held_count<'e, E: Executor<'e, Database = Any>>(e: E, account: i64)
 /// Locks the account's `mail_options` row while its digest is gathered. PostgreSQL:
 /// `FOR UPDATE SKIP LOCKED`, false when another server holds it (that server is
 /// gathering the same mails). SQLite has one writer, and one server per file.
-pub async fn lock_digest(tx: &mut Tx, backend: Backend, account: i64) -> sqlx::Result<bool> {
+pub async fn lock_digest(tx: &mut Tx, backend: Backend, account: AccountId) -> sqlx::Result<bool> {
     match backend {
         Backend::Postgres => Ok(sqlx::query(
             "SELECT account_id FROM mail_options WHERE account_id = $1 FOR UPDATE SKIP LOCKED",
@@ -820,7 +827,7 @@ pub struct PressMark {
 /// Up to which message time the account was mailed the game's press, and when.
 pub async fn press_mark<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    account: i64,
+    account: AccountId,
     game: GameId,
 ) -> sqlx::Result<Option<PressMark>> {
     sqlx::query("SELECT upto_ms, mailed_ms FROM mail_press_marks WHERE account_id = $1 AND game_id = $2")
@@ -841,7 +848,7 @@ pub async fn press_mark<'e, E: Executor<'e, Database = Any>>(
 /// transaction moved it first.
 pub async fn move_press_mark<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    account: i64,
+    account: AccountId,
     game: GameId,
     old: Option<PressMark>,
     upto_ms: i64,

@@ -1,7 +1,7 @@
 //! `members`: who plays which power in a game and who observes it; with the tables a
 //! game's view reads beside it (`disorder`, `ready`, `draw_votes`).
 
-use crate::model::GameId;
+use crate::model::{AccountId, GameId};
 use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
@@ -57,7 +57,11 @@ pub enum Part {
 }
 
 /// An account's active part in a game; a player who also observes counts as the player.
-pub async fn part<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId, account: i64) -> sqlx::Result<Option<Part>> {
+pub async fn part<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    game: GameId,
+    account: AccountId,
+) -> sqlx::Result<Option<Part>> {
     sqlx::query(
         "SELECT role, power FROM members WHERE game_id = $1 AND account_id = $2 AND active = 1 ORDER BY role DESC LIMIT 1",
     )
@@ -80,7 +84,7 @@ pub async fn part<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId, accou
 pub async fn power_of<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game: GameId,
-    account: i64,
+    account: AccountId,
 ) -> sqlx::Result<Option<String>> {
     sqlx::query("SELECT power FROM members WHERE game_id = $1 AND account_id = $2 AND role = 'player' AND active = 1")
         .bind(game)
@@ -95,7 +99,7 @@ pub async fn power_of<'e, E: Executor<'e, Database = Any>>(
 pub async fn insert<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game: GameId,
-    account: i64,
+    account: AccountId,
     power: Option<&str>,
     now_ms: i64,
 ) -> sqlx::Result<()> {
@@ -115,7 +119,7 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(
 pub async fn stop_observing<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game: GameId,
-    account: i64,
+    account: AccountId,
     now_ms: i64,
 ) -> sqlx::Result<()> {
     sqlx::query("UPDATE members SET active = 0, left_ms = $3 WHERE game_id = $1 AND account_id = $2 AND role = 'observer' AND active = 1")
@@ -131,7 +135,7 @@ pub async fn stop_observing<'e, E: Executor<'e, Database = Any>>(
 pub async fn leave<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game: GameId,
-    account: i64,
+    account: AccountId,
     now_ms: i64,
 ) -> sqlx::Result<()> {
     sqlx::query("UPDATE members SET active = 0, left_ms = $3 WHERE game_id = $1 AND account_id = $2 AND active = 1")
@@ -180,7 +184,7 @@ pub async fn around<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game: GameId,
     seq: i64,
-    gm: i64,
+    gm: AccountId,
 ) -> sqlx::Result<Around> {
     let rows = sqlx::query(
         "SELECT 'member' AS bucket, m.power AS power, m.role AS role, a.name AS name FROM members m JOIN accounts a ON a.id = m.account_id WHERE m.game_id = $1 AND m.active = 1

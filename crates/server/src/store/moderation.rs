@@ -3,12 +3,12 @@
 
 use sqlx::{Any, Executor, Row};
 
-use crate::model::GameStatus;
+use crate::model::{AccountId, GameStatus};
 
 /// The one club role there is.
 pub const MODERATOR: &str = "moderator";
 
-pub async fn is_moderator<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<bool> {
+pub async fn is_moderator<'e, E: Executor<'e, Database = Any>>(e: E, account: AccountId) -> sqlx::Result<bool> {
     Ok(
         sqlx::query("SELECT 1 AS one FROM club_roles WHERE account_id = $1 AND role = $2")
             .bind(account)
@@ -22,8 +22,8 @@ pub async fn is_moderator<'e, E: Executor<'e, Database = Any>>(e: E, account: i6
 /// Makes `account` a moderator; false when it already was one.
 pub async fn grant<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    account: i64,
-    by: Option<i64>,
+    account: AccountId,
+    by: Option<AccountId>,
     now_ms: i64,
 ) -> sqlx::Result<bool> {
     let r = sqlx::query(
@@ -40,7 +40,7 @@ pub async fn grant<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// Ends `account`'s role; false when it had none.
-pub async fn revoke<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<bool> {
+pub async fn revoke<'e, E: Executor<'e, Database = Any>>(e: E, account: AccountId) -> sqlx::Result<bool> {
     let r = sqlx::query("DELETE FROM club_roles WHERE account_id = $1")
         .bind(account)
         .execute(e)
@@ -99,7 +99,7 @@ const SUSPENSION_SELECT: &str = "SELECT a.name, s.reason, b.name AS by_name, s.s
 /// The account's suspension, if one is in force at `now_ms`.
 pub async fn suspension<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    account: i64,
+    account: AccountId,
     now_ms: i64,
 ) -> sqlx::Result<Option<SuspensionRow>> {
     let sql = format!("{SUSPENSION_SELECT} WHERE s.account_id = $1 AND (s.until_ms IS NULL OR s.until_ms > $2)");
@@ -128,9 +128,9 @@ pub async fn suspensions<'e, E: Executor<'e, Database = Any>>(e: E, now_ms: i64)
 /// Suspends `account` (replacing an earlier suspension).
 pub async fn suspend<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    account: i64,
+    account: AccountId,
     reason: &str,
-    by: i64,
+    by: AccountId,
     since_ms: i64,
     until_ms: Option<i64>,
 ) -> sqlx::Result<()> {
@@ -150,7 +150,7 @@ pub async fn suspend<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// Lifts the account's suspension; false when there was none in force.
-pub async fn lift<'e, E: Executor<'e, Database = Any>>(e: E, account: i64, now_ms: i64) -> sqlx::Result<bool> {
+pub async fn lift<'e, E: Executor<'e, Database = Any>>(e: E, account: AccountId, now_ms: i64) -> sqlx::Result<bool> {
     let r = sqlx::query("DELETE FROM suspensions WHERE account_id = $1 AND (until_ms IS NULL OR until_ms > $2)")
         .bind(account)
         .bind(now_ms)
@@ -184,7 +184,7 @@ pub struct NewEntry<'a> {
     pub id: i64,
     pub at_ms: i64,
     /// None: the command line.
-    pub moderator: Option<i64>,
+    pub moderator: Option<AccountId>,
     pub action: &'a str,
     pub target: &'a str,
     pub detail: &'a str,

@@ -4,7 +4,7 @@
 use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
-use crate::model::{GameId, GameStatus};
+use crate::model::{AccountId, GameId, GameStatus};
 
 /// A seat an account held in a game, with what the record shows of the game.
 #[derive(Clone, Debug)]
@@ -41,7 +41,7 @@ fn seat(r: &AnyRow) -> Result<SeatRow, sqlx::Error> {
 /// hide their players, unless `with_anonymous` (the account's own record).
 pub async fn seats<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    account: i64,
+    account: AccountId,
     with_anonymous: bool,
 ) -> sqlx::Result<Vec<SeatRow>> {
     sqlx::query(
@@ -70,7 +70,7 @@ pub struct GameLine {
 }
 
 /// The games an account runs as GM, newest first.
-pub async fn run_by<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Vec<GameLine>> {
+pub async fn run_by<'e, E: Executor<'e, Database = Any>>(e: E, account: AccountId) -> sqlx::Result<Vec<GameLine>> {
     sqlx::query("SELECT id, name, variant, status FROM games WHERE gm_id = $1 ORDER BY created_ms DESC")
         .bind(account)
         .fetch_all(e)
@@ -98,7 +98,10 @@ pub struct CurrentSeat {
 }
 
 /// The powers the account plays in games not yet finished.
-pub async fn current_seats<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Vec<CurrentSeat>> {
+pub async fn current_seats<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    account: AccountId,
+) -> sqlx::Result<Vec<CurrentSeat>> {
     sqlx::query(
         "SELECT m.game_id, m.power, \
          (SELECT COUNT(*) FROM orders o WHERE o.game_id = g.id AND o.seq = g.seq AND o.power = m.power) AS given, \
@@ -122,7 +125,7 @@ pub async fn current_seats<'e, E: Executor<'e, Database = Any>>(e: E, account: i
 }
 
 /// The games the account runs as GM and has not finished.
-pub async fn running_as_gm<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Vec<GameId>> {
+pub async fn running_as_gm<'e, E: Executor<'e, Database = Any>>(e: E, account: AccountId) -> sqlx::Result<Vec<GameId>> {
     sqlx::query("SELECT id FROM games WHERE gm_id = $1 AND status IN ('active', 'paused', 'forming')")
         .bind(account)
         .fetch_all(e)
@@ -133,7 +136,7 @@ pub async fn running_as_gm<'e, E: Executor<'e, Database = Any>>(e: E, account: i
 }
 
 /// Every game the account runs or takes part in now.
-pub async fn games_of<'e, E: Executor<'e, Database = Any>>(e: E, account: i64) -> sqlx::Result<Vec<GameId>> {
+pub async fn games_of<'e, E: Executor<'e, Database = Any>>(e: E, account: AccountId) -> sqlx::Result<Vec<GameId>> {
     sqlx::query(
         "SELECT id AS game_id FROM games WHERE gm_id = $1 UNION SELECT game_id FROM members WHERE account_id = $1 AND active = 1",
     )

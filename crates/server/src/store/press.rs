@@ -1,6 +1,6 @@
 //! `press`: the messages of each game, with who may read them.
 
-use crate::model::GameId;
+use crate::model::{AccountId, GameId};
 use sqlx::{Any, Executor, Row};
 
 use super::flag;
@@ -20,7 +20,7 @@ pub struct NewMessage<'a> {
     pub game_id: GameId,
     pub seq: i64,
     pub phase: &'a str,
-    pub sender_account: i64,
+    pub sender_account: AccountId,
     /// None for the GM.
     pub sender_power: Option<&'a str>,
     pub from_gm: bool,

@@ -1,14 +1,14 @@
 //! `press_reads` and `press_thread_reads`: when each account last read a game's press, as
 //! a whole and thread by thread.
 
-use crate::model::GameId;
+use crate::model::{AccountId, GameId};
 use sqlx::{Any, Executor, Row};
 
 /// The time `account` last read the game's press; None if never.
 pub async fn read_ms<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game: GameId,
-    account: i64,
+    account: AccountId,
 ) -> sqlx::Result<Option<i64>> {
     sqlx::query("SELECT read_ms FROM press_reads WHERE game_id = $1 AND account_id = $2")
         .bind(game)
@@ -20,7 +20,12 @@ pub async fn read_ms<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// Records that `account` has read the game's press up to `ms` (never moving back).
-pub async fn mark<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId, account: i64, ms: i64) -> sqlx::Result<()> {
+pub async fn mark<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    game: GameId,
+    account: AccountId,
+    ms: i64,
+) -> sqlx::Result<()> {
     sqlx::query(
         "INSERT INTO press_reads (game_id, account_id, read_ms) VALUES ($1, $2, $3)
          ON CONFLICT (game_id, account_id) DO UPDATE SET read_ms = excluded.read_ms
@@ -46,7 +51,7 @@ pub struct ThreadMark {
 pub async fn thread_marks<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game: GameId,
-    account: i64,
+    account: AccountId,
 ) -> sqlx::Result<Vec<ThreadMark>> {
     sqlx::query("SELECT thread, read_ms FROM press_thread_reads WHERE game_id = $1 AND account_id = $2")
         .bind(game)
@@ -67,7 +72,7 @@ pub async fn thread_marks<'e, E: Executor<'e, Database = Any>>(
 pub async fn mark_thread<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game: GameId,
-    account: i64,
+    account: AccountId,
     thread: &str,
     ms: i64,
 ) -> sqlx::Result<()> {

@@ -1,5 +1,6 @@
 //! `sessions`: logged-in sessions, kept as hashes of their tokens.
 
+use crate::model::AccountId;
 use sqlx::{Any, Executor, Row};
 
 use super::accounts::AccountRow;
@@ -7,7 +8,7 @@ use super::accounts::AccountRow;
 pub async fn insert<'e, E: Executor<'e, Database = Any>>(
     e: E,
     token_hash: &str,
-    account: i64,
+    account: AccountId,
     now_ms: i64,
     expires_ms: i64,
 ) -> sqlx::Result<()> {
@@ -68,7 +69,11 @@ pub async fn delete<'e, E: Executor<'e, Database = Any>>(e: E, token_hash: &str)
 }
 
 /// Ends every session of the account but `keep`; how many ended.
-pub async fn delete_others<'e, E: Executor<'e, Database = Any>>(e: E, account: i64, keep: &str) -> sqlx::Result<u64> {
+pub async fn delete_others<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    account: AccountId,
+    keep: &str,
+) -> sqlx::Result<u64> {
     Ok(
         sqlx::query("DELETE FROM sessions WHERE account_id = $1 AND token_hash <> $2")
             .bind(account)

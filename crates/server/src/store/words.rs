@@ -7,7 +7,7 @@ use sqlx::encode::IsNull;
 use sqlx::error::BoxDynError;
 use sqlx::{Any, Database, Decode, Encode, Type};
 
-use crate::model::{GameId, GameStatus, HowProcessed, MailKind, PressRule};
+use crate::model::{AccountId, GameId, GameStatus, HowProcessed, MailKind, PressRule};
 
 /// Implements sqlx's text conversions for enums with `as_str`, reading with the
 /// function named.
@@ -69,7 +69,7 @@ macro_rules! stored_as_integer {
     )*};
 }
 
-stored_as_integer!(GameId);
+stored_as_integer!(GameId, AccountId);
 
 #[cfg(test)]
 mod tests {

@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 use super::{lock, playable_powers, role_of, Role};
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::model::{Account, GameId, GameStatus};
+use crate::model::{Account, AccountId, GameId, GameStatus};
 use crate::store::{self, games::Game};
 use crate::App;
 
@@ -50,7 +50,7 @@ pub async fn seat_player(
     app: &App,
     tx: &mut Tx,
     game: &Game,
-    account_id: i64,
+    account_id: AccountId,
     power: Option<&str>,
 ) -> ApiResult<String> {
     let v = game.variant(app).await?;

@@ -20,6 +20,7 @@ use chrono_tz::Tz;
 
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
+use crate::model::AccountId;
 use crate::services::mail::{when, Kind};
 use crate::store::{self, mail::NewMail, mail::OutboxRow};
 use crate::App;
@@ -56,7 +57,7 @@ pub async fn send_due(app: &App) -> ApiResult<usize> {
 
 /// Gathers `account`'s held mails due by `now` into one digest, in one transaction;
 /// false when there was nothing to gather or another server is gathering them.
-async fn build(app: &App, account: i64, now: i64) -> ApiResult<bool> {
+async fn build(app: &App, account: AccountId, now: i64) -> ApiResult<bool> {
     let mut tx = app.db.write.begin().await?;
     if !store::mail::lock_digest(&mut tx, app.db.backend, account).await? {
         return Ok(false);

@@ -47,7 +47,7 @@ use chrono_tz::Tz;
 
 use crate::db::{new_id, Tx};
 use crate::error::{ApiError, ApiResult};
-use crate::model::GameId;
+use crate::model::{AccountId, GameId};
 use crate::store;
 use crate::store::games::Game;
 use crate::store::mail::{NewMail, PhaseMap, Pref};
@@ -150,7 +150,7 @@ pub fn wanted(prefs: &[Pref], kind: Kind, game: Option<GameId>) -> bool {
 
 /// A reader of a game's mail.
 pub struct Reader {
-    pub account_id: i64,
+    pub account_id: AccountId,
     pub address: String,
     /// The power the reader plays; None for the GM and for mail about no game.
     pub power: Option<String>,
@@ -173,7 +173,7 @@ fn digest_hour(digest: bool, hour: i64) -> Option<u32> {
 
 /// The account as a reader of `kind` (about `game`): when it has a confirmed address
 /// that has not bounced and wants the kind.
-pub async fn reader(app: &App, account: i64, game: Option<GameId>, kind: Kind) -> ApiResult<Option<Reader>> {
+pub async fn reader(app: &App, account: AccountId, game: Option<GameId>, kind: Kind) -> ApiResult<Option<Reader>> {
     let db = &app.db.read;
     let Some(a) = store::mail::address(db, account).await? else {
         return Ok(None);
@@ -226,7 +226,7 @@ pub async fn gm(app: &App, game: &Game, kind: Kind) -> ApiResult<Option<Reader>>
 pub async fn to_account(
     tx: &mut Tx,
     app: &App,
-    account: i64,
+    account: AccountId,
     game: Option<GameId>,
     kind: Kind,
     subject: String,
@@ -563,8 +563,8 @@ pub async fn power_taken(
     app: &App,
     game: &Game,
     power: &str,
-    new_player: i64,
-    old_player: Option<i64>,
+    new_player: AccountId,
+    old_player: Option<AccountId>,
 ) -> ApiResult<()> {
     let url = game_url(&app.mailer, game);
     to_account(
@@ -596,7 +596,13 @@ pub async fn power_taken(
 
 /// The GM gave `power` to a bot: its old player (if it had one) hears the seat has
 /// ended, the others that a bot plays it now, as they hear of a new player.
-pub async fn bot_took(tx: &mut Tx, app: &App, game: &Game, power: &str, old_player: Option<i64>) -> ApiResult<()> {
+pub async fn bot_took(
+    tx: &mut Tx,
+    app: &App,
+    game: &Game,
+    power: &str,
+    old_player: Option<AccountId>,
+) -> ApiResult<()> {
     let change = SeatChange {
         power,
         old_player,
@@ -611,9 +617,9 @@ pub async fn bot_took(tx: &mut Tx, app: &App, game: &Game, power: &str, old_play
 /// A power's seat given to someone new, as the old player and the others hear of it.
 struct SeatChange<'a> {
     power: &'a str,
-    old_player: Option<i64>,
+    old_player: Option<AccountId>,
     /// Hears of it in a mail of its own.
-    new_player: Option<i64>,
+    new_player: Option<AccountId>,
     /// "another player", "a bot".
     given_to: &'a str,
     subject: String,
@@ -792,7 +798,7 @@ mod tests {
     #[test]
     fn urgent_mail_is_not_held() {
         let mut reader = Reader {
-            account_id: 1,
+            account_id: crate::model::AccountId(1),
             address: "a@b.example".into(),
             power: None,
             zone: None,
