@@ -203,7 +203,7 @@ async fn main() {
         } else {
             opened[rng.gen_range(0..opened.len())]
         };
-        let id = new_id();
+        let id = chancery_server::model::PostId(new_id());
         let length = post_length(&mut rng);
         let body = words.post(&mut rng, length);
         forum::insert_post(

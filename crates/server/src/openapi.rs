@@ -92,13 +92,14 @@ mod tests {
             .is_some_and(|c| !c.is_empty() && c.values().all(|m| m.get("schema").is_some()))
     }
 
-    /// Games' and accounts' ids are typed in the server (`GameId`, `AccountId`) but are
-    /// the bare integers on the wire, and documented as such: no schema names the
-    /// newtypes, and the fields that carry them say integer (int64) as before.
+    /// Games', accounts' and posts' ids are typed in the server (`GameId`, `AccountId`,
+    /// `PostId`) but are the bare integers on the wire, and documented as such: no
+    /// schema names the newtypes, and the fields that carry them say integer (int64)
+    /// as before.
     #[test]
     fn ids_are_documented_as_integers() {
         let doc = document();
-        for newtype in ["GameId", "AccountId"] {
+        for newtype in ["GameId", "AccountId", "PostId"] {
             assert!(!doc.to_string().contains(newtype), "no {newtype} schema or reference");
         }
         let schemas = &doc["components"]["schemas"];
@@ -108,6 +109,8 @@ mod tests {
             ("PlayedGame", "game"),
             ("SessionAnswer", "id"),
             ("AccountAnswer", "id"),
+            ("PostView", "id"),
+            ("Written", "post"),
         ] {
             let property = &schemas[schema]["properties"][field];
             assert_eq!(property["type"], "integer", "{schema}.{field}: {property}");

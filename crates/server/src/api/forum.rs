@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 
 use crate::auth::{Account, Viewer};
 use crate::error::{ApiResult, Body, ErrorBody, Params, Path};
-use crate::model::GameId;
+use crate::model::{GameId, PostId};
 use crate::services::forum::{
     self, Deleted, Edit, Follow, Following, Hide, NewTopicRequest, PageQuery, PostView, Reply, SearchQuery,
     SearchResults, TopicChange, TopicFlags, TopicList, TopicView, Written,
@@ -148,7 +148,7 @@ pub async fn reply(
 pub async fn edit(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<PostId>,
     Body(e): Body<Edit>,
 ) -> ApiResult<Json<PostView>> {
     Ok(Json(forum::edit(&app, &account, id, e).await?))
@@ -169,7 +169,7 @@ pub async fn edit(
     ),
     security(("bearer" = []), ("cookie" = [])),
 )]
-pub async fn delete(State(app): State<App>, account: Account, Path(id): Path<i64>) -> ApiResult<Json<Deleted>> {
+pub async fn delete(State(app): State<App>, account: Account, Path(id): Path<PostId>) -> ApiResult<Json<Deleted>> {
     Ok(Json(forum::delete(&app, &account, id).await?))
 }
 
@@ -214,7 +214,7 @@ pub async fn follow(
 pub async fn hide(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<PostId>,
     Body(h): Body<Hide>,
 ) -> ApiResult<Json<PostView>> {
     Ok(Json(forum::hide(&app, &account, id, h).await?))

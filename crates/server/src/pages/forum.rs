@@ -11,7 +11,7 @@ use super::layout::{render, Layout, PageResult};
 use crate::auth::Viewer;
 use crate::error::{ApiResult, Params, Path};
 use crate::limits::{MAX_MODERATION_REASON_CHARS, MAX_POST_CHARS, MAX_SEARCH_CHARS, MAX_TOPIC_TITLE_CHARS};
-use crate::model::GameId;
+use crate::model::{GameId, PostId};
 use crate::services::forum::{self, PageQuery, SearchResults, TopicList, TopicView, POSTS_PER_PAGE};
 use crate::services::forum_text::Piece;
 use crate::services::moderation::{self, Visibility};
@@ -81,7 +81,7 @@ pub async fn topic(
 }
 
 /// `/forum/posts/{id}`: the post on its page of its topic.
-pub async fn post(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path<i64>) -> PageResult {
+pub async fn post(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path<PostId>) -> PageResult {
     let at = forum::place_of(&app, viewer.as_ref(), id).await?;
     Ok(Redirect::to(&format!("/forum/topics/{}?page={}#post-{id}", at.topic, at.page)).into_response())
 }
@@ -127,7 +127,7 @@ pub async fn old_topic(
 pub async fn old_post(
     State(app): State<App>,
     Viewer(viewer): Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<PostId>,
     RawQuery(q): RawQuery,
 ) -> PageResult {
     forum::place_of(&app, viewer.as_ref(), id).await?;

@@ -21,7 +21,7 @@ use crate::clock::iso_utc;
 use crate::db::{new_id, Backend};
 use crate::error::{ApiError, ApiResult};
 use crate::limits::{MAX_POST_CHARS, MAX_SEARCH_CHARS, MAX_TOPIC_TITLE_CHARS};
-use crate::model::{Account, AccountId, GameId};
+use crate::model::{Account, AccountId, GameId, PostId};
 use crate::store::forum::{self as db, NewPost, NewTopic, PostRow, TopicRow};
 use crate::App;
 
@@ -141,7 +141,8 @@ pub async fn list(app: &App, viewer: Option<&Account>, page: Option<i64>) -> Api
 /// A post as the reader may see it.
 #[derive(Serialize, ToSchema)]
 pub struct PostView {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: PostId,
     pub author: String,
     /// ISO 8601 UTC.
     pub written: String,
@@ -339,7 +340,8 @@ pub struct NewTopicRequest {
 #[derive(Serialize, ToSchema)]
 pub struct Written {
     pub topic: i64,
-    pub post: i64,
+    #[schema(value_type = i64)]
+    pub post: PostId,
     /// The page of the topic it is on.
     pub page: i64,
 }
@@ -357,7 +359,7 @@ pub async fn create_topic(app: &App, account: &Account, t: NewTopicRequest) -> A
     let body = check_body(&t.body)?;
     let moderator = is_moderator(&app.db, Some(account)).await?;
     let now = app.clock.now_ms();
-    let (topic, post) = (new_id(), new_id());
+    let (topic, post) = (new_id(), PostId(new_id()));
     let mut tx = app.db.write.begin().await?;
     if !moderator {
         posting_limit(&mut tx, account, now).await?;
@@ -442,7 +444,7 @@ pub async fn reply(app: &App, account: &Account, topic: i64, r: Reply) -> ApiRes
     let body = check_body(&r.body)?;
     let moderator = is_moderator(&app.db, Some(account)).await?;
     let now = app.clock.now_ms();
-    let post = new_id();
+    let post = PostId(new_id());
     let mut tx = app.db.write.begin().await?;
     let db::LockedTopic {
         locked,
@@ -491,7 +493,7 @@ async fn mail_reply(
     topic: i64,
     starter: AccountId,
     game: Option<GameId>,
-    post: i64,
+    post: PostId,
     body: &str,
 ) -> ApiResult<()> {
     let followers = db::to_notify(&mut **tx, topic, account.id).await?;
@@ -591,7 +593,7 @@ pub struct Edit {
 
 /// The checks an author's edit or deletion passes: their own post, not hidden by a
 /// moderator, in an open topic, and the account not suspended. Returns the post.
-async fn own_post(app: &App, tx: &mut crate::db::Tx, account: &Account, post: i64) -> ApiResult<db::PostOwner> {
+async fn own_post(app: &App, tx: &mut crate::db::Tx, account: &Account, post: PostId) -> ApiResult<db::PostOwner> {
     let p = db::owner(&mut **tx, post)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no post {post}")))?;
@@ -616,7 +618,7 @@ async fn own_post(app: &App, tx: &mut crate::db::Tx, account: &Account, post: i6
 
 /// The author edits their post, within [`EDIT_WINDOW_MS`] of writing it; the text
 /// before is kept for moderators and the edit logged. The post then says "edited".
-pub async fn edit(app: &App, account: &Account, post: i64, e: Edit) -> ApiResult<PostView> {
+pub async fn edit(app: &App, account: &Account, post: PostId, e: Edit) -> ApiResult<PostView> {
     refuse_if_suspended(app, account).await?;
     let body = check_body(&e.body)?;
     let now = app.clock.now_ms();
@@ -657,13 +659,14 @@ pub async fn edit(app: &App, account: &Account, post: i64, e: Edit) -> ApiResult
 /// A post deleted.
 #[derive(Serialize, ToSchema)]
 pub struct Deleted {
-    pub post: i64,
+    #[schema(value_type = i64)]
+    pub post: PostId,
     pub topic: i64,
 }
 
 /// The author deletes their post while no one has replied after it. It leaves the
 /// forum, the search and the feed; moderators read it in the log.
-pub async fn delete(app: &App, account: &Account, post: i64) -> ApiResult<Deleted> {
+pub async fn delete(app: &App, account: &Account, post: PostId) -> ApiResult<Deleted> {
     refuse_if_suspended(app, account).await?;
     let now = app.clock.now_ms();
     let mut tx = app.db.write.begin().await?;
@@ -706,7 +709,7 @@ pub struct PostPlace {
 }
 
 /// Where post `id` is read, for a link to it that outlives new replies.
-pub async fn place_of(app: &App, viewer: Option<&Account>, id: i64) -> ApiResult<PostPlace> {
+pub async fn place_of(app: &App, viewer: Option<&Account>, id: PostId) -> ApiResult<PostPlace> {
     moderation::may_read_forum(&app.db, viewer).await?;
     let post = db::post(&app.db.read, id)
         .await?
@@ -759,7 +762,7 @@ pub struct Hide {
 }
 
 /// A moderator hides a post (or shows it again).
-pub async fn hide(app: &App, account: &Account, post: i64, h: Hide) -> ApiResult<PostView> {
+pub async fn hide(app: &App, account: &Account, post: PostId, h: Hide) -> ApiResult<PostView> {
     require_moderator(&app.db, account).await?;
     let reason = h.reason.as_deref().map(str::trim).unwrap_or("");
     if h.hidden && (reason.is_empty() || reason.chars().count() > crate::limits::MAX_MODERATION_REASON_CHARS) {
@@ -871,7 +874,8 @@ pub struct SearchQuery {
 pub struct Found {
     pub topic: i64,
     pub title: String,
-    pub post: i64,
+    #[schema(value_type = i64)]
+    pub post: PostId,
     pub author: String,
     /// ISO 8601 UTC.
     pub written: String,
@@ -927,7 +931,7 @@ pub async fn search(app: &App, viewer: Option<&Account>, q: &str) -> ApiResult<S
 
 /// A post for the forum's feed: the whole text, as written.
 pub struct FeedPost {
-    pub post: i64,
+    pub post: PostId,
     pub title: String,
     pub author: String,
     pub written_ms: i64,

@@ -1,6 +1,6 @@
 //! `topics`, `posts`, `topic_reads`: the club's forum.
 
-use crate::model::{AccountId, GameId};
+use crate::model::{AccountId, GameId, PostId};
 use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
@@ -186,7 +186,7 @@ pub async fn lock<'e, E: Executor<'e, Database = Any>>(
 
 /// A post to store.
 pub struct NewPost<'a> {
-    pub id: i64,
+    pub id: PostId,
     pub topic_id: i64,
     pub author: AccountId,
     pub body: &'a str,
@@ -217,7 +217,7 @@ pub async fn insert_post(tx: &mut sqlx::Transaction<'static, Any>, p: &NewPost<'
 
 /// A stored post with its author's name.
 pub struct PostRow {
-    pub id: i64,
+    pub id: PostId,
     pub topic_id: i64,
     pub author: String,
     pub body: String,
@@ -271,7 +271,7 @@ pub async fn posts<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// A post its author has not deleted.
-pub async fn post<'e, E: Executor<'e, Database = Any>>(e: E, id: i64) -> sqlx::Result<Option<PostRow>> {
+pub async fn post<'e, E: Executor<'e, Database = Any>>(e: E, id: PostId) -> sqlx::Result<Option<PostRow>> {
     let sql = format!("{POST_SELECT} WHERE p.id = $1 AND p.deleted_ms IS NULL");
     sqlx::query(&sql)
         .bind(id)
@@ -295,7 +295,7 @@ pub async fn posts_before<'e, E: Executor<'e, Database = Any>>(e: E, topic: i64,
 /// Hides a post (`Some(reason)`) or shows it again (`None`).
 pub async fn set_hidden<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    id: i64,
+    id: PostId,
     hidden: Option<(AccountId, &str)>,
     now_ms: i64,
 ) -> sqlx::Result<u64> {
@@ -485,7 +485,7 @@ pub struct PostOwner {
     pub hidden: bool,
 }
 
-pub async fn owner<'e, E: Executor<'e, Database = Any>>(e: E, id: i64) -> sqlx::Result<Option<PostOwner>> {
+pub async fn owner<'e, E: Executor<'e, Database = Any>>(e: E, id: PostId) -> sqlx::Result<Option<PostOwner>> {
     sqlx::query(
         "SELECT author_account, topic_id, created_ms, hidden_ms FROM posts WHERE id = $1 AND deleted_ms IS NULL",
     )
@@ -508,7 +508,7 @@ pub async fn posts_after<'e, E: Executor<'e, Database = Any>>(
     e: E,
     topic: i64,
     created_ms: i64,
-    id: i64,
+    id: PostId,
 ) -> sqlx::Result<i64> {
     sqlx::query(
         "SELECT COUNT(*) AS n FROM posts WHERE topic_id = $1 AND deleted_ms IS NULL
@@ -525,7 +525,7 @@ pub async fn posts_after<'e, E: Executor<'e, Database = Any>>(
 /// Replaces a post's text, keeping the text before in `post_edits`.
 pub async fn edit(
     tx: &mut sqlx::Transaction<'static, Any>,
-    id: i64,
+    id: PostId,
     version_id: i64,
     body: &str,
     now_ms: i64,
@@ -549,7 +549,7 @@ pub async fn edit(
 
 /// Marks a post deleted by its author and takes it off its topic's count; the topic's
 /// last post is the newest left (or its start, with none).
-pub async fn delete(tx: &mut sqlx::Transaction<'static, Any>, id: i64, topic: i64, now_ms: i64) -> sqlx::Result<()> {
+pub async fn delete(tx: &mut sqlx::Transaction<'static, Any>, id: PostId, topic: i64, now_ms: i64) -> sqlx::Result<()> {
     sqlx::query("UPDATE posts SET deleted_ms = $2 WHERE id = $1")
         .bind(id)
         .bind(now_ms)
@@ -575,7 +575,7 @@ pub struct PostVersion {
 }
 
 /// The texts a post had before each edit, oldest first.
-pub async fn versions<'e, E: Executor<'e, Database = Any>>(e: E, post: i64) -> sqlx::Result<Vec<PostVersion>> {
+pub async fn versions<'e, E: Executor<'e, Database = Any>>(e: E, post: PostId) -> sqlx::Result<Vec<PostVersion>> {
     sqlx::query("SELECT edited_ms, body FROM post_edits WHERE post_id = $1 ORDER BY edited_ms, id")
         .bind(post)
         .fetch_all(e)
