@@ -7,6 +7,9 @@
 mod saved;
 mod text;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -106,7 +109,6 @@ pub(crate) fn load(py: Python<'_>, name: &str) -> PyResult<Arc<Loaded>> {
 /// A game: the position, the orders and bids given for the phase, and every phase
 /// judged so far.
 #[pyclass(module = "chancery")]
-#[derive(Clone)]
 pub struct Game {
     pub(crate) l: Arc<Loaded>,
     pub(crate) state: GameState,
@@ -116,6 +118,29 @@ pub struct Game {
     /// Every phase judged, oldest first, with the orders and bids as given.
     pub(crate) history: Vec<(PhaseResult, Vec<Order>, Vec<Bid>)>,
 }
+
+/// A copy keeps room in its history for the phases it will judge. A vector cloned
+/// exactly full reallocates at its next push, copying every phase before it; in
+/// `process_many` that push runs on a worker thread while the copy's memory belongs to
+/// the allocator arena of the thread that copied it, whose lock is held for the whole
+/// copy, so copied games judged together waited on one another there (two threads
+/// judged no faster than one).
+impl Clone for Game {
+    fn clone(&self) -> Self {
+        let mut history = Vec::with_capacity(self.history.len() + HISTORY_ROOM);
+        history.extend(self.history.iter().cloned());
+        Game {
+            l: Arc::clone(&self.l),
+            state: self.state.clone(),
+            orders: self.orders.clone(),
+            bids: self.bids.clone(),
+            history,
+        }
+    }
+}
+
+/// Phases a copied game may judge before its history grows again: four years or so.
+const HISTORY_ROOM: usize = 16;
 
 impl Game {
     pub(crate) fn new_from(l: Arc<Loaded>) -> Game {
