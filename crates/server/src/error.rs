@@ -391,6 +391,23 @@ where
     }
 }
 
+/// The query string as it came, after every name and value passed the checks [`Params`]
+/// makes: for a page that only sends the request on (an old address redirecting to its
+/// new one), so that a query is never passed along unchecked.
+pub struct QueryString(pub Option<String>);
+
+impl<S> FromRequestParts<S> for QueryString
+where
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let Params(_) = Params::<Vec<(String, String)>>::from_request_parts(parts, state).await?;
+        Ok(QueryString(parts.uri.query().map(str::to_string)))
+    }
+}
+
 /// The path's parameters, each checked, read as `T` (a game id that is not a number is
 /// refused as JSON too).
 pub struct Path<T>(pub T);

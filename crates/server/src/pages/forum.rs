@@ -3,13 +3,13 @@
 //! and `assets/forum.js` for quoting and the moderators' buttons).
 
 use askama::Template;
-use axum::extract::{RawQuery, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Redirect, Response};
 
 use super::layout::{render, Layout, PageResult};
 use crate::auth::Viewer;
-use crate::error::{ApiResult, Params, Path};
+use crate::error::{ApiResult, Params, Path, QueryString};
 use crate::limits::{MAX_MODERATION_REASON_CHARS, MAX_POST_CHARS, MAX_SEARCH_CHARS, MAX_TOPIC_TITLE_CHARS};
 use crate::model::{GameId, PostId};
 use crate::services::forum::{self, PageQuery, SearchResults, TopicList, TopicView, POSTS_PER_PAGE};
@@ -97,17 +97,17 @@ fn moved(to: &str, query: Option<String>) -> Response {
 }
 
 /// `/board` (old): `/forum`.
-pub async fn old_index(RawQuery(q): RawQuery) -> Response {
+pub async fn old_index(QueryString(q): QueryString) -> Response {
     moved("/forum", q)
 }
 
 /// `/board/feed.atom` (old): `/forum/feed.atom`.
-pub async fn old_feed(RawQuery(q): RawQuery) -> Response {
+pub async fn old_feed(QueryString(q): QueryString) -> Response {
     moved("/forum/feed.atom", q)
 }
 
 /// `/board/search` (old): `/forum/search`.
-pub async fn old_search(RawQuery(q): RawQuery) -> Response {
+pub async fn old_search(QueryString(q): QueryString) -> Response {
     moved("/forum/search", q)
 }
 
@@ -116,7 +116,7 @@ pub async fn old_topic(
     State(app): State<App>,
     Viewer(viewer): Viewer,
     Path(id): Path<i64>,
-    RawQuery(q): RawQuery,
+    QueryString(q): QueryString,
 ) -> PageResult {
     forum::check_topic(&app, viewer.as_ref(), id).await?;
     Ok(moved(&format!("/forum/topics/{id}"), q))
@@ -128,7 +128,7 @@ pub async fn old_post(
     State(app): State<App>,
     Viewer(viewer): Viewer,
     Path(id): Path<PostId>,
-    RawQuery(q): RawQuery,
+    QueryString(q): QueryString,
 ) -> PageResult {
     forum::place_of(&app, viewer.as_ref(), id).await?;
     Ok(moved(&format!("/forum/posts/{id}"), q))
