@@ -63,9 +63,15 @@ pub struct MapOf {
 impl MapOf {
     pub async fn game(app: &App, game: &Game) -> ApiResult<MapOf> {
         let text = game.variant_text.as_deref();
+        // The variant first: loading it remembers an upload's key by the game, so the
+        // key below is found without hashing the file again.
+        let variant = game.variant(app).await?;
         Ok(MapOf {
-            key: app.variants.key(&game.variant, text).map_err(ApiError::unprocessable)?,
-            variant: game.variant(app).await?,
+            key: app
+                .variants
+                .key_for_game(game.id, &game.variant, text)
+                .map_err(ApiError::unprocessable)?,
+            variant,
             uploaded: text.is_some(),
         })
     }
