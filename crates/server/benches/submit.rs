@@ -10,15 +10,13 @@
 //!
 //! `cargo bench -p chancery-server --bench submit`
 
-use std::sync::Arc;
-
 use chancery_engine::options::{power_orders, Scope};
 use chancery_engine::{GameState, OrderKind};
 use chancery_server::services::games::create::NewGame;
 use chancery_server::services::games::seats::JoinRequest;
 use chancery_server::services::games::settings::{Deadlines, EarlyProcessing};
 use chancery_server::services::{accounts, games, orders};
-use chancery_server::{auth, clock, db, jobs, limits, services, variants, App, AppState};
+use chancery_server::{clock, db, services, App, AppState};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 struct Setup {
@@ -34,26 +32,8 @@ async fn setup() -> Setup {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("bench.db").display());
     let db = db::Db::open(&url).await.unwrap();
-    let app: App = Arc::new(AppState {
-        db,
-        clock: clock::Clock::system(),
-        variants: variants::Cache::default(),
-        jobs: jobs::Pool::new("jobs", 2, 1, 64, 5),
-        hashing: jobs::Pool::new("hashing", 2, 1, 32, 2),
-        maps: services::maps::Drawings::default(),
-        rate: limits::RateLimiter::new(1_000_000),
-        known_sessions: limits::KnownSessions::default(),
-        sessions: auth::SessionCache::default(),
-        server_id: "bench".into(),
-        wake: tokio::sync::Notify::new(),
-        public_origin: None,
-        secure_cookie: false,
-        mailer: services::mail::sender::Mailer::new(None, None, None, "http://localhost").unwrap(),
-        mail_wake: tokio::sync::Notify::new(),
-        mail_maps: services::mail::map::Pictures::default(),
-        bot_wake: tokio::sync::Notify::new(),
-        bot_judgements: 1,
-    });
+    let mailer = services::mail::sender::Mailer::new(None, None, None, "http://localhost").unwrap();
+    let app: App = AppState::new(db, clock::Clock::system(), mailer, None, 1_000_000, 1);
     let gm = accounts::create_account(&app, "bench-gm", "bench-password-1")
         .await
         .unwrap();

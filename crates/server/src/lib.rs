@@ -147,6 +147,41 @@ pub struct AppState {
     pub bot_judgements: u32,
 }
 
+impl AppState {
+    /// The state one server runs on, its pools sized to the machine: what `serve` starts
+    /// with, and what a bench or tool driving the services without HTTP builds, so that
+    /// a field added here is set in one place.
+    pub fn new(
+        db: Db,
+        clock: Clock,
+        mailer: services::mail::sender::Mailer,
+        public_origin: Option<String>,
+        rate_per_second: u32,
+        bot_judgements: u32,
+    ) -> App {
+        Arc::new(AppState {
+            server_id: format!("{}-{}", std::process::id(), db::new_id() % 100_000),
+            db,
+            clock,
+            variants: variants::Cache::default(),
+            jobs: jobs::Pool::new("jobs", jobs::cores().max(2), jobs::cores().max(2) - 1, JOB_QUEUE, 5),
+            hashing: jobs::Pool::new("hashing", HASHING_THREADS, 1, HASHING_QUEUE, 2),
+            maps: services::maps::Drawings::default(),
+            rate: limits::RateLimiter::new(rate_per_second),
+            known_sessions: limits::KnownSessions::default(),
+            sessions: auth::SessionCache::default(),
+            wake: tokio::sync::Notify::new(),
+            secure_cookie: public_origin.as_deref().is_some_and(|o| o.starts_with("https://")),
+            public_origin,
+            mailer,
+            mail_wake: tokio::sync::Notify::new(),
+            mail_maps: services::mail::map::Pictures::default(),
+            bot_wake: tokio::sync::Notify::new(),
+            bot_judgements,
+        })
+    }
+}
+
 pub type App = Arc<AppState>;
 
 /// `chancery-mail` beside an SQLite database file; None for PostgreSQL and memory.
@@ -216,26 +251,14 @@ pub async fn serve(opts: ServeOptions) -> Result<(), String> {
     } else {
         Clock::system()
     };
-    let app: App = Arc::new(AppState {
+    let app = AppState::new(
         db,
         clock,
-        variants: variants::Cache::default(),
-        jobs: jobs::Pool::new("jobs", jobs::cores().max(2), jobs::cores().max(2) - 1, JOB_QUEUE, 5),
-        hashing: jobs::Pool::new("hashing", HASHING_THREADS, 1, HASHING_QUEUE, 2),
-        maps: services::maps::Drawings::default(),
-        rate: limits::RateLimiter::new(opts.rate_per_second),
-        known_sessions: limits::KnownSessions::default(),
-        sessions: auth::SessionCache::default(),
-        server_id: format!("{}-{}", std::process::id(), db::new_id() % 100_000),
-        wake: tokio::sync::Notify::new(),
-        secure_cookie: public_origin.as_deref().is_some_and(|o| o.starts_with("https://")),
-        public_origin,
         mailer,
-        mail_wake: tokio::sync::Notify::new(),
-        mail_maps: services::mail::map::Pictures::default(),
-        bot_wake: tokio::sync::Notify::new(),
-        bot_judgements: opts.bot_judgements.unwrap_or_else(services::bots::default_judgements),
-    });
+        public_origin,
+        opts.rate_per_second,
+        opts.bot_judgements.unwrap_or_else(services::bots::default_judgements),
+    );
     let converted = services::history::convert_stored_results(&app).await?;
     if converted > 0 {
         tracing::info!("kept the judgement of {converted} phases stored by an older version");
