@@ -4,8 +4,9 @@
 //! submits them), and the GM's judge turns all bids into one order per minor unit
 //! ([`resolve`]), keeping who bid what in a report only the GM sees.
 //!
-//! The numbers come from the variant's `rule` lines ([`params`]); docs/rules-dp.md lists
-//! every reading taken where the rule pages are ambiguous.
+//! The numbers come from the variant's `rule` lines (read by `rules`, meant as
+//! [`params`] says); docs/rules-dp.md lists every reading taken where the rule pages
+//! are ambiguous.
 
 pub mod bid;
 pub mod bids;
@@ -22,6 +23,3 @@ pub use disorder::{civil_disorder, declare_civil_disorder, orphaned_factions, or
 pub use minors::{minor_units, patrons_of};
 pub use params::DpRules;
 pub use resolve::{resolve_bids, BidReport};
-
-#[cfg(test)]
-mod tests;

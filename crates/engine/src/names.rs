@@ -5,8 +5,38 @@
 
 use std::cmp::Ordering;
 
+/// Folds case, dots and the spacing/hyphen differences people type.
+pub fn normalise_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut last_space = true;
+    for c in name.trim().chars() {
+        let c = c.to_ascii_lowercase();
+        if c == '.' || c == '\'' {
+            continue;
+        }
+        if c.is_whitespace() || c == '-' || c == '_' {
+            if !last_space {
+                out.push(' ');
+                last_space = true;
+            }
+        } else {
+            out.push(c);
+            last_space = false;
+        }
+    }
+    while out.ends_with(' ') {
+        out.pop();
+    }
+    // A name of separators alone (`_`, `-`) folds to nothing, and no order could name
+    // it: such a name is its own single word instead, lowercased.
+    if out.is_empty() {
+        return name.trim().to_ascii_lowercase();
+    }
+    out
+}
+
 /// Names of one kind (spaces or powers), each as its normalised words (lowercase, no
-/// dots or apostrophes: `variant::normalise_name`), sorted so that the names starting
+/// dots or apostrophes: [`normalise_name`]), sorted so that the names starting
 /// with one word lie together.
 #[derive(Clone, Debug, Default)]
 pub struct NameTable<T> {
@@ -207,7 +237,6 @@ mod tests {
     /// to no words, so it is kept as one word and found by itself, not by `-` or a blank.
     #[test]
     fn a_name_of_separators_alone_is_found() {
-        use crate::variant::normalise_name;
         let names = ["_", "italy_", "a,b", "%"].map(normalise_name);
         assert_eq!(names, ["_", "italy", "a,b", "%"]);
         let t = NameTable::new(names.iter().map(String::as_str).zip([1u16, 2, 3, 4]));

@@ -318,7 +318,7 @@ pub struct BonusSchedule {
 }
 
 /// The Diplomacy Point numbers of a variant (DP rules 2 to 5, docs/rules-dp.md), read
-/// from its `rule dp-…`, `client-bonus` and `sortie` lines by [`crate::dp::params`].
+/// from its `rule dp-…`, `client-bonus` and `sortie` lines by `rules::dp`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DpRules {
     /// Per-power budgets; `None` is `default`.
@@ -591,35 +591,8 @@ pub(crate) struct Names {
     pub powers: NameTable<PowerId>,
 }
 
-/// Folds case, dots and the spacing/hyphen differences people type.
-pub fn normalise_name(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    let mut last_space = true;
-    for c in name.trim().chars() {
-        let c = c.to_ascii_lowercase();
-        if c == '.' || c == '\'' {
-            continue;
-        }
-        if c.is_whitespace() || c == '-' || c == '_' {
-            if !last_space {
-                out.push(' ');
-                last_space = true;
-            }
-        } else {
-            out.push(c);
-            last_space = false;
-        }
-    }
-    while out.ends_with(' ') {
-        out.pop();
-    }
-    // A name of separators alone (`_`, `-`) folds to nothing, and no order could name
-    // it: such a name is its own single word instead, lowercased.
-    if out.is_empty() {
-        return name.trim().to_ascii_lowercase();
-    }
-    out
-}
+// The folding lives with the name tables that look the folded names up.
+pub use crate::names::normalise_name;
 
 /// The two-letter coast for a spelled-out coast ("north coast" → "nc").
 pub fn coast_abbreviation(name: &str) -> Option<&'static str> {

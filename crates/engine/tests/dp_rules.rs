@@ -1,11 +1,11 @@
 //! The DP rules on the real 1936 and 1648 maps. Each test names the rule (numbered as
 //! in docs/rules-dp.md) and the seed's text it rests on.
 
-use crate::builtin::builtin;
-use crate::dp::*;
-use crate::parse::parse_order;
-use crate::state::{GameState, Phase, PhaseKind, Unit};
-use crate::variant::{Location, PowerId, Season, UnitKind, Variant};
+use chancery_engine::builtin::builtin;
+use chancery_engine::dp::*;
+use chancery_engine::parse::parse_order;
+use chancery_engine::state::{GameState, Phase, PhaseKind, Unit};
+use chancery_engine::variant::{Location, PowerId, Season, UnitKind, Variant};
 
 fn variant(name: &str) -> Variant {
     builtin(name).expect("built in").expect("loads")
@@ -32,7 +32,7 @@ fn own(v: &Variant, s: &mut GameState, centre: &str, owner: &str) {
     s.owners[v.find_province(centre).unwrap() as usize] = Some(power(v, owner));
 }
 
-fn order(v: &Variant, p: &str, text: &str) -> crate::order::Order {
+fn order(v: &Variant, p: &str, text: &str) -> chancery_engine::order::Order {
     parse_order(v, power(v, p), text).unwrap()
 }
 
@@ -157,7 +157,13 @@ fn flanders_counts_for_spain() {
     assert_eq!(total(&v, &s, "France").total, 5);
 }
 
-fn check(v: &Variant, s: &GameState, p: &str, orders: &[crate::order::Order], bids: &[Bid]) -> Result<(), String> {
+fn check(
+    v: &Variant,
+    s: &GameState,
+    p: &str,
+    orders: &[chancery_engine::order::Order],
+    bids: &[Bid],
+) -> Result<(), String> {
     check_bids(v, s, power(v, p), orders, bids).map_err(|e| e.message)
 }
 
@@ -319,7 +325,7 @@ fn over_limits_at_adjudication() {
 }
 
 /// The order the bids give the unit at `at`; "none" when it gets none and so holds.
-fn chosen(v: &Variant, s: &GameState, orders: &[crate::order::Order], bids: &[Bid], at: &str) -> String {
+fn chosen(v: &Variant, s: &GameState, orders: &[chancery_engine::order::Order], bids: &[Bid], at: &str) -> String {
     let (out, _) = resolve_bids(v, s, orders, bids);
     let p = v.find_province(at).unwrap();
     out.iter()
@@ -449,8 +455,8 @@ fn bids_stay_secret() {
     let (minor, report) = resolve_bids(&v, &s, &orders, &bids);
     assert!(minor.iter().all(|o| v.is_minor(o.power)));
     let all: Vec<_> = orders.iter().chain(minor.iter()).copied().collect();
-    let adj = crate::adjudicate::adjudicate(&v, &s, &all);
-    let json = crate::json::adjudication_json(&v, &adj);
+    let adj = chancery_engine::adjudicate::adjudicate(&v, &s, &all);
+    let json = chancery_engine::json::adjudication_json(&v, &adj);
     let public = format!("{:?} {:?}", json.results, json.refused);
     assert!(!public.contains("Italy") && !public.contains("Turkey"), "{public}");
     let austria = json.results.iter().find(|r| r.unit == "A aus").unwrap();
@@ -514,7 +520,7 @@ fn civil_disorder_makes_minors() {
     // Munich, once empty after a Fall, is rebuilt as an independent minor in the Winter.
     let mut winter = next.clone();
     winter.units.retain(|u| u.location.province != mun);
-    let rebuilt = crate::adjust::minor_rebuilds(&v, &winter);
+    let rebuilt = chancery_engine::adjust::minor_rebuilds(&v, &winter);
     assert!(rebuilt.iter().any(|u| u.location.province == mun && u.power == germany));
 }
 
@@ -544,7 +550,7 @@ fn orphaned_faction() {
     assert!(declared.centre_count(italy) > 0);
     assert_eq!(orphaned_factions(&v, &declared), vec![nationalists]);
     // The GM's declaration applies rule 8 in the same step.
-    let (both, orphaned) = crate::dp::declare_civil_disorder(&v, &GameState::initial(&v), italy);
+    let (both, orphaned) = chancery_engine::dp::declare_civil_disorder(&v, &GameState::initial(&v), italy);
     assert_eq!(orphaned, vec![nationalists]);
     assert_eq!(both.disordered, vec![italy, nationalists]);
     assert!(orphaned_factions(&v, &both).is_empty());
@@ -562,7 +568,7 @@ fn orphaned_faction() {
 /// equal plays on; 1648 needs no margin over the runner-up.
 #[test]
 fn victory() {
-    use crate::victory::winner;
+    use chancery_engine::victory::winner;
     let v = variant("1936");
     let mut s = GameState::initial(&v);
     let give = |s: &mut GameState, who: &str, n: usize| {
@@ -577,19 +583,22 @@ fn victory() {
     };
     // Italy 4 + 13 minors = 17, with Nationalist Burgos 18.
     give(&mut s, "Italy", 13);
-    assert_eq!(crate::victory::victory_count(&v, &s, power(&v, "Italy")), 18);
+    assert_eq!(chancery_engine::victory::victory_count(&v, &s, power(&v, "Italy")), 18);
     assert_eq!(winner(&v, &s), Some(power(&v, "Italy")));
     // The end-of-Fall check in `adjudicate` counts the same way.
     let mut fall = s.clone();
     fall.phase = Phase::new(Season::Fall, 1937, PhaseKind::Movement);
     // No units, so the centre count after the Fall leaves the owners as they are.
     fall.units.clear();
-    let done = crate::adjudicate::adjudicate(&v, &fall, &[]);
+    let done = chancery_engine::adjudicate::adjudicate(&v, &fall, &[]);
     assert_eq!(done.winner, Some(power(&v, "Italy")));
     // Rule 8: a faction in civil disorder has no player; its Burgos counts for nobody.
     let mut orphaned = s.clone();
     orphaned.disordered.push(power(&v, "Nationalist Spain"));
-    assert_eq!(crate::victory::victory_count(&v, &orphaned, power(&v, "Italy")), 17);
+    assert_eq!(
+        chancery_engine::victory::victory_count(&v, &orphaned, power(&v, "Italy")),
+        17
+    );
     assert_eq!(winner(&v, &orphaned), None);
     // Rule 11: a great power in civil disorder cannot win, whatever stays in its name.
     let mut lapsed = s.clone();
