@@ -110,7 +110,7 @@ fn submission(s: &Setup) -> orders::Submission {
         orders: s.orders.clone(),
         power: None,
         replace: true,
-        seq: Some(0),
+        seq: Some(chancery_server::model::PhaseSeq::FIRST),
         phase: None,
     }
 }

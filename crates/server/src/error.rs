@@ -12,6 +12,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
 use crate::input::{check_json, check_text, is_json_type, Refusal};
+use crate::model::PhaseSeq;
 
 /// What kind of refusal an error is: stable, for clients to tell one refusal from
 /// another (the message is for people and may change). Each code has one status, given
@@ -172,7 +173,8 @@ pub struct ErrorBody {
     pub phase: Option<String>,
     /// `phase_closed`: the game's current phase number, to send with the next request.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub seq: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub seq: Option<PhaseSeq>,
     /// `suspended`: always true.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suspended: Option<bool>,

@@ -60,6 +60,43 @@ impl std::str::FromStr for GameId {
     }
 }
 
+/// A phase's number within its game: `phases.seq`, 0 for the opening phase, one more
+/// for each phase processed (`games.seq` is the current one). The bare integer on the
+/// wire, in the OpenAPI document (`value_type = i64`) and in the database, like
+/// [`GameId`]; its own type so that a phase number is never taken for an id or a count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PhaseSeq(pub i64);
+
+impl PhaseSeq {
+    /// The opening phase of every game.
+    pub const FIRST: PhaseSeq = PhaseSeq(0);
+
+    /// The phase processing this one makes.
+    pub fn next(self) -> PhaseSeq {
+        PhaseSeq(self.0 + 1)
+    }
+
+    /// The phase processed into this one; None for the opening phase.
+    pub fn previous(self) -> Option<PhaseSeq> {
+        (self.0 > 0).then(|| PhaseSeq(self.0 - 1))
+    }
+}
+
+impl fmt::Display for PhaseSeq {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::str::FromStr for PhaseSeq {
+    type Err = std::num::ParseIntError;
+
+    fn from_str(s: &str) -> Result<PhaseSeq, Self::Err> {
+        s.parse().map(PhaseSeq)
+    }
+}
+
 /// Where a game stands. Stored as its lower-case name in `games.status`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]

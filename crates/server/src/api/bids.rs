@@ -5,7 +5,7 @@ use axum::Json;
 
 use crate::auth::Account;
 use crate::error::{ApiResult, Body, ErrorBody, Params, Path};
-use crate::model::GameId;
+use crate::model::{GameId, PhaseSeq};
 use crate::services::bids::{self, BidReport, Bids, Budgets, ClearQuery, GameBids, PowerBids};
 use crate::App;
 
@@ -26,7 +26,8 @@ pub struct PowerQuery {
 pub struct ReportQuery {
     /// A processed phase's number; absent: the current phase, as it would resolve now.
     #[serde(default)]
-    pub seq: Option<i64>,
+    #[param(value_type = Option<i64>)]
+    pub seq: Option<PhaseSeq>,
 }
 
 /// Your power's Diplomacy Points bids in every phase (the GM: everyone's).

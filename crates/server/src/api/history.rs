@@ -10,7 +10,7 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use crate::error::{ApiResult, ErrorBody, Params, Path};
-use crate::model::GameId;
+use crate::model::{GameId, PhaseSeq};
 use crate::services::history::{self, PhaseDetail, PhaseList};
 use crate::App;
 
@@ -37,7 +37,7 @@ pub async fn list(State(app): State<App>, Path(id): Path<GameId>) -> ApiResult<J
         (status = 404, description = "No such game or phase", body = ErrorBody),
     ),
 )]
-pub async fn one(State(app): State<App>, Path((id, seq)): Path<(GameId, i64)>) -> ApiResult<Json<PhaseDetail>> {
+pub async fn one(State(app): State<App>, Path((id, seq)): Path<(GameId, PhaseSeq)>) -> ApiResult<Json<PhaseDetail>> {
     Ok(Json(history::one(&app, id, seq).await?))
 }
 
@@ -92,7 +92,7 @@ pub struct Which {
 )]
 pub async fn phase_map(
     State(app): State<App>,
-    Path((id, seq)): Path<(GameId, i64)>,
+    Path((id, seq)): Path<(GameId, PhaseSeq)>,
     Params(which): Params<Which>,
     request: HeaderMap,
 ) -> ApiResult<Response> {

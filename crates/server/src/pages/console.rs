@@ -17,7 +17,7 @@ use super::layout::{render, time_text, Badge, Layout, PageError, PageResult};
 use super::map;
 use crate::auth::Viewer;
 use crate::error::{ApiError, Path};
-use crate::model::{GameId, GameStatus};
+use crate::model::{GameId, GameStatus, PhaseSeq};
 use crate::services::bids::{BidLine, BidReport};
 use crate::services::games::view::{game_view, PowerView};
 use crate::services::games::{self, Role};
@@ -183,7 +183,7 @@ fn order_columns(v: &Variant, orders: Vec<PowerOrder>) -> Vec<OrderColumn> {
 
 /// Per minor unit, who bid how many DPs for which order in phase `seq`, highest first:
 /// what the GM reads before the engine settles each unit's order.
-fn bid_rows(bids: Vec<BidLine>, seq: i64, v: &Variant, state: &GameState) -> Vec<BidRow> {
+fn bid_rows(bids: Vec<BidLine>, seq: PhaseSeq, v: &Variant, state: &GameState) -> Vec<BidRow> {
     let mut by_unit: BTreeMap<String, Vec<(String, i64, String)>> = BTreeMap::new();
     for b in bids.into_iter().filter(|b| b.seq == seq) {
         by_unit.entry(b.unit).or_default().push((b.power, b.dp, b.order));
@@ -289,9 +289,9 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         )
         .into_iter()
         .collect();
-        if game.seq > 0 {
+        if let Some(previous) = game.seq.previous() {
             // A missing record only leaves the report out; the console still opens.
-            if let Ok(last) = crate::services::bids::report(&app, &account, id, Some(game.seq - 1)).await {
+            if let Ok(last) = crate::services::bids::report(&app, &account, id, Some(previous)).await {
                 reports.extend(report("bid-last", "Last phase's bid report", last));
             }
         }
@@ -360,7 +360,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
 mod tests {
     use super::*;
 
-    fn bid(seq: i64, power: &str, unit: &str, dp: i64, order: &str) -> BidLine {
+    fn bid(seq: PhaseSeq, power: &str, unit: &str, dp: i64, order: &str) -> BidLine {
         BidLine {
             seq,
             power: power.into(),
@@ -377,11 +377,11 @@ mod tests {
         let v = chancery_engine::builtin::builtin("1936").unwrap().unwrap();
         let state = GameState::initial(&v);
         let bids = vec![
-            bid(3, "France", "bel", 1, "A Belgium H"),
-            bid(3, "Germany", "bel", 2, "A Belgium - Holland"),
-            bid(2, "Britain", "bel", 1, "A Belgium H"),
+            bid(PhaseSeq(3), "France", "bel", 1, "A Belgium H"),
+            bid(PhaseSeq(3), "Germany", "bel", 2, "A Belgium - Holland"),
+            bid(PhaseSeq(2), "Britain", "bel", 1, "A Belgium H"),
         ];
-        let rows = bid_rows(bids, 3, &v, &state);
+        let rows = bid_rows(bids, PhaseSeq(3), &v, &state);
         assert_eq!(rows.len(), 1);
         let bel = &rows[0];
         assert_eq!(bel.minor.name, "Belgium");

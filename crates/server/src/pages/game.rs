@@ -13,7 +13,7 @@ use super::layout::{json_block, render, Layout, PageResult};
 use super::{map, press};
 use crate::auth::{Account, Viewer};
 use crate::error::{ApiResult, Path};
-use crate::model::{GameId, GameStatus};
+use crate::model::{GameId, GameStatus, PhaseSeq};
 use crate::services::games::view::{game_view, GameView, PowerKindView, PowerView, You as Part};
 use crate::services::games::{self, role_of, Role};
 use crate::services::order_words;
@@ -352,7 +352,7 @@ struct GamePage {
     gm: String,
     you: You,
     /// The phase whose results the head links to.
-    last_seq: Option<i64>,
+    last_seq: Option<PhaseSeq>,
     /// The deadline box (`templates/deadline.html`, shared with the GM console).
     deadline: String,
     /// The map and its legend (`map::svg`): the renderer's SVG, escaped by the renderer.
@@ -385,7 +385,7 @@ struct ScriptData {
     status: GameStatus,
     /// The phase's code, e.g. `F1901M`.
     phase: String,
-    seq: i64,
+    seq: PhaseSeq,
     /// `M`, `R` or `A`.
     kind: &'static str,
     /// The viewer's power, for a player.
@@ -489,7 +489,7 @@ pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Path
         status: game.status,
         gm: view.gm.clone().unwrap_or_else(|| "?".into()),
         you,
-        last_seq: (game.seq > 0).then(|| game.seq - 1),
+        last_seq: game.seq.previous(),
         deadline: DeadlineBox::of(game, app.clock.now_ms(), viewer.as_ref().and_then(|a| a.zone)).to_string(),
         map: drawn,
         join: join_of(game, &view, viewer.as_ref(), &role),

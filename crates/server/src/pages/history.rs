@@ -16,7 +16,7 @@ use super::layout::{render, time_text, zone_of, Badge, Layout, PageError, PageRe
 use super::map;
 use crate::auth::Viewer;
 use crate::error::{ApiError, Path};
-use crate::model::{GameId, HowProcessed};
+use crate::model::{GameId, HowProcessed, PhaseSeq};
 use crate::services::games;
 use crate::services::history::{self, processed_phase, ProcessedPhase};
 use crate::services::maps::MapOf;
@@ -41,18 +41,18 @@ struct Group {
 /// A phase on the slider, as `assets/history.js` reads `data-phases`.
 #[derive(serde::Serialize)]
 struct SliderPhase<'a> {
-    seq: i64,
+    seq: PhaseSeq,
     phase: &'a str,
 }
 
 struct Shown {
-    seq: i64,
+    seq: PhaseSeq,
     code: String,
     title: String,
     index: usize,
     count: usize,
-    prev: Option<i64>,
-    next: Option<i64>,
+    prev: Option<PhaseSeq>,
+    next: Option<PhaseSeq>,
     /// `[{"seq": 0, "phase": "S1901M"}, …]` for the slider (history.js).
     phases_json: String,
     processed: String,
@@ -143,7 +143,11 @@ pub async fn latest(State(app): State<App>, Viewer(viewer): Viewer, Path(id): Pa
     }
 }
 
-pub async fn page(State(app): State<App>, Viewer(viewer): Viewer, Path((id, seq)): Path<(GameId, i64)>) -> PageResult {
+pub async fn page(
+    State(app): State<App>,
+    Viewer(viewer): Viewer,
+    Path((id, seq)): Path<(GameId, PhaseSeq)>,
+) -> PageResult {
     let game = games::load(&app.db.read, id).await?;
     let v = game.variant(&app).await?;
     let phases = history::list(&app, id).await?.phases;

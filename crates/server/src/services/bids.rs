@@ -18,7 +18,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::limits::{MAX_BIDS, MAX_ORDER_CHARS};
-use crate::model::{Account, GameId};
+use crate::model::{Account, GameId, PhaseSeq};
 use crate::services::games::{self, acting_power, at_phase, role_of, LoadedGame, PhaseRef, Role};
 use crate::services::orders::open_for_orders;
 use crate::services::processing::{engine_bid, phase_input};
@@ -58,7 +58,8 @@ pub struct Bids {
     pub replace: bool,
     /// The phase the bids are for, by number; or give `phase`. One is required.
     #[serde(default)]
-    pub seq: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub seq: Option<PhaseSeq>,
     /// The phase the bids are for, by code (`S1936M`).
     #[serde(default)]
     pub phase: Option<String>,
@@ -77,7 +78,8 @@ pub struct ClearQuery {
     pub unit: Option<String>,
     /// The phase, by number (or give `phase`; one is required).
     #[serde(default)]
-    pub seq: Option<i64>,
+    #[param(value_type = Option<i64>)]
+    pub seq: Option<PhaseSeq>,
     /// The phase, by code.
     #[serde(default)]
     pub phase: Option<String>,
@@ -87,7 +89,8 @@ pub struct ClearQuery {
 #[derive(Serialize, ToSchema, Clone, Debug)]
 pub struct BidLine {
     /// The phase it was made in.
-    pub seq: i64,
+    #[schema(value_type = i64)]
+    pub seq: PhaseSeq,
     pub power: String,
     /// The minor unit's space.
     pub unit: String,
@@ -97,7 +100,7 @@ pub struct BidLine {
 }
 
 impl BidLine {
-    fn new(seq: i64, b: BidRow) -> Self {
+    fn new(seq: PhaseSeq, b: BidRow) -> Self {
         BidLine {
             seq,
             power: b.power,
@@ -113,7 +116,8 @@ impl BidLine {
 pub struct PowerBids {
     #[schema(value_type = i64)]
     pub game: GameId,
-    pub seq: i64,
+    #[schema(value_type = i64)]
+    pub seq: PhaseSeq,
     pub phase: String,
     pub power: String,
     pub bids: Vec<BidLine>,
@@ -141,7 +145,8 @@ pub struct BudgetLine {
 pub struct Budgets {
     #[schema(value_type = i64)]
     pub game: GameId,
-    pub seq: i64,
+    #[schema(value_type = i64)]
+    pub seq: PhaseSeq,
     pub phase: String,
     pub budgets: Vec<BudgetLine>,
 }
@@ -151,7 +156,8 @@ pub struct Budgets {
 pub struct BidReport {
     #[schema(value_type = i64)]
     pub game: GameId,
-    pub seq: i64,
+    #[schema(value_type = i64)]
+    pub seq: PhaseSeq,
     pub phase: String,
     /// Whether the phase is processed (the report kept with its result) or current (how
     /// the bids would resolve now).
@@ -446,7 +452,7 @@ pub async fn budget(app: &App, account: &Account, id: GameId, power: Option<&str
 /// The GM's bid report. For a processed phase (`seq`), the report stored with its
 /// result; for the current phase (no `seq`), how the bids would resolve if the phase
 /// were processed now, with the orders as they stand.
-pub async fn report(app: &App, account: &Account, id: GameId, seq: Option<i64>) -> ApiResult<BidReport> {
+pub async fn report(app: &App, account: &Account, id: GameId, seq: Option<PhaseSeq>) -> ApiResult<BidReport> {
     let game = games::load(&app.db.read, id).await?;
     if game.gm_id != account.id {
         return Err(ApiError::coded(ErrorCode::GmOnly, "only the game's GM can do that"));

@@ -30,7 +30,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::error::{ApiError, ApiResult};
 use crate::jobs::Weight;
-use crate::model::{Account, GameId, GameStatus};
+use crate::model::{Account, GameId, GameStatus, PhaseSeq};
 use crate::services::bids::NewBid;
 use crate::services::games::{self, log_event, playable_powers};
 use crate::services::processing::has_choice;
@@ -223,10 +223,10 @@ pub async fn pass(app: &App) -> ApiResult<usize> {
 
 /// The seed of a turn: from the game, the phase number and the power, so that the same
 /// turn decides alike on any server and every turn differs.
-pub fn seed(game: GameId, seq: i64, power: usize) -> u64 {
+pub fn seed(game: GameId, seq: PhaseSeq, power: usize) -> u64 {
     // splitmix64's finaliser over the three, one after another.
     let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-    for part in [game.0 as u64, seq as u64, power as u64] {
+    for part in [game.0 as u64, seq.0 as u64, power as u64] {
         x = (x ^ part).wrapping_add(0x9E37_79B9_7F4A_7C15);
         x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

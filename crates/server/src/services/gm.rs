@@ -10,7 +10,7 @@ use crate::clock::iso_utc;
 use crate::db::{new_id, Tx};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::limits::{future_moment, MAX_AHEAD_MS, MAX_GAME_NAME_CHARS, MAX_MINUTES};
-use crate::model::{Account, AccountId, GameId, GameStatus, HowProcessed};
+use crate::model::{Account, AccountId, GameId, GameStatus, HowProcessed, PhaseSeq};
 use crate::services::games::seats::{self, seat_player};
 use crate::services::games::view::{self, GameView};
 use crate::services::games::{self, settings, Role};
@@ -229,20 +229,17 @@ pub struct RolledBack {
     #[schema(value_type = i64)]
     pub game: GameId,
     pub phase: String,
-    pub seq: i64,
+    #[schema(value_type = i64)]
+    pub seq: PhaseSeq,
 }
 
 /// Takes back the last processed phase.
 pub async fn rollback(app: &App, account: &Account, id: GameId) -> ApiResult<RolledBack> {
     let (mut tx, game) = gm_lock(app, account, id).await?;
-    let phase = processing::rollback(app, &mut tx, &game).await?;
+    let (phase, seq) = processing::rollback(app, &mut tx, &game).await?;
     tx.commit().await?;
     app.bot_wake.notify_one();
-    Ok(RolledBack {
-        game: id,
-        phase,
-        seq: game.seq - 1,
-    })
+    Ok(RolledBack { game: id, phase, seq })
 }
 
 /// A roll forward's result.
@@ -252,7 +249,8 @@ pub struct RolledForward {
     pub game: GameId,
     /// The phase judged again.
     pub restored: String,
-    pub seq: i64,
+    #[schema(value_type = i64)]
+    pub seq: PhaseSeq,
     /// Whether orders changed since the rollback, so that a new result was published.
     pub readjudicated: bool,
 }
@@ -266,7 +264,7 @@ pub async fn rollforward(app: &App, account: &Account, id: GameId) -> ApiResult<
     Ok(RolledForward {
         game: id,
         restored: phase,
-        seq: game.seq + 1,
+        seq: game.seq.next(),
         readjudicated: changed,
     })
 }
@@ -764,7 +762,8 @@ pub async fn finish(
 /// One entry of the event log.
 #[derive(Serialize, ToSchema, Debug)]
 pub struct EventLine {
-    pub seq: i64,
+    #[schema(value_type = i64)]
+    pub seq: PhaseSeq,
     pub phase: String,
     /// `started`, `processed`, `rolled_back`, `deadline`, `civil_disorder`, …
     pub kind: String,

@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 
 use crate::clock::iso_utc;
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::model::{GameId, HowProcessed};
+use crate::model::{GameId, HowProcessed, PhaseSeq};
 use crate::services::games;
 use crate::services::maps::{self, MapOf};
 use crate::store::{self, phases::Table};
@@ -28,7 +28,8 @@ use crate::App;
 #[derive(Serialize, ToSchema)]
 pub struct PhaseLine {
     /// The phase's number in the game, from 0.
-    pub seq: i64,
+    #[schema(value_type = i64)]
+    pub seq: PhaseSeq,
     /// Its code (`S1901M`).
     pub phase: String,
     /// When, ISO 8601 UTC.
@@ -73,7 +74,7 @@ pub async fn list(app: &App, id: GameId) -> ApiResult<PhaseList> {
 }
 
 /// The newest processed phase's number; None before the first.
-pub async fn latest(app: &App, id: GameId) -> ApiResult<Option<i64>> {
+pub async fn latest(app: &App, id: GameId) -> ApiResult<Option<PhaseSeq>> {
     games::load(&app.db.read, id).await?;
     Ok(store::phases::list(&app.db.read, id).await?.last().map(|p| p.seq))
 }
@@ -99,7 +100,8 @@ pub fn centre_ranking(position: &StateJson) -> Vec<(&str, usize)> {
 pub struct PhaseDetail {
     #[schema(value_type = i64)]
     pub game: GameId,
-    pub seq: i64,
+    #[schema(value_type = i64)]
+    pub seq: PhaseSeq,
     pub phase: String,
     /// When, ISO 8601 UTC.
     pub processed: String,
@@ -118,7 +120,7 @@ pub struct PhaseDetail {
     pub bots: Vec<String>,
 }
 
-pub async fn one(app: &App, id: GameId, seq: i64) -> ApiResult<PhaseDetail> {
+pub async fn one(app: &App, id: GameId, seq: PhaseSeq) -> ApiResult<PhaseDetail> {
     let row = store::phases::get(&app.db.read, Table::Phases, id, seq)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("game {id} has no processed phase {seq}")))?;
@@ -144,7 +146,7 @@ pub async fn one(app: &App, id: GameId, seq: i64) -> ApiResult<PhaseDetail> {
 
 /// A processed phase's public result, for the game's feed.
 pub struct PublishedPhase {
-    pub seq: i64,
+    pub seq: PhaseSeq,
     pub phase: String,
     pub processed_ms: i64,
     pub result: AdjudicationJson,
@@ -169,7 +171,7 @@ pub async fn newest(app: &App, id: GameId, limit: i64) -> ApiResult<Vec<Publishe
 
 /// A processed phase as stored, with what drawing it needs.
 pub struct ProcessedPhase {
-    pub seq: i64,
+    pub seq: PhaseSeq,
     pub phase: String,
     pub processed_ms: i64,
     /// How it was processed.
@@ -196,7 +198,12 @@ fn internal(what: &str, e: impl std::fmt::Display) -> ApiError {
 }
 
 /// Phase `seq` of game `id` as stored. Reads only: nothing is judged again.
-pub async fn processed_phase(db: &crate::reads::Reads, v: &Variant, id: GameId, seq: i64) -> ApiResult<ProcessedPhase> {
+pub async fn processed_phase(
+    db: &crate::reads::Reads,
+    v: &Variant,
+    id: GameId,
+    seq: PhaseSeq,
+) -> ApiResult<ProcessedPhase> {
     let row = store::phases::get(db, Table::Phases, id, seq)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("game {id} has no processed phase {seq}")))?;
@@ -251,7 +258,7 @@ pub async fn current_map(app: &App, id: GameId) -> ApiResult<String> {
 /// Phase `seq` as a standalone SVG image: the position before it with every order drawn
 /// with its result, from the stored judgement, or with `after` the position it left. A
 /// phase stored without a judgement ([`convert_stored_results`]) has no arrows.
-pub async fn phase_map(app: &App, id: GameId, seq: i64, after: bool) -> ApiResult<String> {
+pub async fn phase_map(app: &App, id: GameId, seq: PhaseSeq, after: bool) -> ApiResult<String> {
     let game = games::load(&app.db.read, id).await?;
     let map = MapOf::game(app, &game).await?;
     let phase = processed_phase(&app.db.read, &map.variant, id, seq).await?;

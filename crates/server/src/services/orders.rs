@@ -19,7 +19,7 @@ use crate::clock::iso_utc;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode, RefusedOrder};
 use crate::limits::{MAX_ORDERS, MAX_ORDER_CHARS};
-use crate::model::{Account, GameId, GameStatus, HowProcessed};
+use crate::model::{Account, GameId, GameStatus, HowProcessed, PhaseSeq};
 use crate::services::games::{self, acting_power, at_phase, role_of, PhaseRef, Role};
 use crate::services::order_words;
 use crate::services::processing::{adjudicate_current, disorder_powers, has_choice};
@@ -42,7 +42,8 @@ pub struct Submission {
     pub replace: bool,
     /// The phase the orders are for, by number; or give `phase`. One is required.
     #[serde(default)]
-    pub seq: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub seq: Option<PhaseSeq>,
     /// The phase the orders are for, by code (`S1901M`).
     #[serde(default)]
     pub phase: Option<String>,
@@ -61,7 +62,8 @@ pub struct ClearQuery {
     pub unit: Option<String>,
     /// The phase, by number (or give `phase`; one is required).
     #[serde(default)]
-    pub seq: Option<i64>,
+    #[param(value_type = Option<i64>)]
+    pub seq: Option<PhaseSeq>,
     /// The phase, by code.
     #[serde(default)]
     pub phase: Option<String>,
@@ -78,7 +80,9 @@ pub struct ReadyRequest {
     pub power: Option<String>,
     /// The phase, by number (or give `phase`; one is required).
     #[serde(default)]
-    pub seq: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    #[param(value_type = Option<i64>)]
+    pub seq: Option<PhaseSeq>,
     /// The phase, by code.
     #[serde(default)]
     pub phase: Option<String>,
@@ -125,7 +129,8 @@ impl OrderLine {
 pub struct PowerOrders {
     #[schema(value_type = i64)]
     pub game: GameId,
-    pub seq: i64,
+    #[schema(value_type = i64)]
+    pub seq: PhaseSeq,
     pub phase: String,
     pub power: String,
     pub orders: Vec<OrderLine>,
@@ -157,7 +162,8 @@ pub struct PowerOrder {
 pub struct PhaseOrders {
     #[schema(value_type = i64)]
     pub game: GameId,
-    pub seq: i64,
+    #[schema(value_type = i64)]
+    pub seq: PhaseSeq,
     pub phase: String,
     pub orders: Vec<PowerOrder>,
 }

@@ -19,7 +19,7 @@ use chancery_engine::{GameState, Order, PhaseKind, PowerId, Variant};
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::jobs::Weight;
-use crate::model::{GameId, GameStatus, HowProcessed};
+use crate::model::{GameId, GameStatus, HowProcessed, PhaseSeq};
 use crate::store::games::Game;
 use crate::store::games::Lock;
 use crate::store::phases::{PhaseRow, Table};
@@ -31,7 +31,7 @@ pub async fn log_event(
     tx: &mut Tx,
     app: &App,
     game_id: GameId,
-    seq: i64,
+    seq: PhaseSeq,
     phase: &str,
     kind: &str,
     detail: &str,
@@ -62,7 +62,7 @@ pub fn has_choice(v: &Variant, state: &GameState, power: &str) -> bool {
 /// a game another transaction holds (`Wait`, so a game under a steady stream of order
 /// submissions is never starved) or to skip it (`SkipLocked`, so servers sharing a
 /// database spread out over the due games). Returns whether this call processed it.
-pub async fn process_due(app: &App, game_id: GameId, seq: i64, now: i64, lock: Lock) -> ApiResult<bool> {
+pub async fn process_due(app: &App, game_id: GameId, seq: PhaseSeq, now: i64, lock: Lock) -> ApiResult<bool> {
     let mut tx = app.db.write.begin().await?;
     if !store::games::lock_id(&mut tx, app.db.backend, game_id, lock).await? {
         return Ok(false);
@@ -237,12 +237,12 @@ async fn record(
         // The next phase is again the one the orders and bids set aside by the rollback
         // were given for: they come back.
         store::phases::delete(&mut **tx, Table::Undone, game.id, game.seq).await?;
-        store::set_aside::restore(tx, game.id, game.seq + 1).await?;
+        store::set_aside::restore(tx, game.id, game.seq.next()).await?;
     } else {
         // A new result for this phase makes any result rolled back from here on stale,
         // and what was set aside from the later phases was given for another position.
         store::phases::delete_undone_from(&mut **tx, game.id, game.seq).await?;
-        store::set_aside::forget_from(tx, game.id, game.seq + 1).await?;
+        store::set_aside::forget_from(tx, game.id, game.seq.next()).await?;
     }
     advance_to(app, tx, game, &judged.result).await
 }
@@ -299,12 +299,11 @@ async fn advance_to(app: &App, tx: &mut Tx, game: &Game, result: &AdjudicationJs
 
 /// Takes back the last processed phase: the game returns to the position before it,
 /// with the orders that were given then, and a fresh deadline. The result is kept for
-/// a roll forward.
-pub async fn rollback(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> {
-    if game.seq == 0 {
+/// a roll forward. Returns the phase returned to, by name and number.
+pub async fn rollback(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<(String, PhaseSeq)> {
+    let Some(seq) = game.seq.previous() else {
         return Err(ApiError::conflict("no phase has been processed yet"));
-    }
-    let seq = game.seq - 1;
+    };
     let row = store::phases::get(&mut **tx, Table::Phases, game.id, seq)
         .await?
         .ok_or_else(|| ApiError::conflict("the last phase's record is missing"))?;
@@ -335,7 +334,7 @@ pub async fn rollback(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<String> 
     let deadline = game.deadline_from(app.clock.now_ms(), kind)?;
     store::games::return_to(&mut **tx, game.id, seq, &row.state_json, deadline).await?;
     log_event(tx, app, game.id, seq, &row.phase, "rolled_back", &set_aside_text(&left)).await?;
-    Ok(row.phase)
+    Ok((row.phase, seq))
 }
 
 /// What was set aside, for the GM's log: `set aside: England F nth - nwg, ready; …`.

@@ -1,7 +1,7 @@
 //! `bids`: the Diplomacy Points bids of each power for a phase, secret to the bidder
 //! and the GM.
 
-use crate::model::GameId;
+use crate::model::{GameId, PhaseSeq};
 use sqlx::{Any, Executor, Row};
 
 /// A bid as stored: DPs on one minor unit with the order asked of it.
@@ -19,7 +19,7 @@ pub struct BidRow {
 pub async fn for_phase<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game_id: GameId,
-    seq: i64,
+    seq: PhaseSeq,
     power: Option<&str>,
 ) -> sqlx::Result<Vec<BidRow>> {
     let rows = sqlx::query(
@@ -47,7 +47,7 @@ pub async fn for_phase<'e, E: Executor<'e, Database = Any>>(
 /// A bid with the phase it was given for.
 #[derive(Clone, Debug)]
 pub struct PhaseBid {
-    pub seq: i64,
+    pub seq: PhaseSeq,
     pub bid: BidRow,
 }
 
@@ -76,7 +76,7 @@ pub async fn of_game<'e, E: Executor<'e, Database = Any>>(e: E, game_id: GameId)
 pub async fn delete<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game_id: GameId,
-    seq: i64,
+    seq: PhaseSeq,
     power: &str,
     unit: Option<&str>,
 ) -> sqlx::Result<()> {
@@ -106,7 +106,7 @@ pub async fn delete<'e, E: Executor<'e, Database = Any>>(
 pub async fn insert<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game_id: GameId,
-    seq: i64,
+    seq: PhaseSeq,
     bid: &BidRow,
     now_ms: i64,
 ) -> sqlx::Result<()> {

@@ -2,7 +2,7 @@
 //! (claimed by one server, then done), and the games whose vacant seats bots take at
 //! the start.
 
-use crate::model::{AccountId, GameId};
+use crate::model::{AccountId, GameId, PhaseSeq};
 use sqlx::{Any, Executor, Row};
 
 use crate::db::new_id;
@@ -52,7 +52,7 @@ pub async fn seat<'e, E: Executor<'e, Database = Any>>(
     game: GameId,
     power: &str,
     level: &str,
-    seq: i64,
+    seq: PhaseSeq,
     now_ms: i64,
 ) -> sqlx::Result<()> {
     sqlx::query(
@@ -90,7 +90,7 @@ pub async fn unseat<'e, E: Executor<'e, Database = Any>>(
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Turn {
     pub game: GameId,
-    pub seq: i64,
+    pub seq: PhaseSeq,
     pub power: String,
     pub level: String,
 }
@@ -138,7 +138,7 @@ pub struct TurnRow {
 pub async fn turn<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game: GameId,
-    seq: i64,
+    seq: PhaseSeq,
     power: &str,
 ) -> sqlx::Result<Option<TurnRow>> {
     sqlx::query("SELECT server, claimed_ms, done_ms FROM bot_turns WHERE game_id = $1 AND seq = $2 AND power = $3")
@@ -161,7 +161,7 @@ pub async fn turn<'e, E: Executor<'e, Database = Any>>(
 pub async fn claim<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game: GameId,
-    seq: i64,
+    seq: PhaseSeq,
     power: &str,
     server: &str,
     now_ms: i64,
@@ -184,7 +184,7 @@ pub async fn claim<'e, E: Executor<'e, Database = Any>>(
 pub async fn done<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game: GameId,
-    seq: i64,
+    seq: PhaseSeq,
     power: &str,
     outcome: &str,
     now_ms: i64,
@@ -202,7 +202,11 @@ pub async fn done<'e, E: Executor<'e, Database = Any>>(
 
 /// Forgets the turns from phase `seq` on (a rollback took those phases back; they will
 /// be played again).
-pub async fn forget_turns_from<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId, seq: i64) -> sqlx::Result<()> {
+pub async fn forget_turns_from<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    game: GameId,
+    seq: PhaseSeq,
+) -> sqlx::Result<()> {
     sqlx::query("DELETE FROM bot_turns WHERE game_id = $1 AND seq >= $2")
         .bind(game)
         .bind(seq)
@@ -214,7 +218,7 @@ pub async fn forget_turns_from<'e, E: Executor<'e, Database = Any>>(e: E, game: 
 /// A power whose orders a bot gave in a phase.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BotOrdered {
-    pub seq: i64,
+    pub seq: PhaseSeq,
     pub power: String,
 }
 
@@ -288,7 +292,11 @@ pub async fn beside_account<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// The powers whose orders a bot gave in phase `seq` of a game, in name order.
-pub async fn played_in<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId, seq: i64) -> sqlx::Result<Vec<String>> {
+pub async fn played_in<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    game: GameId,
+    seq: PhaseSeq,
+) -> sqlx::Result<Vec<String>> {
     sqlx::query(
         "SELECT power FROM bot_turns WHERE game_id = $1 AND seq = $2 AND done_ms IS NOT NULL AND outcome = 'ordered' ORDER BY power",
     )

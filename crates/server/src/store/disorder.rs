@@ -1,7 +1,7 @@
 //! `disorder`: the powers declared in civil disorder, since which phase, and the seat
 //! each declaration ended.
 
-use crate::model::GameId;
+use crate::model::{GameId, PhaseSeq};
 use sqlx::{Any, Executor, Row};
 
 /// The powers in civil disorder.
@@ -20,7 +20,7 @@ pub async fn powers<'e, E: Executor<'e, Database = Any>>(e: E, game_id: GameId) 
 pub async fn restore_seats_after<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game_id: GameId,
-    seq: i64,
+    seq: PhaseSeq,
 ) -> sqlx::Result<()> {
     sqlx::query(
         "UPDATE members SET active = 1, left_ms = NULL \
@@ -36,7 +36,11 @@ pub async fn restore_seats_after<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// Forgets the declarations made after phase `seq`.
-pub async fn delete_after<'e, E: Executor<'e, Database = Any>>(e: E, game_id: GameId, seq: i64) -> sqlx::Result<()> {
+pub async fn delete_after<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    game_id: GameId,
+    seq: PhaseSeq,
+) -> sqlx::Result<()> {
     sqlx::query("DELETE FROM disorder WHERE game_id = $1 AND since_seq > $2")
         .bind(game_id)
         .bind(seq)
@@ -51,7 +55,7 @@ pub async fn declare<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game_id: GameId,
     power: &str,
-    seq: i64,
+    seq: PhaseSeq,
 ) -> sqlx::Result<()> {
     sqlx::query(
         "INSERT INTO disorder (game_id, power, since_seq, seat_member) \

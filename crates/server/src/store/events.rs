@@ -1,7 +1,7 @@
 //! `events`: the game's log of starts, processing and GM actions, each stamped with the
 //! server that wrote it.
 
-use crate::model::GameId;
+use crate::model::{GameId, PhaseSeq};
 use sqlx::{Any, Executor, Row};
 
 use crate::db::new_id;
@@ -9,7 +9,7 @@ use crate::db::new_id;
 /// What happened to a game, for the log.
 pub struct Event<'a> {
     pub game: GameId,
-    pub seq: i64,
+    pub seq: PhaseSeq,
     pub phase: &'a str,
     pub kind: &'a str,
     pub detail: &'a str,
@@ -35,7 +35,7 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(e: E, ev: &Event<'_>) -
 /// An event as the log shows it.
 #[derive(Clone, Debug)]
 pub struct EventRow {
-    pub seq: i64,
+    pub seq: PhaseSeq,
     pub phase: String,
     pub kind: String,
     pub detail: String,

@@ -5,7 +5,7 @@ use sqlx::{Any, Executor, Row};
 
 use super::flag;
 use crate::db::{Backend, Tx};
-use crate::model::{AccountId, GameId, GameStatus, PressRule};
+use crate::model::{AccountId, GameId, GameStatus, PhaseSeq, PressRule};
 
 /// A row of `games`.
 #[derive(Clone, Debug)]
@@ -25,7 +25,7 @@ pub struct Game {
     pub retreat_minutes: i64,
     pub adjustment_minutes: i64,
     pub start_at_ms: Option<i64>,
-    pub seq: i64,
+    pub seq: PhaseSeq,
     pub state_json: String,
     pub deadline_ms: Option<i64>,
     pub paused_left_ms: Option<i64>,
@@ -215,7 +215,7 @@ pub async fn start<'e, E: Executor<'e, Database = Any>>(e: E, id: GameId, deadli
 pub async fn advance<'e, E: Executor<'e, Database = Any>>(
     e: E,
     id: GameId,
-    seq: i64,
+    seq: PhaseSeq,
     state_json: &str,
     status: GameStatus,
     outcome: Option<&str>,
@@ -237,7 +237,7 @@ pub async fn advance<'e, E: Executor<'e, Database = Any>>(
 pub async fn return_to<'e, E: Executor<'e, Database = Any>>(
     e: E,
     id: GameId,
-    seq: i64,
+    seq: PhaseSeq,
     state_json: &str,
     deadline_ms: i64,
 ) -> sqlx::Result<()> {
@@ -267,7 +267,7 @@ pub async fn starting<'e, E: Executor<'e, Database = Any>>(e: E, now: i64) -> sq
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DueGame {
     pub id: GameId,
-    pub seq: i64,
+    pub seq: PhaseSeq,
 }
 
 /// The running games whose deadline has passed by `now`, soonest first, at most `limit`.

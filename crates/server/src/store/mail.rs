@@ -5,7 +5,7 @@ use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
 use crate::db::{Backend, Tx};
-use crate::model::{AccountId, GameId, MailKind};
+use crate::model::{AccountId, GameId, MailKind, PhaseSeq};
 
 /// An account's address and its state.
 #[derive(Clone, Debug)]
@@ -275,7 +275,7 @@ pub async fn enqueue<'e, E: Executor<'e, Database = Any>>(e: E, m: &NewMail) -> 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PhaseMap {
     pub game_id: GameId,
-    pub seq: i64,
+    pub seq: PhaseSeq,
 }
 
 /// `outbox.maps`: a JSON array of `[game, seq]` pairs (migration 32), NULL for none.
@@ -283,14 +283,11 @@ fn maps_of(r: &AnyRow) -> Result<Vec<PhaseMap>, sqlx::Error> {
     let Some(text) = r.try_get::<Option<String>, _>("maps")? else {
         return Ok(Vec::new());
     };
-    let pairs: Vec<(i64, i64)> =
+    let pairs: Vec<(GameId, PhaseSeq)> =
         serde_json::from_str(&text).map_err(|e| sqlx::Error::Decode(format!("outbox.maps `{text}`: {e}").into()))?;
     Ok(pairs
         .into_iter()
-        .map(|(game_id, seq)| PhaseMap {
-            game_id: GameId(game_id),
-            seq,
-        })
+        .map(|(game_id, seq)| PhaseMap { game_id, seq })
         .collect())
 }
 
@@ -298,7 +295,7 @@ fn maps_text(maps: &[PhaseMap]) -> Result<Option<String>, sqlx::Error> {
     if maps.is_empty() {
         return Ok(None);
     }
-    let pairs: Vec<(i64, i64)> = maps.iter().map(|m| (m.game_id.0, m.seq)).collect();
+    let pairs: Vec<(GameId, PhaseSeq)> = maps.iter().map(|m| (m.game_id, m.seq)).collect();
     serde_json::to_string(&pairs)
         .map(Some)
         .map_err(|e| sqlx::Error::Encode(e.into()))
@@ -707,7 +704,7 @@ pub async fn set_reminder_times<'e, E: Executor<'e, Database = Any>>(
 /// A running game whose deadline is near enough for a reminder.
 pub struct ReminderCandidate {
     pub game_id: GameId,
-    pub seq: i64,
+    pub seq: PhaseSeq,
     pub deadline_ms: i64,
     /// The game's reminder times as stored.
     pub minutes: Option<String>,
@@ -749,7 +746,7 @@ pub async fn reminder_candidates<'e, E: Executor<'e, Database = Any>>(
 pub async fn claim_reminder<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game: GameId,
-    seq: i64,
+    seq: PhaseSeq,
     deadline_ms: i64,
     minutes: i64,
     now_ms: i64,

@@ -1,7 +1,7 @@
 //! `members`: who plays which power in a game and who observes it; with the tables a
 //! game's view reads beside it (`disorder`, `ready`, `draw_votes`).
 
-use crate::model::{AccountId, GameId};
+use crate::model::{AccountId, GameId, PhaseSeq};
 use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
@@ -183,7 +183,7 @@ pub struct Around {
 pub async fn around<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game: GameId,
-    seq: i64,
+    seq: PhaseSeq,
     gm: AccountId,
 ) -> sqlx::Result<Around> {
     let rows = sqlx::query(

@@ -1,7 +1,7 @@
 //! `orders` and `ready`: the orders each power has given for a phase, and the powers
 //! that have said they are done with it.
 
-use crate::model::GameId;
+use crate::model::{GameId, PhaseSeq};
 use sqlx::{Any, Executor, Row};
 
 /// An order as stored: the power that gave it and its canonical text.
@@ -15,7 +15,7 @@ pub struct OrderRow {
 pub async fn for_phase<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game_id: GameId,
-    seq: i64,
+    seq: PhaseSeq,
 ) -> sqlx::Result<Vec<OrderRow>> {
     sqlx::query("SELECT power, text FROM orders WHERE game_id = $1 AND seq = $2 ORDER BY submitted_ms, unit_key")
         .bind(game_id)
@@ -33,7 +33,11 @@ pub async fn for_phase<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// Forgets the ready marks of phase `seq` (a rollback reopens it).
-pub async fn clear_ready<'e, E: Executor<'e, Database = Any>>(e: E, game_id: GameId, seq: i64) -> sqlx::Result<()> {
+pub async fn clear_ready<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    game_id: GameId,
+    seq: PhaseSeq,
+) -> sqlx::Result<()> {
     sqlx::query("DELETE FROM ready WHERE game_id = $1 AND seq = $2")
         .bind(game_id)
         .bind(seq)
@@ -55,7 +59,7 @@ pub struct UnitOrder {
 pub async fn of_power<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game_id: GameId,
-    seq: i64,
+    seq: PhaseSeq,
     power: &str,
 ) -> sqlx::Result<Vec<UnitOrder>> {
     sqlx::query("SELECT unit_key, text FROM orders WHERE game_id = $1 AND seq = $2 AND power = $3 ORDER BY unit_key")
@@ -85,7 +89,7 @@ pub struct PowerOrderRow {
 pub async fn of_phase<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game_id: GameId,
-    seq: i64,
+    seq: PhaseSeq,
 ) -> sqlx::Result<Vec<PowerOrderRow>> {
     sqlx::query(
         "SELECT power, unit_key, text FROM orders WHERE game_id = $1 AND seq = $2 ORDER BY power, submitted_ms, unit_key",
@@ -112,7 +116,7 @@ pub async fn of_phase<'e, E: Executor<'e, Database = Any>>(
 pub async fn delete<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game_id: GameId,
-    seq: i64,
+    seq: PhaseSeq,
     power: &str,
     key: Option<&str>,
 ) -> sqlx::Result<u64> {
@@ -145,7 +149,7 @@ pub async fn delete<'e, E: Executor<'e, Database = Any>>(
 pub async fn delete_stack<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game_id: GameId,
-    seq: i64,
+    seq: PhaseSeq,
     power: &str,
     space: &str,
     base: &str,
@@ -168,7 +172,7 @@ pub async fn delete_stack<'e, E: Executor<'e, Database = Any>>(
 pub async fn upsert<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game_id: GameId,
-    seq: i64,
+    seq: PhaseSeq,
     power: &str,
     now_ms: i64,
     rows: &[(String, String)],
@@ -197,7 +201,7 @@ pub async fn upsert<'e, E: Executor<'e, Database = Any>>(
 pub async fn ready_powers<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game_id: GameId,
-    seq: i64,
+    seq: PhaseSeq,
 ) -> sqlx::Result<Vec<String>> {
     sqlx::query("SELECT power FROM ready WHERE game_id = $1 AND seq = $2")
         .bind(game_id)
@@ -213,7 +217,7 @@ pub async fn ready_powers<'e, E: Executor<'e, Database = Any>>(
 pub async fn set_ready<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game_id: GameId,
-    seq: i64,
+    seq: PhaseSeq,
     power: &str,
     ready: bool,
 ) -> sqlx::Result<()> {

@@ -5,7 +5,7 @@
 use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
-use crate::model::{GameId, HowProcessed};
+use crate::model::{GameId, HowProcessed, PhaseSeq};
 
 /// Which of the two tables: the published phases, or those a rollback took back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,7 +27,7 @@ impl Table {
 #[derive(Clone, Debug)]
 pub struct PhaseRow {
     pub game_id: GameId,
-    pub seq: i64,
+    pub seq: PhaseSeq,
     pub phase: String,
     /// The position judged (`StateJson`).
     pub state_json: String,
@@ -105,7 +105,7 @@ pub async fn get<'e, E: Executor<'e, Database = Any>>(
     e: E,
     table: Table,
     game_id: GameId,
-    seq: i64,
+    seq: PhaseSeq,
 ) -> sqlx::Result<Option<PhaseRow>> {
     sqlx::query(&format!(
         "SELECT {COLUMNS} FROM {} WHERE game_id = $1 AND seq = $2",
@@ -123,7 +123,7 @@ pub async fn delete<'e, E: Executor<'e, Database = Any>>(
     e: E,
     table: Table,
     game_id: GameId,
-    seq: i64,
+    seq: PhaseSeq,
 ) -> sqlx::Result<()> {
     sqlx::query(&format!("DELETE FROM {} WHERE game_id = $1 AND seq = $2", table.name()))
         .bind(game_id)
@@ -137,7 +137,7 @@ pub async fn delete<'e, E: Executor<'e, Database = Any>>(
 pub async fn delete_undone_from<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game_id: GameId,
-    seq: i64,
+    seq: PhaseSeq,
 ) -> sqlx::Result<()> {
     sqlx::query("DELETE FROM undone_phases WHERE game_id = $1 AND seq >= $2")
         .bind(game_id)
@@ -150,7 +150,7 @@ pub async fn delete_undone_from<'e, E: Executor<'e, Database = Any>>(
 /// A line of a game's list of processed phases.
 #[derive(Clone, Debug)]
 pub struct PhaseLine {
-    pub seq: i64,
+    pub seq: PhaseSeq,
     pub phase: String,
     pub processed_ms: i64,
     pub how: HowProcessed,
@@ -213,7 +213,7 @@ pub async fn set_judged<'e, E: Executor<'e, Database = Any>>(
     e: E,
     table: Table,
     game_id: GameId,
-    seq: i64,
+    seq: PhaseSeq,
     judged_json: &str,
 ) -> sqlx::Result<()> {
     sqlx::query(&format!(

@@ -1,6 +1,6 @@
 //! `press`: the messages of each game, with who may read them.
 
-use crate::model::{AccountId, GameId};
+use crate::model::{AccountId, GameId, PhaseSeq};
 use sqlx::{Any, Executor, Row};
 
 use super::flag;
@@ -18,7 +18,7 @@ pub enum Recipients {
 pub struct NewMessage<'a> {
     pub id: i64,
     pub game_id: GameId,
-    pub seq: i64,
+    pub seq: PhaseSeq,
     pub phase: &'a str,
     pub sender_account: AccountId,
     /// None for the GM.

@@ -2,7 +2,7 @@
 //! so that they can come back (migration 10 says when), and what a rollback leaves
 //! behind, listed for the GM's log.
 
-use crate::model::GameId;
+use crate::model::{GameId, PhaseSeq};
 use sqlx::{AnyConnection, Row};
 
 /// Why orders and bids were set aside.
@@ -27,8 +27,8 @@ impl Why {
 /// phase `seq` (a declaration).
 #[derive(Clone, Copy, Debug)]
 pub enum Rows<'a> {
-    After(i64),
-    Of(i64, &'a str),
+    After(PhaseSeq),
+    Of(PhaseSeq, &'a str),
 }
 
 impl Rows<'_> {
@@ -40,7 +40,7 @@ impl Rows<'_> {
         }
     }
 
-    fn seq(self) -> i64 {
+    fn seq(self) -> PhaseSeq {
         match self {
             Rows::After(s) | Rows::Of(s, _) => s,
         }
@@ -50,7 +50,7 @@ impl Rows<'_> {
 /// One line of what was set aside, for the GM's log.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
-    pub seq: i64,
+    pub seq: PhaseSeq,
     pub power: String,
     /// The order, `2 DP: order` for a bid, or `ready`.
     pub what: String,
@@ -116,7 +116,7 @@ pub async fn set_aside(conn: &mut AnyConnection, game_id: GameId, rows: Rows<'_>
 
 /// Puts the orders and bids set aside from phase `seq` back (a roll forward restored the
 /// result that leads to it).
-pub async fn restore(conn: &mut AnyConnection, game_id: GameId, seq: i64) -> sqlx::Result<()> {
+pub async fn restore(conn: &mut AnyConnection, game_id: GameId, seq: PhaseSeq) -> sqlx::Result<()> {
     for sql in [
         "INSERT INTO orders (game_id, seq, power, unit_key, text, submitted_ms) \
          SELECT game_id, seq, power, unit_key, text, submitted_ms FROM set_aside_orders WHERE game_id = $1 AND seq = $2 \
@@ -134,7 +134,7 @@ pub async fn restore(conn: &mut AnyConnection, game_id: GameId, seq: i64) -> sql
 
 /// Forgets what was set aside from phase `seq` on: a phase judged anew leads to another
 /// position, where they were never given.
-pub async fn forget_from(conn: &mut AnyConnection, game_id: GameId, seq: i64) -> sqlx::Result<()> {
+pub async fn forget_from(conn: &mut AnyConnection, game_id: GameId, seq: PhaseSeq) -> sqlx::Result<()> {
     for sql in [
         "DELETE FROM set_aside_orders WHERE game_id = $1 AND seq >= $2",
         "DELETE FROM set_aside_bids WHERE game_id = $1 AND seq >= $2",

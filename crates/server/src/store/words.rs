@@ -7,7 +7,7 @@ use sqlx::encode::IsNull;
 use sqlx::error::BoxDynError;
 use sqlx::{Any, Database, Decode, Encode, Type};
 
-use crate::model::{AccountId, GameId, GameStatus, HowProcessed, MailKind, PostId, PressRule};
+use crate::model::{AccountId, GameId, GameStatus, HowProcessed, MailKind, PhaseSeq, PostId, PressRule};
 
 /// Implements sqlx's text conversions for enums with `as_str`, reading with the
 /// function named.
@@ -69,7 +69,7 @@ macro_rules! stored_as_integer {
     )*};
 }
 
-stored_as_integer!(GameId, AccountId, PostId);
+stored_as_integer!(GameId, AccountId, PostId, PhaseSeq);
 
 #[cfg(test)]
 mod tests {

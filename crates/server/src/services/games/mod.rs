@@ -18,7 +18,7 @@ use sqlx::{Any, Executor};
 
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::model::{Account, GameId, GameStatus};
+use crate::model::{Account, GameId, GameStatus, PhaseSeq};
 use crate::services::maps::MapOf;
 use crate::store::{self, games::Game};
 use crate::App;
@@ -28,7 +28,7 @@ pub async fn log_event(
     tx: &mut Tx,
     app: &App,
     game: GameId,
-    seq: i64,
+    seq: PhaseSeq,
     phase: &str,
     kind: &str,
     detail: &str,
@@ -125,7 +125,7 @@ impl LoadedGame {
 /// sender never said.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PhaseRef {
-    pub seq: Option<i64>,
+    pub seq: Option<PhaseSeq>,
     pub phase: Option<String>,
 }
 

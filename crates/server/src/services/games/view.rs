@@ -11,7 +11,7 @@ use super::settings::EarlyProcessing;
 use super::{role_of, LoadedGame, Role};
 use crate::clock::iso_utc;
 use crate::error::{ApiError, ApiResult};
-use crate::model::{Account, GameId, GameStatus, PressRule};
+use crate::model::{Account, GameId, GameStatus, PhaseSeq, PressRule};
 use crate::store;
 use crate::App;
 
@@ -101,7 +101,8 @@ pub struct GameView {
     /// When a forming game starts with whoever joined (ISO 8601, UTC).
     pub start_at: Option<String>,
     /// The number of phases processed.
-    pub seq: i64,
+    #[schema(value_type = i64)]
+    pub seq: PhaseSeq,
     /// The phase's code, e.g. `S1901M`.
     pub phase: String,
     /// The phase in words, e.g. `Spring 1901 movement`.

@@ -12,7 +12,7 @@ use std::time::Duration;
 use axum::http::StatusCode;
 
 use crate::jobs::Weight;
-use crate::model::GameId;
+use crate::model::{GameId, PhaseSeq};
 use crate::services::history;
 use crate::App;
 
@@ -25,7 +25,7 @@ const KEEP: usize = 8;
 const BUDGET: Duration = Duration::from_secs(60);
 
 /// A phase's picture: `(game, phase number)` and the PNG.
-type Picture = ((GameId, i64), Arc<Vec<u8>>);
+type Picture = ((GameId, PhaseSeq), Arc<Vec<u8>>);
 
 /// The pictures drawn lately, oldest first.
 #[derive(Default)]
@@ -34,12 +34,12 @@ pub struct Pictures {
 }
 
 impl Pictures {
-    fn get(&self, key: (GameId, i64)) -> Option<Arc<Vec<u8>>> {
+    fn get(&self, key: (GameId, PhaseSeq)) -> Option<Arc<Vec<u8>>> {
         let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         kept.iter().find(|(k, _)| *k == key).map(|(_, png)| png.clone())
     }
 
-    fn keep(&self, key: (GameId, i64), png: Arc<Vec<u8>>) {
+    fn keep(&self, key: (GameId, PhaseSeq), png: Arc<Vec<u8>>) {
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         kept.retain(|(k, _)| *k != key);
         kept.push_back((key, png));
@@ -58,7 +58,7 @@ pub enum Trouble {
 }
 
 /// Phase `seq` of `game` as a PNG [`WIDTH`] pixels wide.
-pub async fn png(app: &App, game: GameId, seq: i64) -> Result<Arc<Vec<u8>>, Trouble> {
+pub async fn png(app: &App, game: GameId, seq: PhaseSeq) -> Result<Arc<Vec<u8>>, Trouble> {
     if let Some(png) = app.mail_maps.get((game, seq)) {
         return Ok(png);
     }
@@ -83,6 +83,6 @@ pub async fn png(app: &App, game: GameId, seq: i64) -> Result<Arc<Vec<u8>>, Trou
 }
 
 /// The `Content-ID` of a phase's map in a mail (RFC 2392), the same in every mail.
-pub fn map_cid(domain: &str, game: GameId, seq: i64) -> String {
+pub fn map_cid(domain: &str, game: GameId, seq: PhaseSeq) -> String {
     format!("map-{game}-{seq}@{domain}")
 }

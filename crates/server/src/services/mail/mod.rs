@@ -47,7 +47,7 @@ use chrono_tz::Tz;
 
 use crate::db::{new_id, Tx};
 use crate::error::{ApiError, ApiResult};
-use crate::model::{AccountId, GameId};
+use crate::model::{AccountId, GameId, PhaseSeq};
 use crate::store;
 use crate::store::games::Game;
 use crate::store::mail::{NewMail, PhaseMap, Pref};
@@ -74,7 +74,7 @@ pub enum Block {
     /// ([`sender`]), shown in the HTML part by its `Content-ID`.
     Map {
         game: GameId,
-        seq: i64,
+        seq: PhaseSeq,
         cid: String,
         alt: String,
     },

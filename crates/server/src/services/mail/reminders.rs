@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::model::{Account, GameId, GameStatus};
+use crate::model::{Account, GameId, GameStatus, PhaseSeq};
 use crate::services::games;
 use crate::services::mail::{self, Block, Kind};
 use crate::services::processing::has_choice;
@@ -124,7 +124,7 @@ pub async fn send_due(app: &App) -> ApiResult<usize> {
     Ok(written)
 }
 
-async fn remind(app: &App, game_id: GameId, seq: i64, deadline_ms: i64, minutes: i64) -> ApiResult<usize> {
+async fn remind(app: &App, game_id: GameId, seq: PhaseSeq, deadline_ms: i64, minutes: i64) -> ApiResult<usize> {
     let mut tx = app.db.write.begin().await?;
     // The game's lock, so that no phase is processed under the reminder; a game another
     // transaction holds is left for the next pass.

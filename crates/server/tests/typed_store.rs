@@ -1,0 +1,159 @@
+//! The typed values of `crates/server/src/model.rs` go into the database and come back
+//! as the same values through the store's own functions, on both backends (issue 25,
+//! "Types at the boundary": ids and numbers with types, read by `store/` only). The
+//! columns keep their SQL types, so rows written by older versions read alike.
+mod common;
+
+use chancery_server::db::Db;
+use chancery_server::model::{AccountId, GameId, GameStatus, HowProcessed, MailKind, PhaseSeq, PressRule};
+use chancery_server::store;
+use chancery_server::store::mail::{NewMail, PhaseMap};
+use chancery_server::store::phases::{PhaseRow, Table};
+
+async fn open(target: &common::Target) -> Db {
+    Db::open(&target.url).await.expect("open the test database")
+}
+
+/// An account and a forming game of it, written as their creation writes them.
+async fn account_and_game(db: &Db) -> (AccountId, GameId) {
+    let account = AccountId(41);
+    store::accounts::insert(&db.write, account, "alice", "hash", 1_000)
+        .await
+        .unwrap();
+    let game = GameId(7_000_000_001);
+    store::games::insert(
+        &db.write,
+        &store::games::NewGameRow {
+            id: game,
+            name: "typed",
+            variant: "standard",
+            variant_text: None,
+            gm_id: account,
+            press: PressRule::Full,
+            grey_press: false,
+            anonymous: false,
+            reveal_at_end: false,
+            movement_minutes: 60,
+            retreat_minutes: 30,
+            adjustment_minutes: 30,
+            start_at_ms: None,
+            state_json: "{}",
+            created_ms: 1_000,
+            deadline_time: None,
+            time_zone: None,
+            process_when_ready: false,
+        },
+    )
+    .await
+    .unwrap();
+    (account, game)
+}
+
+fn phase(game: GameId, seq: i64) -> PhaseRow {
+    PhaseRow {
+        game_id: game,
+        seq: PhaseSeq(seq),
+        phase: format!("P{seq}"),
+        state_json: "{}".into(),
+        result_json: "{}".into(),
+        processed_ms: 2_000 + seq,
+        how: HowProcessed::Deadline,
+        bid_report: None,
+        missing: Vec::new(),
+        judged_json: None,
+    }
+}
+
+/// A phase's number (`PhaseSeq`) is stored in the BIGINT `seq` columns of `games`,
+/// `phases` and the outbox's maps and read back as the same number: a new game is at
+/// the first phase, each advance is the next, and a phase is found by its number.
+#[tokio::test(flavor = "multi_thread")]
+async fn phase_numbers_round_trip() {
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let db = open(&target).await;
+        let (account, game) = account_and_game(&db).await;
+
+        let row = store::games::by_id(&db.read, game).await.unwrap().unwrap();
+        assert_eq!(row.seq, PhaseSeq::FIRST);
+        for seq in 0..3 {
+            store::phases::insert(&db.write, Table::Phases, &phase(game, seq))
+                .await
+                .unwrap();
+            store::games::advance(
+                &db.write,
+                game,
+                PhaseSeq(seq),
+                "{}",
+                GameStatus::Active,
+                None,
+                Some(9_000),
+            )
+            .await
+            .unwrap();
+        }
+        let row = store::games::by_id(&db.read, game).await.unwrap().unwrap();
+        assert_eq!(row.seq, PhaseSeq(3));
+        assert_eq!(row.seq.previous(), Some(PhaseSeq(2)));
+        assert_eq!(PhaseSeq::FIRST.previous(), None);
+
+        let listed: Vec<PhaseSeq> = store::phases::list(&db.read, game)
+            .await
+            .unwrap()
+            .iter()
+            .map(|p| p.seq)
+            .collect();
+        assert_eq!(listed, [PhaseSeq(0), PhaseSeq(1), PhaseSeq(2)]);
+        let one = store::phases::get(&db.read, Table::Phases, game, PhaseSeq(1))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!((one.game_id, one.seq, one.phase.as_str()), (game, PhaseSeq(1), "P1"));
+        assert!(store::phases::get(&db.read, Table::Phases, game, PhaseSeq(3))
+            .await
+            .unwrap()
+            .is_none());
+
+        // The outbox keeps a mail's maps as JSON `[game, seq]` pairs: the same bare
+        // integers older versions wrote.
+        let maps = vec![
+            PhaseMap {
+                game_id: game,
+                seq: PhaseSeq(2),
+            },
+            PhaseMap {
+                game_id: game,
+                seq: PhaseSeq(0),
+            },
+        ];
+        store::mail::enqueue(
+            &db.write,
+            &NewMail {
+                id: 5,
+                account_id: account,
+                address: "alice@example.org".into(),
+                game_id: Some(game),
+                kind: MailKind::Results,
+                subject: "results".into(),
+                text_body: "text".into(),
+                html_body: "<p>html</p>".into(),
+                message_id: "<m5@example.org>".into(),
+                created_ms: 3_000,
+                due_ms: 3_000,
+                maps: maps.clone(),
+                digest_ms: None,
+            },
+        )
+        .await
+        .unwrap();
+        let mails = store::mail::of_game(&db.read, game, 10).await.unwrap();
+        assert_eq!(mails.len(), 1);
+        assert_eq!(mails[0].maps, maps);
+        let pool = target.database().await;
+        let stored: String = sqlx::query_scalar("SELECT maps FROM outbox WHERE id = 5")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(stored, format!("[[{game},2],[{game},0]]"));
+    }
+}
