@@ -527,6 +527,19 @@ pub fn commanded_powers(v: &Variant, player: PowerId) -> Vec<PowerId> {
         .collect()
 }
 
+/// Whether `player` has anything to decide in this phase: a unit to order or a
+/// dislodged unit to retreat (its own or a faction's), or in a Winter builds or
+/// removals for itself or a faction it plays. A phase waits only for players who have.
+pub fn has_choice(v: &Variant, state: &GameState, player: PowerId) -> bool {
+    match state.phase.kind {
+        PhaseKind::Movement => state.units.iter().any(|u| v.controls(player, u.power)),
+        PhaseKind::Retreat => state.dislodged.iter().any(|d| v.controls(player, d.unit.power)),
+        PhaseKind::Adjustment => commanded_powers(v, player)
+            .into_iter()
+            .any(|p| state.centre_count(p) != state.unit_count(p)),
+    }
+}
+
 /// The minor units great powers may bid on in this phase (DP variants, movement only):
 /// the units of minor powers and of powers in civil disorder.
 pub fn biddable_units(v: &Variant, state: &GameState) -> Vec<Unit> {

@@ -7,7 +7,7 @@
 //! is of that kind.
 
 use chancery_engine::builtin::{builtin, builtin_names};
-use chancery_engine::options::{biddable_units, orderable_units, power_orders, Lister, Scope};
+use chancery_engine::options::{biddable_units, has_choice, orderable_units, power_orders, Lister, Scope};
 use chancery_engine::order::{Order, OrderKind, UnitRef};
 use chancery_engine::validate::validate;
 use chancery_engine::variant::{Location, PowerKind};
@@ -315,4 +315,36 @@ fn the_standard_opening_lists_the_textbook_moves() {
     }
     // DATC 6.A.1/6.A.2: no move to a space the unit cannot reach, no army to sea.
     assert!(!texts.iter().any(|t| t == "F lon - pic" || t == "A lvp - iri"));
+}
+
+/// 1936, "The Spanish Civil War" (seed 000): "the Soviet player does the same for
+/// Republican Spain", builds included. A Winter in which only the Republicans have a
+/// build still has a decision for the Soviet player, and none for a player whose powers
+/// are all balanced; in Spring every player with a unit, its own or its faction's, has
+/// one, and a minor power's player (none) has nothing to decide.
+#[test]
+fn a_player_decides_for_its_factions_too() {
+    let v = builtin("1936").unwrap().unwrap();
+    let power = |n: &str| v.find_power(n).unwrap();
+    let (soviet, italy, britain) = (power("Soviet Union"), power("Italy"), power("Britain"));
+    let spring = GameState::initial(&v);
+    assert!([soviet, italy, britain].iter().all(|&p| has_choice(&v, &spring, p)));
+
+    let mut winter = GameState::initial(&v);
+    winter.phase = chancery_engine::Phase::new(chancery_engine::Season::Fall, 1936, PhaseKind::Adjustment);
+    for p in 0..v.powers.len() as PowerId {
+        assert_eq!(
+            winter.centre_count(p),
+            winter.unit_count(p),
+            "{} starts balanced",
+            v.powers[p as usize].name
+        );
+    }
+    assert!(!has_choice(&v, &winter, soviet) && !has_choice(&v, &winter, italy));
+    winter.owners[v.find_province("Madrid").unwrap() as usize] = Some(power("Republican Spain"));
+    assert!(
+        has_choice(&v, &winter, soviet),
+        "the Republicans' build is the Soviet player's to give"
+    );
+    assert!(!has_choice(&v, &winter, italy) && !has_choice(&v, &winter, britain));
 }

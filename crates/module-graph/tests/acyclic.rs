@@ -2,41 +2,18 @@
 //! modules` counts them (see the reader in src/lib.rs): a circle means no module of it
 //! can be read, tested or moved without the others. Nor do two sibling modules reach
 //! into each other through their children (`mailer` using `services::mail_map` while
-//! `services::mail` used `mailer`), which no file-to-file circle shows; the sibling
-//! circles that are known are listed with their reason; a new one, or a known one
-//! grown, fails, and a known one undone must leave the list. Set
+//! `services::mail` used `mailer`), which no file-to-file circle shows. Set
 //! `CHANCERY_PRINT_MODULES=1` to print each crate's graph.
 
 use std::path::Path;
 
 use chancery_module_graph::{circles, graph, siblings};
 
-/// Sibling circles known and not yet undone, by crate: no found circle may hold a module
-/// that none of these holds with it.
-const KNOWN: [(&str, &str, &[&str]); 1] = [(
-    "server",
-    "the events of games, orders, press and the forum mail their players, while the mail \
-         and bots read games, and processing and the GM's tools call each other",
-    &[
-        "services::bids",
-        "services::bots",
-        "services::forum",
-        "services::games",
-        "services::gm",
-        "services::history",
-        "services::mail",
-        "services::orders",
-        "services::press",
-        "services::processing",
-    ],
-)];
-
 #[test]
 fn no_crate_has_an_import_circle() {
     let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut checked = Vec::new();
     let mut found = Vec::new();
-    let mut still_there = Vec::new();
     let mut entries: Vec<_> = std::fs::read_dir(&crates).unwrap().map(|e| e.unwrap().path()).collect();
     entries.sort();
     for dir in entries
@@ -54,13 +31,7 @@ fn no_crate_has_an_import_circle() {
             found.push(format!("crates/{name}: {}", c.join(", ")));
         }
         for c in circles(&siblings(&g)) {
-            let known = KNOWN
-                .iter()
-                .position(|(k, _, ms)| *k == name && c.iter().all(|m| ms.contains(&m.as_str())));
-            match known {
-                Some(i) => still_there.push(i),
-                None => found.push(format!("crates/{name}, between sibling modules: {}", c.join(", "))),
-            }
+            found.push(format!("crates/{name}, between sibling modules: {}", c.join(", ")));
         }
         checked.push((name, g.len(), g.values().map(|t| t.len()).sum::<usize>()));
     }
@@ -69,14 +40,6 @@ fn no_crate_has_an_import_circle() {
         "import circles (modules that use each other):\n{}",
         found.join("\n")
     );
-    // A known circle undone leaves the list: it says what is still to undo.
-    for (i, (k, why, ms)) in KNOWN.iter().enumerate() {
-        assert!(
-            still_there.contains(&i),
-            "crates/{k}: the sibling circle {} ({why}) is gone; take it off KNOWN",
-            ms.join(", ")
-        );
-    }
     // The reader found the crates, their modules and their uses (a reader that sees
     // nothing would pass everything).
     let counts = |n: &str| {

@@ -12,10 +12,10 @@
 
 use chancery_engine::options::{power_orders, Scope};
 use chancery_engine::{GameState, OrderKind};
-use chancery_server::services::games::create::NewGame;
-use chancery_server::services::games::seats::JoinRequest;
 use chancery_server::services::games::settings::{Deadlines, EarlyProcessing};
-use chancery_server::services::{accounts, games, orders};
+use chancery_server::services::new_game::NewGame;
+use chancery_server::services::seats::JoinRequest;
+use chancery_server::services::{accounts, games, new_game, orders, seats};
 use chancery_server::{clock, db, services, App, AppState};
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -40,7 +40,7 @@ async fn setup() -> Setup {
     let player = accounts::create_account(&app, "bench-player", "bench-password-2")
         .await
         .unwrap();
-    let game = games::create::create(
+    let game = new_game::create(
         &app,
         &gm,
         NewGame {
@@ -82,7 +82,7 @@ async fn setup() -> Setup {
             Some(chosen.display(&v).to_string())
         })
         .collect();
-    games::seats::join(
+    seats::join(
         &app,
         &player,
         game.id,
@@ -93,7 +93,7 @@ async fn setup() -> Setup {
     .await
     .unwrap();
     let (mut tx, g) = games::lock(&app, game.id).await.unwrap();
-    games::seats::start(&app, &mut tx, &g).await.unwrap();
+    seats::start(&app, &mut tx, &g).await.unwrap();
     tx.commit().await.unwrap();
     Setup {
         app,

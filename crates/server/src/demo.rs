@@ -14,10 +14,10 @@ use rand::{Rng, SeedableRng};
 use crate::model::HowProcessed;
 use crate::services::accounts::create_account;
 use crate::services::games;
-use crate::services::games::create::NewGame;
 use crate::services::games::settings::{Deadlines, EarlyProcessing};
+use crate::services::new_game::NewGame;
 use crate::services::processing::adjudicate_current;
-use crate::services::{forum, moderation};
+use crate::services::{forum, moderation, new_game, seats};
 use crate::App;
 
 pub const DEMO_GM: &str = "demo-gm";
@@ -53,7 +53,7 @@ pub async fn create_if_empty(app: &App) -> Result<(), String> {
     };
     let mut rng = StdRng::seed_from_u64(1901);
     for name in chancery_engine::builtin::builtin_names() {
-        let game = games::create::create(
+        let game = new_game::create(
             app,
             &gm,
             NewGame {
@@ -76,7 +76,7 @@ pub async fn create_if_empty(app: &App) -> Result<(), String> {
         .map_err(err)?;
         let id = game.id;
         let (mut tx, g) = games::lock(app, id).await.map_err(err)?;
-        games::seats::start(app, &mut tx, &g).await.map_err(err)?;
+        seats::start(app, &mut tx, &g).await.map_err(err)?;
         tx.commit().await.map_err(|e| e.to_string())?;
         for _ in 0..DEMO_PHASES {
             let (mut tx, g) = games::lock(app, id).await.map_err(err)?;
@@ -130,7 +130,7 @@ pub async fn create_if_empty(app: &App) -> Result<(), String> {
 /// waits for a newcomer; once someone takes it the game moves at their pace (the bots
 /// are ready as soon as a phase opens), and until then at the deadlines.
 async fn against_bots(app: &App, gm: &crate::model::Account) -> crate::error::ApiResult<()> {
-    let game = games::create::create(
+    let game = new_game::create(
         app,
         gm,
         NewGame {

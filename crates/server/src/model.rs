@@ -397,3 +397,19 @@ impl Default for Schedule {
         }
     }
 }
+
+/// A bot's level as the server stores it (`bots.level`, `bot_fill.level`): the bot
+/// crate's level, wrapped so that the store reads and writes it as its word and the
+/// layers above compare levels, never words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BotLevel(pub chancery_bot::Level);
+
+impl BotLevel {
+    pub fn as_str(self) -> &'static str {
+        self.0.as_str()
+    }
+
+    pub fn parse(word: &str) -> Option<BotLevel> {
+        chancery_bot::Level::parse(word).map(BotLevel)
+    }
+}

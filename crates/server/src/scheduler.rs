@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use crate::error::ApiResult;
 use crate::model::GameStatus;
-use crate::services::games;
 use crate::services::processing::process_due;
+use crate::services::{games, seats};
 use crate::store;
 use crate::store::games::{DueGame, Lock};
 use crate::App;
@@ -31,7 +31,7 @@ pub async fn once(app: &App) -> ApiResult<usize> {
     for id in store::games::starting(&app.db.read, now).await? {
         let (mut tx, game) = games::lock(app, id).await?;
         if game.status == GameStatus::Forming {
-            games::seats::start(app, &mut tx, &game).await?;
+            seats::start(app, &mut tx, &game).await?;
             tx.commit().await?;
             app.bot_wake.notify_one();
         }

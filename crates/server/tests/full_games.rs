@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use chancery_engine::adjust::{build_sites, surplus};
 use chancery_engine::dp::{self, Bid};
 use chancery_engine::json::{state_from_json, StateJson};
+use chancery_engine::options::has_choice;
 use chancery_engine::validate::{retreat_options, validate};
 use chancery_engine::variant::PowerKind;
 use chancery_engine::{GameState, Location, Order, OrderKind, PhaseKind, PowerId, UnitKind, UnitRef, Variant};
@@ -289,15 +290,6 @@ fn adjustment_orders(
         }
     }
     out
-}
-
-/// Whether `power` must act this phase; mirrors the server's wait-for-ready rule.
-fn has_choice(v: &Variant, state: &GameState, power: PowerId) -> bool {
-    match state.phase.kind {
-        PhaseKind::Movement => state.units.iter().any(|u| v.controls(power, u.power)),
-        PhaseKind::Retreat => state.dislodged.iter().any(|d| v.controls(power, d.unit.power)),
-        PhaseKind::Adjustment => state.centre_count(power) != state.unit_count(power),
-    }
 }
 
 /// Submits `power`'s bids, within the budget the API states for it; returns them.

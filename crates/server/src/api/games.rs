@@ -9,11 +9,11 @@ use utoipa::{IntoParams, ToSchema};
 use crate::auth::{Account, Viewer};
 use crate::error::{ApiResult, Body, ErrorBody, OptionalBody, Params, Path};
 use crate::model::GameId;
-use crate::services::games::create::{self, NewGame};
-use crate::services::games::seats::{self, JoinRequest, Joined, Left, Observing};
 use crate::services::games::view::GameView;
 use crate::services::games::view::{self, GameSummary};
 use crate::services::games::{LoadedGame, Role};
+use crate::services::new_game::{self, NewGame};
+use crate::services::seats::{self, JoinRequest, Joined, Left, Observing};
 use crate::services::votes::{self, DrawVote};
 use crate::App;
 
@@ -34,7 +34,7 @@ pub async fn create(
     account: Account,
     Body(g): Body<NewGame>,
 ) -> ApiResult<(StatusCode, Json<GameView>)> {
-    let game = create::create(&app, &account, g).await?;
+    let game = new_game::create(&app, &account, g).await?;
     Ok((
         StatusCode::CREATED,
         Json(view::game_view(&app, &LoadedGame::of(&app, game).await?, &Role::Gm).await?),

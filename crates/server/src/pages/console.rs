@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use askama::Template;
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect};
+use chancery_engine::options::has_choice;
 use chancery_engine::{GameState, PowerId, Variant};
 
 use super::deadline::DeadlineBox;
@@ -25,7 +26,6 @@ use crate::services::gm::EventLine;
 use crate::services::history::PhaseLine;
 use crate::services::mail::log::Delivery;
 use crate::services::orders::PowerOrder;
-use crate::services::processing::has_choice;
 use crate::store::games::Game;
 use crate::App;
 
@@ -161,7 +161,7 @@ fn waiting(v: &Variant, state: &GameState, powers: &[PowerView]) -> Vec<Badge> {
     powers
         .iter()
         .filter(|p| p.has_player && !p.ready && !p.civil_disorder)
-        .filter(|p| has_choice(v, state, &p.name))
+        .filter(|p| v.find_power(&p.name).is_some_and(|id| has_choice(v, state, id)))
         .map(|p| Badge::new(&p.name, colour(v, &p.name)))
         .collect()
 }

@@ -1,6 +1,6 @@
 //! Bots in seats: the GM seats a bot on a vacant power or gives it a power
 //! whose player is gone; a game may ask for bots in the seats nobody has at the start
-//! (`games::seats::start`); a person takes a bot's seat through the GM's replacement.
+//! (`seats::start`); a person takes a bot's seat through the GM's replacement.
 //!
 //! A bot decides each phase off the request path: [`run`] finds the turns due (a bot's
 //! power in a running game's current phase, not yet decided), claims each under the
@@ -30,10 +30,10 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::error::{ApiError, ApiResult};
 use crate::jobs::Weight;
-use crate::model::{Account, GameId, GameStatus, PhaseSeq};
+use crate::model::{Account, BotLevel, GameId, GameStatus, PhaseSeq};
 use crate::services::bids::NewBid;
 use crate::services::games::{self, log_event, playable_powers};
-use crate::services::processing::has_choice;
+use crate::services::seats;
 use crate::store;
 use crate::App;
 
@@ -128,7 +128,7 @@ pub async fn seat(app: &App, account: &Account, id: GameId, s: BotSeat) -> ApiRe
     let now = app.clock.now_ms();
     let old = store::mail::player_of(&mut *tx, id, &power).await?;
     store::members::end_seat(&mut *tx, id, &power, now).await?;
-    store::bots::seat(&mut *tx, id, &power, SEAT_LEVEL.as_str(), game.seq, now).await?;
+    store::bots::seat(&mut *tx, id, &power, BotLevel(SEAT_LEVEL), game.seq, now).await?;
     store::members::clear_disorder(&mut *tx, id, &power).await?;
     let phase = state.phase.code();
     match old {
@@ -151,7 +151,7 @@ pub async fn seat(app: &App, account: &Account, id: GameId, s: BotSeat) -> ApiRe
     }
     let seated = store::members::seated(&mut *tx, id).await?.len() + bots.len() + 1;
     if game.status == GameStatus::Forming && game.start_at_ms.is_none() && seated >= playable.len() {
-        games::seats::start(app, &mut tx, &game).await?;
+        seats::start(app, &mut tx, &game).await?;
     }
     tx.commit().await?;
     app.bot_wake.notify_one();
@@ -237,9 +237,7 @@ pub fn seed(game: GameId, seq: PhaseSeq, power: usize) -> u64 {
 
 /// Plays one turn: claim, decide, write. Returns whether this call wrote a decision.
 async fn play(app: &App, turn: store::bots::Turn) -> ApiResult<bool> {
-    let Some(level) = Level::parse(&turn.level) else {
-        return Err(ApiError::unprocessable(format!("unknown bot level `{}`", turn.level)));
-    };
+    let level = turn.level.0;
     // The claim, under the game's lock.
     let (mut tx, game) = games::lock(app, turn.game).await?;
     if !still_its_turn(&mut tx, &game, &turn).await? {
@@ -257,7 +255,7 @@ async fn play(app: &App, turn: store::bots::Turn) -> ApiResult<bool> {
         .find_power(&turn.power)
         .ok_or_else(|| ApiError::unprocessable(format!("unknown power `{}`", turn.power)))?;
     store::bots::claim(&mut *tx, turn.game, turn.seq, &turn.power, &app.server_id, now).await?;
-    if !has_choice(&v, &state, &turn.power) {
+    if !chancery_engine::options::has_choice(&v, &state, power) {
         // Nothing to decide; ready at once all the same, as the page shows it.
         store::bots::done(&mut *tx, turn.game, turn.seq, &turn.power, "no decision", now).await?;
         let (_, processed) = crate::services::orders::ready(app, &mut tx, (&game, &v, &state), &turn.power).await?;

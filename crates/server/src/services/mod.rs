@@ -5,7 +5,9 @@
 //! ([`crate::api`]) and the pages both call services, so the two faces cannot disagree.
 //!
 //! - [`accounts`]: accounts, sessions, the login throttle.
-//! - [`games`]: games, their settings, views and seats.
+//! - [`games`]: games as stored and shown: loading and locking one, roles, settings,
+//!   views and a player's own games; [`new_game`]: creating one; [`seats`]: joining,
+//!   leaving, starting, and a player put in a seat.
 //! - [`orders`]: orders and ready marks, each for the phase it names; [`bids`]: DP bids,
 //!   budgets and the GM's bid report; [`order_words`]: orders in words, and examples
 //!   from a power's own units.
@@ -42,12 +44,14 @@ pub mod mail;
 pub mod map_tools;
 pub mod maps;
 pub mod moderation;
+pub mod new_game;
 pub mod order_words;
 pub mod orders;
 pub mod players;
 pub mod press;
 pub mod processing;
 pub mod sandbox;
+pub mod seats;
 pub mod stored_orders;
 pub mod targets;
 pub mod variants;

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use chancery_engine::options::commanded_powers;
+use chancery_engine::options::{commanded_powers, has_choice};
 use chancery_engine::order::order_province;
 use chancery_engine::parse::parse_order;
 use chancery_engine::validate::validate;
@@ -22,7 +22,7 @@ use crate::limits::{MAX_ORDERS, MAX_ORDER_CHARS};
 use crate::model::{Account, GameId, GameStatus, HowProcessed, PhaseSeq};
 use crate::services::games::{self, acting_power, at_phase, role_of, PhaseRef, Role};
 use crate::services::order_words;
-use crate::services::processing::{adjudicate_current, disorder_powers, has_choice};
+use crate::services::processing::{adjudicate_current, disorder_powers};
 use crate::store::games::Game;
 use crate::store::{self, orders::UnitOrder};
 use crate::App;
@@ -525,7 +525,9 @@ async fn waiting_for(
     let ready = store::orders::ready_powers(&mut **tx, game.id, game.seq).await?;
     Ok(seated
         .into_iter()
-        .filter(|p| !disorder.contains(p) && !ready.contains(p) && has_choice(v, state, p))
+        .filter(|p| {
+            !disorder.contains(p) && !ready.contains(p) && v.find_power(p).is_some_and(|p| has_choice(v, state, p))
+        })
         .collect())
 }
 

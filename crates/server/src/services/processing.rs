@@ -12,9 +12,10 @@
 
 use chancery_engine::dp::Bid;
 use chancery_engine::json::{adjudication_json, state_from_json, AdjudicationJson, StateJson};
+use chancery_engine::options::has_choice;
 use chancery_engine::parse::parse_order_line;
 use chancery_engine::phase::{judge_phase, PhaseResult};
-use chancery_engine::{GameState, Order, PhaseKind, PowerId, Variant};
+use chancery_engine::{GameState, Order, PowerId, Variant};
 
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode};
@@ -42,19 +43,6 @@ pub async fn log_event(
 /// The powers in civil disorder.
 pub async fn disorder_powers(tx: &mut Tx, game_id: GameId) -> ApiResult<Vec<String>> {
     Ok(store::disorder::powers(&mut **tx, game_id).await?)
-}
-
-/// Whether a power has a decision to make in this phase: units to order, a dislodged
-/// unit to retreat, or builds or removals.
-pub fn has_choice(v: &Variant, state: &GameState, power: &str) -> bool {
-    let Some(p) = v.find_power(power) else {
-        return false;
-    };
-    match state.phase.kind {
-        PhaseKind::Movement => state.units.iter().any(|u| v.controls(p, u.power)),
-        PhaseKind::Retreat => state.dislodged.iter().any(|d| v.controls(p, d.unit.power)),
-        PhaseKind::Adjustment => state.centre_count(p) != state.unit_count(p),
-    }
 }
 
 /// The scheduler's processing of phase `seq`: only if it is still the current one, the
@@ -183,7 +171,11 @@ async fn judge(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<Judged> {
         .iter()
         .enumerate()
         .filter(|(i, p)| !v.is_minor(*i as PowerId) && p.player.is_none() && !input.disorder.contains(&p.name))
-        .filter(|(i, p)| has_choice(&v, &input.state, &p.name) && !input.orders.iter().any(|o| o.power as usize == *i))
+        // Orders given for a faction count as the player's: it gave some.
+        .filter(|(i, _)| {
+            let p = *i as PowerId;
+            has_choice(&v, &input.state, p) && !input.orders.iter().any(|o| v.controls(p, o.power))
+        })
         .map(|(_, p)| p.name.clone())
         .collect();
     let phase = input.state.phase.code();

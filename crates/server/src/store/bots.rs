@@ -2,7 +2,7 @@
 //! (claimed by one server, then done), and the games whose vacant seats bots take at
 //! the start.
 
-use crate::model::{AccountId, GameId, PhaseSeq};
+use crate::model::{AccountId, BotLevel, GameId, PhaseSeq};
 use sqlx::{Any, Executor, Row};
 
 use crate::db::new_id;
@@ -11,8 +11,7 @@ use crate::db::new_id;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeatedBot {
     pub power: String,
-    /// The bot's level (`chancery_bot::Level`'s name).
-    pub level: String,
+    pub level: BotLevel,
 }
 
 /// The powers a bot plays now, with the bot's level.
@@ -51,7 +50,7 @@ pub async fn seat<'e, E: Executor<'e, Database = Any>>(
     e: E,
     game: GameId,
     power: &str,
-    level: &str,
+    level: BotLevel,
     seq: PhaseSeq,
     now_ms: i64,
 ) -> sqlx::Result<()> {
@@ -92,7 +91,7 @@ pub struct Turn {
     pub game: GameId,
     pub seq: PhaseSeq,
     pub power: String,
-    pub level: String,
+    pub level: BotLevel,
 }
 
 /// The turns due in running games: a bot's power whose turn in the current phase is
@@ -241,7 +240,11 @@ pub async fn played<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId) -> 
 }
 
 /// Asks bots to take the vacant seats of the game when it starts, at `level`.
-pub async fn fill_at_start<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId, level: &str) -> sqlx::Result<()> {
+pub async fn fill_at_start<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    game: GameId,
+    level: BotLevel,
+) -> sqlx::Result<()> {
     sqlx::query("INSERT INTO bot_fill (game_id, level) VALUES ($1, $2)")
         .bind(game)
         .bind(level)
@@ -251,7 +254,7 @@ pub async fn fill_at_start<'e, E: Executor<'e, Database = Any>>(e: E, game: Game
 }
 
 /// The level of the bots that take the game's vacant seats at the start, if asked.
-pub async fn fill_level<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId) -> sqlx::Result<Option<String>> {
+pub async fn fill_level<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId) -> sqlx::Result<Option<BotLevel>> {
     sqlx::query("SELECT level FROM bot_fill WHERE game_id = $1")
         .bind(game)
         .fetch_optional(e)

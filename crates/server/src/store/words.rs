@@ -7,7 +7,7 @@ use sqlx::encode::IsNull;
 use sqlx::error::BoxDynError;
 use sqlx::{Any, Database, Decode, Encode, Type};
 
-use crate::model::{AccountId, GameId, GameStatus, HowProcessed, MailKind, PhaseSeq, PostId, PressRule};
+use crate::model::{AccountId, BotLevel, GameId, GameStatus, HowProcessed, MailKind, PhaseSeq, PostId, PressRule};
 
 /// Implements sqlx's text conversions for enums with `as_str`, reading with the
 /// function named.
@@ -40,6 +40,7 @@ stored_as_words!(
     HowProcessed => "way of processing", HowProcessed::parse;
     MailKind => "kind of mail", MailKind::stored;
     super::members::Role => "member role", super::members::Role::parse;
+    BotLevel => "bot level", BotLevel::parse;
 );
 
 /// The ids stored as BIGINTs: bound and read as the integer they wrap.
@@ -76,7 +77,7 @@ mod tests {
     use sqlx::any::AnyPoolOptions;
     use sqlx::Row;
 
-    use crate::model::{GameStatus, HowProcessed};
+    use crate::model::{BotLevel, GameStatus, HowProcessed};
 
     /// Each word reads back as its enum, and a word no variant has is an error that says
     /// which, rather than a default.
@@ -101,5 +102,20 @@ mod tests {
         assert!(e.contains("unknown way of processing `gm: process now`"), "{e}");
         let e = row.try_get::<GameStatus, _>("status").unwrap_err().to_string();
         assert!(e.contains("unknown game status `Active`"), "{e}");
+        for level in [
+            chancery_bot::Level::Random,
+            chancery_bot::Level::Baseline,
+            chancery_bot::Level::Strong,
+        ] {
+            let row = sqlx::query("SELECT $1 AS level")
+                .bind(BotLevel(level))
+                .fetch_one(&db)
+                .await
+                .unwrap();
+            assert_eq!(row.try_get::<BotLevel, _>("level").unwrap(), BotLevel(level));
+        }
+        let row = sqlx::query("SELECT 'Strong' AS level").fetch_one(&db).await.unwrap();
+        let e = row.try_get::<BotLevel, _>("level").unwrap_err().to_string();
+        assert!(e.contains("unknown bot level `Strong`"), "{e}");
     }
 }

@@ -55,7 +55,10 @@ pub async fn turns(app: &App, account: &Account) -> ApiResult<HashMap<GameId, Tu
         } = super::read(app, seat.game_id).await?;
         let turn = if game.status == GameStatus::Forming {
             Turn::Waiting
-        } else if !crate::services::processing::has_choice(&v, &state, &seat.power) {
+        } else if !v
+            .find_power(&seat.power)
+            .is_some_and(|p| chancery_engine::options::has_choice(&v, &state, p))
+        {
             Turn::NothingToOrder
         } else if seat.ready {
             Turn::Ready

@@ -1,10 +1,9 @@
-//! Games: the game and who the viewer is in it (here), and by job: [`create`] a game,
-//! its [`settings`] (press, deadline schedules), its [`view`] for each viewer and the
-//! list of games, and its [`seats`] (joining, observing, leaving, the start).
+//! Games: the game and who the viewer is in it (here), and by job: its [`settings`]
+//! (press, deadline schedules), its [`view`] for each viewer and the list of games, and
+//! a player's own games in the [`lobby`]. Creating a game is `services::new_game`, its
+//! seats `services::seats`: both mail and post about a game, and the mail reads games.
 
-pub mod create;
 pub mod lobby;
-pub mod seats;
 pub mod settings;
 pub mod view;
 

@@ -27,7 +27,6 @@ use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::{Account, GameId, GameStatus, PhaseSeq};
 use crate::services::games;
 use crate::services::mail::{self, Block, Kind};
-use crate::services::processing::has_choice;
 use crate::store::{self, games::Lock};
 use crate::App;
 
@@ -156,7 +155,7 @@ async fn remind(app: &App, game_id: GameId, seq: PhaseSeq, deadline_ms: i64, min
             continue;
         }
         // Orders for the power's own units and for the factions it plays.
-        let orders_due = has_choice(&v, &state, power)
+        let orders_due = chancery_engine::options::has_choice(&v, &state, pid)
             && !given
                 .iter()
                 .any(|o| v.find_power(&o.power).is_some_and(|p| p == pid || v.controls(pid, p)));

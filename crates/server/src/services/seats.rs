@@ -4,10 +4,10 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{lock, playable_powers, role_of, Role};
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::{Account, AccountId, GameId, GameStatus};
+use crate::services::games::{lock, log_event, playable_powers, role_of, Role};
 use crate::store::{self, games::Game};
 use crate::App;
 
@@ -128,7 +128,7 @@ pub async fn start(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<()> {
     let state = game.state(&v)?;
     let deadline = game.deadline_from(app.clock.now_ms(), state.phase.kind)?;
     store::games::start(&mut **tx, game.id, deadline).await?;
-    super::log_event(tx, app, game.id, game.seq, &state.phase.code(), "started", "").await?;
+    log_event(tx, app, game.id, game.seq, &state.phase.code(), "started", "").await?;
     if let Some(level) = store::bots::fill_level(&mut **tx, game.id).await? {
         let mut taken = store::members::seated(&mut **tx, game.id).await?;
         taken.extend(store::bots::powers(&mut **tx, game.id).await?);
@@ -136,9 +136,9 @@ pub async fn start(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<()> {
         for power in playable_powers(&v) {
             let disordered = v.find_power(&power).is_some_and(|p| state.in_disorder(p));
             if !taken.contains(&power) && !disordered {
-                store::bots::seat(&mut **tx, game.id, &power, &level, game.seq, now).await?;
+                store::bots::seat(&mut **tx, game.id, &power, level, game.seq, now).await?;
                 store::members::clear_disorder(&mut **tx, game.id, &power).await?;
-                super::log_event(tx, app, game.id, game.seq, &state.phase.code(), "bot_seated", &power).await?;
+                log_event(tx, app, game.id, game.seq, &state.phase.code(), "bot_seated", &power).await?;
             }
         }
     }
@@ -179,7 +179,7 @@ pub async fn leave(app: &App, account: &Account, id: GameId) -> ApiResult<Left> 
     if let Some(power) = &left {
         let v = game.variant(app).await?;
         let phase = game.state(&v)?.phase.code();
-        super::log_event(&mut tx, app, id, game.seq, &phase, "left", power).await?;
+        log_event(&mut tx, app, id, game.seq, &phase, "left", power).await?;
         crate::services::mail::player_left(&mut tx, app, &game, power).await?;
     }
     tx.commit().await?;

@@ -7,13 +7,13 @@ use chancery_engine::GameState;
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use super::load;
-use super::settings::{check_press, Deadlines, EarlyProcessing};
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
 use crate::jobs::Weight;
 use crate::limits::MAX_GAME_NAME_CHARS;
-use crate::model::{Account, GameId, Schedule};
+use crate::model::{Account, BotLevel, GameId, Schedule};
+use crate::services::games::load;
+use crate::services::games::settings::{check_press, Deadlines, EarlyProcessing};
 use crate::services::maps::{self, MapOf};
 use crate::store::{self, games::Game, games::NewGameRow};
 use crate::variants::check_upload;
@@ -142,7 +142,7 @@ pub async fn create(app: &App, account: &Account, g: NewGame) -> ApiResult<Game>
     )
     .await?;
     if g.bots_fill_seats {
-        store::bots::fill_at_start(&mut *tx, id, crate::services::bots::SEAT_LEVEL.as_str()).await?;
+        store::bots::fill_at_start(&mut *tx, id, BotLevel(crate::services::bots::SEAT_LEVEL)).await?;
     }
     crate::services::forum::create_game_thread(&mut tx, id, name, account.id, now).await?;
     tx.commit().await?;
