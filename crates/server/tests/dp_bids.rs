@@ -439,7 +439,8 @@ async fn civil_disorder_turns_a_great_power_into_independent_minors() {
 /// and the two are "separate powers" for everything but victory, so the faction's Winter
 /// is its own. The Soviet player moves the Republican army into Madrid with the
 /// faction's name before the order, builds for the faction in the Winter with the same
-/// prefix, reads those lines back among its own orders, and the build stands.
+/// prefix, reads those lines back among its own orders, and the build stands; until
+/// the Soviet player is ready, the Winter waits for it.
 #[tokio::test(flavor = "multi_thread")]
 async fn the_soviet_player_writes_republican_spains_orders_and_its_winter_build() {
     for target in common::targets().await {
@@ -475,6 +476,16 @@ async fn the_soviet_player_writes_republican_spains_orders_and_its_winter_build(
         let game = gm.get(&format!("/api/games/{id}")).await;
         assert_eq!(game["state"]["phase"], "W1936A", "{game}");
         let seq = game["seq"].as_i64().unwrap();
+        // Only the Republicans adjust, and their build is the Soviet player's to give: with
+        // every other player ready, the phase still waits for the Soviet player.
+        for (name, other) in players.iter().filter(|(name, _)| name != "Soviet Union") {
+            let mark = other.post(&format!("/api/games/{id}/ready"), json!({"seq": seq})).await;
+            assert_eq!(
+                (mark["all_ready"].as_bool(), mark["processed"].as_bool()),
+                (Some(false), Some(false)),
+                "{name}: {mark}"
+            );
+        }
         let written = soviet
             .post(
                 &orders,
