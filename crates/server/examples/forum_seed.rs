@@ -171,14 +171,14 @@ async fn main() {
         members.push(id);
     }
     let every = (posts / topics.max(1)).max(1);
-    let mut opened: Vec<i64> = Vec::new();
+    let mut opened: Vec<chancery_server::model::TopicId> = Vec::new();
     let mut hidden = 0;
     for k in 0..posts {
         let at = start + (YEARS_MS / posts as i64) * k as i64;
         // Early members write more: a club has its regulars.
         let author = members[(rng.gen::<f64>().powi(2) * MEMBERS as f64) as usize];
         let topic = if k % every == 0 && opened.len() < topics {
-            let id = new_id();
+            let id = chancery_server::model::TopicId(new_id());
             let n = rng.gen_range(3..=8);
             let title: Vec<&str> = (0..n).map(|_| words.pick(&mut rng)).collect();
             let mut title = title.join(" ");

@@ -39,6 +39,18 @@ impl fmt::Display for PostId {
     }
 }
 
+/// A forum topic's id: the `topics.id` of its row (a game's thread too); the bare
+/// integer on the wire and in the database, like [`GameId`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct TopicId(pub i64);
+
+impl fmt::Display for TopicId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 /// A game's id: the `games.id` of its row. Serialised as the bare integer, and
 /// documented as one (fields of this type say `value_type = i64`), so clients and the
 /// OpenAPI document see what they saw before; stored and bound as a BIGINT.

@@ -157,3 +157,79 @@ async fn phase_numbers_round_trip() {
         assert_eq!(stored, format!("[[{game},2],[{game},0]]"));
     }
 }
+
+/// A topic's id (`TopicId`) is stored in `topics.id` and the posts' `topic_id` and read
+/// back as the same id: by the topic, by its game, on its posts, on a search's hits; a
+/// visitor (no reader) has read nothing.
+#[tokio::test(flavor = "multi_thread")]
+async fn topic_ids_round_trip() {
+    use chancery_server::model::{PostId, TopicId};
+    use chancery_server::store::forum::{self, NewPost, NewTopic};
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let db = open(&target).await;
+        let (account, game) = account_and_game(&db).await;
+        let (talk, thread) = (TopicId(8_000_000_003), TopicId(8_000_000_004));
+        for (id, title, game_id) in [(talk, "Openings talk", None), (thread, "typed", Some(game))] {
+            forum::insert_topic(
+                &db.write,
+                &NewTopic {
+                    id,
+                    title,
+                    author: account,
+                    game_id,
+                    created_ms: 1_000,
+                },
+            )
+            .await
+            .unwrap();
+        }
+        let mut tx = db.write.begin().await.unwrap();
+        for (n, topic) in [(1, talk), (2, talk), (3, thread)] {
+            forum::insert_post(
+                &mut tx,
+                &NewPost {
+                    id: PostId(n),
+                    topic_id: topic,
+                    author: account,
+                    body: "the Lepanto opening sends Italy's fleets east",
+                    created_ms: 1_000 + n,
+                },
+            )
+            .await
+            .unwrap();
+        }
+        tx.commit().await.unwrap();
+        forum::mark_read(&db.write, account, talk, 1_001).await.unwrap();
+
+        assert_eq!(forum::game_topic(&db.read, game).await.unwrap(), Some(thread));
+        let seen = forum::topic(&db.read, Some(account), talk).await.unwrap().unwrap();
+        assert_eq!((seen.id, seen.posts, seen.read_ms), (talk, 2, Some(1_001)));
+        let visitor = forum::topic(&db.read, None, talk).await.unwrap().unwrap();
+        assert_eq!((visitor.id, visitor.read_ms), (talk, None));
+        let listed: Vec<TopicId> = forum::page(&db.read, None, 0, 10)
+            .await
+            .unwrap()
+            .iter()
+            .map(|t| t.id)
+            .collect();
+        assert_eq!(listed.len(), 2);
+        assert!(listed.contains(&talk) && listed.contains(&thread));
+        let posts = forum::posts(&db.read, talk, 0, 10).await.unwrap();
+        let ids: Vec<(PostId, TopicId)> = posts.iter().map(|p| (p.id, p.topic_id)).collect();
+        assert_eq!(ids, [(PostId(1), talk), (PostId(2), talk)]);
+        let owner = forum::owner(&db.read, PostId(3)).await.unwrap().unwrap();
+        assert_eq!((owner.author, owner.topic_id), (account, thread));
+
+        let postgres = target.label == "postgres";
+        // One word is the same query in FTS5's syntax and `to_tsquery`'s.
+        let mut hits: Vec<(PostId, TopicId)> = forum::search(&db.read, postgres, "lepanto", 10)
+            .await
+            .unwrap()
+            .iter()
+            .map(|h| (h.post.id, h.post.topic_id))
+            .collect();
+        hits.sort();
+        assert_eq!(hits, [(PostId(1), talk), (PostId(2), talk), (PostId(3), thread)]);
+    }
+}

@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 
 use crate::auth::{Account, Viewer};
 use crate::error::{ApiResult, Body, ErrorBody, Params, Path};
-use crate::model::{GameId, PostId};
+use crate::model::{GameId, PostId, TopicId};
 use crate::services::forum::{
     self, Deleted, Edit, Follow, Following, Hide, NewTopicRequest, PageQuery, PostView, Reply, SearchQuery,
     SearchResults, TopicChange, TopicFlags, TopicList, TopicView, Written,
@@ -75,7 +75,7 @@ pub async fn create(
 pub async fn topic(
     State(app): State<App>,
     Viewer(viewer): Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<TopicId>,
     Params(q): Params<PageQuery>,
 ) -> ApiResult<Json<TopicView>> {
     Ok(Json(forum::topic(&app, viewer.as_ref(), id, q.page).await?))
@@ -97,7 +97,7 @@ pub async fn topic(
 pub async fn change(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<TopicId>,
     Body(c): Body<TopicChange>,
 ) -> ApiResult<Json<TopicFlags>> {
     Ok(Json(forum::change_topic(&app, &account, id, c).await?))
@@ -121,7 +121,7 @@ pub async fn change(
 pub async fn reply(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<TopicId>,
     Body(r): Body<Reply>,
 ) -> ApiResult<(StatusCode, Json<Written>)> {
     Ok((StatusCode::CREATED, Json(forum::reply(&app, &account, id, r).await?)))
@@ -191,7 +191,7 @@ pub async fn delete(State(app): State<App>, account: Account, Path(id): Path<Pos
 pub async fn follow(
     State(app): State<App>,
     account: Account,
-    Path(id): Path<i64>,
+    Path(id): Path<TopicId>,
     Body(f): Body<Follow>,
 ) -> ApiResult<Json<Following>> {
     Ok(Json(forum::follow(&app, &account, id, f).await?))
@@ -249,7 +249,8 @@ pub struct GameThread {
     #[schema(value_type = i64)]
     pub game: GameId,
     /// The topic's id (`/api/forum/topics/{id}`).
-    pub topic: i64,
+    #[schema(value_type = i64)]
+    pub topic: TopicId,
 }
 
 /// The forum's thread of a game: for recruiting and for talk once it has ended, never

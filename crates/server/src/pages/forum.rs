@@ -11,7 +11,7 @@ use super::layout::{render, Layout, PageResult};
 use crate::auth::Viewer;
 use crate::error::{ApiResult, Params, Path, QueryString};
 use crate::limits::{MAX_MODERATION_REASON_CHARS, MAX_POST_CHARS, MAX_SEARCH_CHARS, MAX_TOPIC_TITLE_CHARS};
-use crate::model::{GameId, PostId};
+use crate::model::{GameId, PostId, TopicId};
 use crate::services::forum::{self, PageQuery, SearchResults, TopicList, TopicView, POSTS_PER_PAGE};
 use crate::services::forum_text::Piece;
 use crate::services::moderation::{self, Visibility};
@@ -67,7 +67,7 @@ impl TopicPage {
 pub async fn topic(
     State(app): State<App>,
     Viewer(viewer): Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<TopicId>,
     Params(q): Params<PageQuery>,
 ) -> PageResult {
     let topic = forum::topic(&app, viewer.as_ref(), id, q.page).await?;
@@ -115,7 +115,7 @@ pub async fn old_search(QueryString(q): QueryString) -> Response {
 pub async fn old_topic(
     State(app): State<App>,
     Viewer(viewer): Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<TopicId>,
     QueryString(q): QueryString,
 ) -> PageResult {
     forum::check_topic(&app, viewer.as_ref(), id).await?;

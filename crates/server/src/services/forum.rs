@@ -21,7 +21,7 @@ use crate::clock::iso_utc;
 use crate::db::{new_id, Backend};
 use crate::error::{ApiError, ApiResult};
 use crate::limits::{MAX_POST_CHARS, MAX_SEARCH_CHARS, MAX_TOPIC_TITLE_CHARS};
-use crate::model::{Account, AccountId, GameId, PostId};
+use crate::model::{Account, AccountId, GameId, PostId, TopicId};
 use crate::store::forum::{self as db, NewPost, NewTopic, PostRow, TopicRow};
 use crate::App;
 
@@ -80,7 +80,8 @@ fn check_page(page: Option<i64>, pages: i64) -> ApiResult<i64> {
 /// A topic in the list.
 #[derive(Serialize, ToSchema)]
 pub struct TopicSummary {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: TopicId,
     /// For a game's thread, the game's name.
     pub title: String,
     pub author: String,
@@ -124,7 +125,7 @@ pub async fn list(app: &App, viewer: Option<&Account>, page: Option<i64>) -> Api
     moderation::may_read_forum(&app.db, viewer).await?;
     let pages = pages_of(db::count(&app.db.read).await?, TOPICS_PER_PAGE);
     let page = check_page(page, pages)?;
-    let reader = viewer.map_or(0, |a| a.id.0);
+    let reader = viewer.map(|a| a.id);
     let topics = db::page(&app.db.read, reader, (page - 1) * TOPICS_PER_PAGE, TOPICS_PER_PAGE)
         .await?
         .into_iter()
@@ -199,7 +200,8 @@ fn post_view(p: PostRow, moderator: bool, read_ms: Option<i64>, member: bool) ->
 /// A topic with a page of its posts.
 #[derive(Serialize, ToSchema)]
 pub struct TopicView {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: TopicId,
     pub title: String,
     pub author: String,
     #[schema(value_type = Option<i64>)]
@@ -226,18 +228,18 @@ pub struct TopicView {
 /// That topic `id` is there for `viewer` to read (401 on a members-only forum for a
 /// visitor, 404 for no such topic), for an old address to lead on only where the new
 /// one shows something.
-pub async fn check_topic(app: &App, viewer: Option<&Account>, id: i64) -> ApiResult<()> {
+pub async fn check_topic(app: &App, viewer: Option<&Account>, id: TopicId) -> ApiResult<()> {
     moderation::may_read_forum(&app.db, viewer).await?;
-    let reader = viewer.map_or(0, |a| a.id.0);
+    let reader = viewer.map(|a| a.id);
     db::topic(&app.db.read, reader, id)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no topic {id}")))?;
     Ok(())
 }
 
-pub async fn topic(app: &App, viewer: Option<&Account>, id: i64, page: Option<i64>) -> ApiResult<TopicView> {
+pub async fn topic(app: &App, viewer: Option<&Account>, id: TopicId, page: Option<i64>) -> ApiResult<TopicView> {
     moderation::may_read_forum(&app.db, viewer).await?;
-    let reader = viewer.map_or(0, |a| a.id.0);
+    let reader = viewer.map(|a| a.id);
     let t = db::topic(&app.db.read, reader, id)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no topic {id}")))?;
@@ -339,7 +341,8 @@ pub struct NewTopicRequest {
 /// A post written: where it is.
 #[derive(Serialize, ToSchema)]
 pub struct Written {
-    pub topic: i64,
+    #[schema(value_type = i64)]
+    pub topic: TopicId,
     #[schema(value_type = i64)]
     pub post: PostId,
     /// The page of the topic it is on.
@@ -359,7 +362,7 @@ pub async fn create_topic(app: &App, account: &Account, t: NewTopicRequest) -> A
     let body = check_body(&t.body)?;
     let moderator = is_moderator(&app.db, Some(account)).await?;
     let now = app.clock.now_ms();
-    let (topic, post) = (new_id(), PostId(new_id()));
+    let (topic, post) = (TopicId(new_id()), PostId(new_id()));
     let mut tx = app.db.write.begin().await?;
     if !moderator {
         posting_limit(&mut tx, account, now).await?;
@@ -439,7 +442,7 @@ pub struct Reply {
     pub body: String,
 }
 
-pub async fn reply(app: &App, account: &Account, topic: i64, r: Reply) -> ApiResult<Written> {
+pub async fn reply(app: &App, account: &Account, topic: TopicId, r: Reply) -> ApiResult<Written> {
     refuse_if_suspended(app, account).await?;
     let body = check_body(&r.body)?;
     let moderator = is_moderator(&app.db, Some(account)).await?;
@@ -490,7 +493,7 @@ async fn mail_reply(
     tx: &mut crate::db::Tx,
     app: &App,
     account: &Account,
-    topic: i64,
+    topic: TopicId,
     starter: AccountId,
     game: Option<GameId>,
     post: PostId,
@@ -500,7 +503,7 @@ async fn mail_reply(
     if followers.is_empty() {
         return Ok(());
     }
-    let title = db::topic(&mut **tx, 0, topic)
+    let title = db::topic(&mut **tx, None, topic)
         .await?
         .map(|t| t.title)
         .unwrap_or_default();
@@ -552,7 +555,8 @@ pub struct Follow {
 /// Whether the member follows a topic now, and whether its replies will be mailed.
 #[derive(Serialize, ToSchema)]
 pub struct Following {
-    pub topic: i64,
+    #[schema(value_type = i64)]
+    pub topic: TopicId,
     pub following: bool,
     /// Replies reach the member's mail: following, with a confirmed address and the
     /// kind `forum` chosen in the mail preferences.
@@ -562,9 +566,9 @@ pub struct Following {
 /// A member follows a topic (its replies are then mailed to them, as the mail
 /// preferences allow) or stops following it (a starter too: their own topic is followed
 /// until they unfollow it).
-pub async fn follow(app: &App, account: &Account, topic: i64, f: Follow) -> ApiResult<Following> {
+pub async fn follow(app: &App, account: &Account, topic: TopicId, f: Follow) -> ApiResult<Following> {
     moderation::may_read_forum(&app.db, Some(account)).await?;
-    db::topic(&app.db.read, 0, topic)
+    db::topic(&app.db.read, None, topic)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no topic {topic}")))?;
     db::set_following(&app.db.write, account.id, topic, f.following, app.clock.now_ms()).await?;
@@ -572,7 +576,7 @@ pub async fn follow(app: &App, account: &Account, topic: i64, f: Follow) -> ApiR
 }
 
 /// Whether the member follows the topic, and whether its replies are mailed to them.
-pub async fn following(app: &App, account: &Account, topic: i64) -> ApiResult<Following> {
+pub async fn following(app: &App, account: &Account, topic: TopicId) -> ApiResult<Following> {
     let following = db::follows(&app.db.read, account.id, topic).await?;
     let mailed = following && mail::reader(app, account.id, None, Kind::Forum).await?.is_some();
     Ok(Following {
@@ -661,7 +665,8 @@ pub async fn edit(app: &App, account: &Account, post: PostId, e: Edit) -> ApiRes
 pub struct Deleted {
     #[schema(value_type = i64)]
     pub post: PostId,
-    pub topic: i64,
+    #[schema(value_type = i64)]
+    pub topic: TopicId,
 }
 
 /// The author deletes their post while no one has replied after it. It leaves the
@@ -695,7 +700,7 @@ pub async fn delete(app: &App, account: &Account, post: PostId) -> ApiResult<Del
 }
 
 /// The thread of a game (every game has one, made with it).
-pub async fn game_thread(app: &App, viewer: Option<&Account>, game: GameId) -> ApiResult<i64> {
+pub async fn game_thread(app: &App, viewer: Option<&Account>, game: GameId) -> ApiResult<TopicId> {
     moderation::may_read_forum(&app.db, viewer).await?;
     db::game_topic(&app.db.read, game)
         .await?
@@ -704,7 +709,7 @@ pub async fn game_thread(app: &App, viewer: Option<&Account>, game: GameId) -> A
 
 /// Where a post is read: its topic, and the page of the topic it falls on.
 pub struct PostPlace {
-    pub topic: i64,
+    pub topic: TopicId,
     pub page: i64,
 }
 
@@ -732,7 +737,7 @@ pub async fn create_game_thread(
     db::insert_topic(
         &mut **tx,
         &NewTopic {
-            id: new_id(),
+            id: TopicId(new_id()),
             title: name,
             author: gm,
             game_id: Some(game),
@@ -814,12 +819,13 @@ pub struct TopicChange {
 /// A topic's flags after a change.
 #[derive(Serialize, ToSchema)]
 pub struct TopicFlags {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: TopicId,
     pub pinned: bool,
     pub locked: bool,
 }
 
-pub async fn change_topic(app: &App, account: &Account, id: i64, c: TopicChange) -> ApiResult<TopicFlags> {
+pub async fn change_topic(app: &App, account: &Account, id: TopicId, c: TopicChange) -> ApiResult<TopicFlags> {
     require_moderator(&app.db, account).await?;
     if c.pinned.is_none() && c.locked.is_none() {
         return Err(ApiError::unprocessable("give `pinned`, `locked` or both"));
@@ -829,7 +835,7 @@ pub async fn change_topic(app: &App, account: &Account, id: i64, c: TopicChange)
     db::lock(&mut *tx, app.db.backend == Backend::Postgres, id)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no topic {id}")))?;
-    let t = db::topic(&mut *tx, 0, id)
+    let t = db::topic(&mut *tx, None, id)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no topic {id}")))?;
     let target = format!("topic {id} \u{201c}{}\u{201d}", t.title);
@@ -872,7 +878,8 @@ pub struct SearchQuery {
 /// A post found.
 #[derive(Serialize, ToSchema)]
 pub struct Found {
-    pub topic: i64,
+    #[schema(value_type = i64)]
+    pub topic: TopicId,
     pub title: String,
     #[schema(value_type = i64)]
     pub post: PostId,

@@ -16,7 +16,7 @@ use crate::clock::iso_utc;
 use crate::db::{new_id, Db};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::limits::{MAX_MODERATION_REASON_CHARS, MAX_SUSPENSION_DAYS};
-use crate::model::{Account, AccountId, GameStatus};
+use crate::model::{Account, AccountId, GameId, GameStatus};
 use crate::store::{self, moderation as db};
 use crate::App;
 
@@ -247,7 +247,8 @@ pub struct Suspension {
 /// A game that is not finished, for choosing whose GM to replace.
 #[derive(Serialize, ToSchema)]
 pub struct OpenGame {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: GameId,
     pub name: String,
     /// Not `finished`.
     pub status: GameStatus,

@@ -1,6 +1,6 @@
 //! `topics`, `posts`, `topic_reads`: the club's forum.
 
-use crate::model::{AccountId, GameId, PostId};
+use crate::model::{AccountId, GameId, PostId, TopicId};
 use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
@@ -8,7 +8,7 @@ use super::flag;
 
 /// A topic to store.
 pub struct NewTopic<'a> {
-    pub id: i64,
+    pub id: TopicId,
     pub title: &'a str,
     pub author: AccountId,
     /// Set for a game's own thread.
@@ -33,7 +33,7 @@ pub async fn insert_topic<'e, E: Executor<'e, Database = Any>>(e: E, t: &NewTopi
 
 /// A topic as listed and shown. `title` is the game's current name for a game's thread.
 pub struct TopicRow {
-    pub id: i64,
+    pub id: TopicId,
     pub title: String,
     pub author: String,
     pub game_id: Option<GameId>,
@@ -65,13 +65,13 @@ fn topic_row(r: &AnyRow) -> sqlx::Result<TopicRow> {
     })
 }
 
-/// One page of topics, pinned first, then the most recently answered; `reader` (0 for
-/// a visitor) for the unread marks. Topics with no post are left out: game threads no
+/// One page of topics, pinned first, then the most recently answered; `reader` (None
+/// for a visitor, who has read nothing) for the unread marks. Topics with no post are left out: game threads no
 /// one has written in yet (each game links its own, so that a club of many games is not
 /// a wall of empty threads) and topics whose only post its author deleted.
 pub async fn page<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    reader: i64,
+    reader: Option<AccountId>,
     offset: i64,
     limit: i64,
 ) -> sqlx::Result<Vec<TopicRow>> {
@@ -98,7 +98,11 @@ pub async fn count<'e, E: Executor<'e, Database = Any>>(e: E) -> sqlx::Result<i6
         .try_get("n")
 }
 
-pub async fn topic<'e, E: Executor<'e, Database = Any>>(e: E, reader: i64, id: i64) -> sqlx::Result<Option<TopicRow>> {
+pub async fn topic<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    reader: Option<AccountId>,
+    id: TopicId,
+) -> sqlx::Result<Option<TopicRow>> {
     let sql = format!("SELECT {TOPIC_COLUMNS} FROM {TOPIC_JOINS} WHERE t.id = $2");
     sqlx::query(&sql)
         .bind(reader)
@@ -111,7 +115,7 @@ pub async fn topic<'e, E: Executor<'e, Database = Any>>(e: E, reader: i64, id: i
 }
 
 /// The thread of a game, if it has one.
-pub async fn game_topic<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId) -> sqlx::Result<Option<i64>> {
+pub async fn game_topic<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId) -> sqlx::Result<Option<TopicId>> {
     sqlx::query("SELECT id FROM topics WHERE game_id = $1")
         .bind(game)
         .fetch_optional(e)
@@ -163,7 +167,7 @@ pub struct LockedTopic {
 pub async fn lock<'e, E: Executor<'e, Database = Any>>(
     e: E,
     postgres: bool,
-    id: i64,
+    id: TopicId,
 ) -> sqlx::Result<Option<LockedTopic>> {
     let sql = if postgres {
         "SELECT locked, author_account, game_id FROM topics WHERE id = $1 FOR UPDATE"
@@ -187,7 +191,7 @@ pub async fn lock<'e, E: Executor<'e, Database = Any>>(
 /// A post to store.
 pub struct NewPost<'a> {
     pub id: PostId,
-    pub topic_id: i64,
+    pub topic_id: TopicId,
     pub author: AccountId,
     pub body: &'a str,
     pub created_ms: i64,
@@ -218,7 +222,7 @@ pub async fn insert_post(tx: &mut sqlx::Transaction<'static, Any>, p: &NewPost<'
 /// A stored post with its author's name.
 pub struct PostRow {
     pub id: PostId,
-    pub topic_id: i64,
+    pub topic_id: TopicId,
     pub author: String,
     pub body: String,
     pub created_ms: i64,
@@ -252,7 +256,7 @@ const POST_SELECT: &str =
 /// One page of a topic's posts, oldest first (those deleted by their authors left out).
 pub async fn posts<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    topic: i64,
+    topic: TopicId,
     offset: i64,
     limit: i64,
 ) -> sqlx::Result<Vec<PostRow>> {
@@ -283,7 +287,11 @@ pub async fn post<'e, E: Executor<'e, Database = Any>>(e: E, id: PostId) -> sqlx
 }
 
 /// How many of the topic's posts come before `created_ms` (for the page a post is on).
-pub async fn posts_before<'e, E: Executor<'e, Database = Any>>(e: E, topic: i64, created_ms: i64) -> sqlx::Result<i64> {
+pub async fn posts_before<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    topic: TopicId,
+    created_ms: i64,
+) -> sqlx::Result<i64> {
     sqlx::query("SELECT COUNT(*) AS n FROM posts WHERE topic_id = $1 AND created_ms < $2 AND deleted_ms IS NULL")
         .bind(topic)
         .bind(created_ms)
@@ -320,7 +328,12 @@ pub async fn set_hidden<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// Sets a topic's `pinned` or `locked` flag.
-pub async fn set_flag<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, pinned: bool, on: bool) -> sqlx::Result<u64> {
+pub async fn set_flag<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    id: TopicId,
+    pinned: bool,
+    on: bool,
+) -> sqlx::Result<u64> {
     let sql = if pinned {
         "UPDATE topics SET pinned = $2 WHERE id = $1"
     } else {
@@ -338,7 +351,7 @@ pub async fn set_flag<'e, E: Executor<'e, Database = Any>>(e: E, id: i64, pinned
 pub async fn mark_read<'e, E: Executor<'e, Database = Any>>(
     e: E,
     account: AccountId,
-    topic: i64,
+    topic: TopicId,
     ms: i64,
 ) -> sqlx::Result<()> {
     sqlx::query(
@@ -480,7 +493,7 @@ pub async fn account_created<'e, E: Executor<'e, Database = Any>>(
 /// deletion (None: no such post, or deleted).
 pub struct PostOwner {
     pub author: AccountId,
-    pub topic_id: i64,
+    pub topic_id: TopicId,
     pub created_ms: i64,
     pub hidden: bool,
 }
@@ -506,7 +519,7 @@ pub async fn owner<'e, E: Executor<'e, Database = Any>>(e: E, id: PostId) -> sql
 /// How many posts of the topic (not deleted) come after the post: replies to it.
 pub async fn posts_after<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    topic: i64,
+    topic: TopicId,
     created_ms: i64,
     id: PostId,
 ) -> sqlx::Result<i64> {
@@ -549,7 +562,12 @@ pub async fn edit(
 
 /// Marks a post deleted by its author and takes it off its topic's count; the topic's
 /// last post is the newest left (or its start, with none).
-pub async fn delete(tx: &mut sqlx::Transaction<'static, Any>, id: PostId, topic: i64, now_ms: i64) -> sqlx::Result<()> {
+pub async fn delete(
+    tx: &mut sqlx::Transaction<'static, Any>,
+    id: PostId,
+    topic: TopicId,
+    now_ms: i64,
+) -> sqlx::Result<()> {
     sqlx::query("UPDATE posts SET deleted_ms = $2 WHERE id = $1")
         .bind(id)
         .bind(now_ms)
@@ -594,7 +612,7 @@ pub async fn versions<'e, E: Executor<'e, Database = Any>>(e: E, post: PostId) -
 pub async fn set_following<'e, E: Executor<'e, Database = Any>>(
     e: E,
     account: AccountId,
-    topic: i64,
+    topic: TopicId,
     following: bool,
     now_ms: i64,
 ) -> sqlx::Result<()> {
@@ -612,7 +630,11 @@ pub async fn set_following<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// Whether `account` follows the topic (its starter does, until they unfollow it).
-pub async fn follows<'e, E: Executor<'e, Database = Any>>(e: E, account: AccountId, topic: i64) -> sqlx::Result<bool> {
+pub async fn follows<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    account: AccountId,
+    topic: TopicId,
+) -> sqlx::Result<bool> {
     let r = sqlx::query(
         "SELECT t.author_account, f.following FROM topics t
          LEFT JOIN topic_follows f ON f.topic_id = t.id AND f.account_id = $1 WHERE t.id = $2",
@@ -634,7 +656,7 @@ pub async fn follows<'e, E: Executor<'e, Database = Any>>(e: E, account: Account
 /// unless unfollowed), not the writer, and not mailed since they last read it.
 pub async fn to_notify<'e, E: Executor<'e, Database = Any>>(
     e: E,
-    topic: i64,
+    topic: TopicId,
     writer: AccountId,
 ) -> sqlx::Result<Vec<AccountId>> {
     sqlx::query(
@@ -663,7 +685,7 @@ pub async fn to_notify<'e, E: Executor<'e, Database = Any>>(
 pub async fn notified<'e, E: Executor<'e, Database = Any>>(
     e: E,
     account: AccountId,
-    topic: i64,
+    topic: TopicId,
     now_ms: i64,
 ) -> sqlx::Result<()> {
     sqlx::query(

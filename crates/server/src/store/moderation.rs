@@ -3,7 +3,7 @@
 
 use sqlx::{Any, Executor, Row};
 
-use crate::model::{AccountId, GameStatus};
+use crate::model::{AccountId, GameId, GameStatus};
 
 /// The one club role there is.
 pub const MODERATOR: &str = "moderator";
@@ -250,7 +250,7 @@ pub async fn entry_count<'e, E: Executor<'e, Database = Any>>(e: E) -> sqlx::Res
 
 /// A game a moderator may give a new GM: not finished.
 pub struct GameRow {
-    pub id: i64,
+    pub id: GameId,
     pub name: String,
     pub status: GameStatus,
     pub gm: String,

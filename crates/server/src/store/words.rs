@@ -7,7 +7,9 @@ use sqlx::encode::IsNull;
 use sqlx::error::BoxDynError;
 use sqlx::{Any, Database, Decode, Encode, Type};
 
-use crate::model::{AccountId, BotLevel, GameId, GameStatus, HowProcessed, MailKind, PhaseSeq, PostId, PressRule};
+use crate::model::{
+    AccountId, BotLevel, GameId, GameStatus, HowProcessed, MailKind, PhaseSeq, PostId, PressRule, TopicId,
+};
 
 /// Implements sqlx's text conversions for enums with `as_str`, reading with the
 /// function named.
@@ -70,7 +72,7 @@ macro_rules! stored_as_integer {
     )*};
 }
 
-stored_as_integer!(GameId, AccountId, PostId, PhaseSeq);
+stored_as_integer!(GameId, AccountId, PostId, PhaseSeq, TopicId);
 
 #[cfg(test)]
 mod tests {
