@@ -242,6 +242,40 @@ impl fmt::Display for HowProcessed {
     }
 }
 
+/// What a mail preference covers: every game, or one. `mail_prefs.game_id` stores
+/// every game as 0 (a key column cannot hold NULL), which `store/words.rs` alone reads
+/// and writes; JSON shows the same integer (`game_id`: 0 for every game).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MailScope {
+    AllGames,
+    Game(GameId),
+}
+
+impl From<Option<GameId>> for MailScope {
+    fn from(game: Option<GameId>) -> MailScope {
+        game.map_or(MailScope::AllGames, MailScope::Game)
+    }
+}
+
+impl MailScope {
+    /// The game it is for; None for every game.
+    pub fn game(self) -> Option<GameId> {
+        match self {
+            MailScope::AllGames => None,
+            MailScope::Game(g) => Some(g),
+        }
+    }
+}
+
+impl Serialize for MailScope {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            MailScope::AllGames => s.serialize_i64(0),
+            MailScope::Game(g) => g.serialize(s),
+        }
+    }
+}
+
 /// The kinds of mail, each turned on or off per account (and per game). Stored as its
 /// lower-case name in `outbox.kind` and `mail_prefs.kind`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -233,3 +233,65 @@ async fn topic_ids_round_trip() {
         assert_eq!(hits, [(PostId(1), talk), (PostId(2), talk), (PostId(3), thread)]);
     }
 }
+
+/// A mail preference's scope (`MailScope`) is stored in `mail_prefs.game_id` as it
+/// always was, 0 for every game and the game's id for one, and read back as the scope;
+/// the JSON of the settings still says 0 for every game. A number no version stores (a
+/// negative one) is a decoding error, never taken for every game.
+#[tokio::test(flavor = "multi_thread")]
+async fn mail_scopes_round_trip() {
+    use chancery_server::model::MailScope;
+    use chancery_server::store::mail::Pref;
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let db = open(&target).await;
+        let (account, game) = account_and_game(&db).await;
+        store::mail::set_pref(&db.write, account, MailScope::AllGames, MailKind::Results, false)
+            .await
+            .unwrap();
+        store::mail::set_pref(&db.write, account, MailScope::Game(game), MailKind::Results, true)
+            .await
+            .unwrap();
+        store::mail::set_pref(&db.write, account, MailScope::Game(game), MailKind::Press, false)
+            .await
+            .unwrap();
+        let prefs = store::mail::prefs(&db.read, account).await.unwrap();
+        let pref = |scope, kind, enabled| Pref { scope, kind, enabled };
+        assert_eq!(
+            prefs,
+            [
+                pref(MailScope::AllGames, MailKind::Results, false),
+                pref(MailScope::Game(game), MailKind::Press, false),
+                pref(MailScope::Game(game), MailKind::Results, true),
+            ]
+        );
+        assert_eq!(serde_json::to_value(MailScope::AllGames).unwrap(), serde_json::json!(0));
+        assert_eq!(
+            serde_json::to_value(MailScope::Game(game)).unwrap(),
+            serde_json::json!(game.0)
+        );
+
+        // The rows are those older versions wrote and read.
+        let pool = target.database().await;
+        let mut stored: Vec<i64> =
+            sqlx::query_scalar("SELECT game_id FROM mail_prefs WHERE account_id = $1 ORDER BY game_id")
+                .bind(account.0)
+                .fetch_all(&pool)
+                .await
+                .unwrap();
+        stored.dedup();
+        assert_eq!(stored, [0, game.0]);
+        store::mail::clear_pref(&db.write, account, MailScope::Game(game), MailKind::Press)
+            .await
+            .unwrap();
+        assert_eq!(store::mail::prefs(&db.read, account).await.unwrap().len(), 2);
+
+        sqlx::query("INSERT INTO mail_prefs (account_id, game_id, kind, enabled) VALUES ($1, -5, 'results', 1)")
+            .bind(account.0)
+            .execute(&pool)
+            .await
+            .unwrap();
+        let e = store::mail::prefs(&db.read, account).await.unwrap_err().to_string();
+        assert!(e.contains("unknown mail scope `-5`"), "{e}");
+    }
+}

@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 
 use crate::auth::Account;
 use crate::error::{ApiResult, Body, ErrorBody, Path};
-use crate::model::GameId;
+use crate::model::{GameId, MailScope};
 use crate::services::mail::reminders::{self, Reminders};
 use crate::services::mail::settings::{self as mail_settings, Settings};
 use crate::services::mail::Kind;
@@ -27,7 +27,8 @@ pub struct MailAddress {
 #[derive(Serialize, ToSchema)]
 pub struct MailPref {
     /// 0: every game.
-    pub game_id: i64,
+    #[schema(value_type = i64)]
+    pub game_id: MailScope,
     pub kind: String,
     pub enabled: bool,
 }
@@ -80,7 +81,7 @@ impl From<Settings> for MailSettings {
                 .prefs
                 .into_iter()
                 .map(|p| MailPref {
-                    game_id: p.game_id,
+                    game_id: p.scope,
                     kind: p.kind.as_str().into(),
                     enabled: p.enabled,
                 })
@@ -119,7 +120,8 @@ pub struct PrefChange {
     pub kind: String,
     /// One game; absent for every game.
     #[serde(default)]
-    pub game_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub game_id: Option<GameId>,
     pub enabled: bool,
 }
 

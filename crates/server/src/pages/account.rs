@@ -11,6 +11,7 @@ use super::layout::{render, Layout, PageResult};
 use crate::auth::Viewer;
 use crate::error::Params;
 use crate::limits::{ACCOUNT_NAME_CHARS, PASSWORD_CHARS};
+use crate::model::GameId;
 use crate::services::mail::{wanted, Kind};
 use crate::App;
 
@@ -81,7 +82,7 @@ struct AccountPage {
     held: i64,
     next_digest: Option<String>,
     /// Each kind of mail: name, label, on for all games, the games it is off for.
-    kinds: Vec<(&'static str, &'static str, bool, Vec<i64>)>,
+    kinds: Vec<(&'static str, &'static str, bool, Vec<GameId>)>,
 }
 
 /// The viewer's account: a new password (the old one is asked for too).
@@ -96,8 +97,8 @@ pub async fn account_page(State(app): State<App>, Viewer(viewer): Viewer) -> Pag
             let off_games = mail
                 .prefs
                 .iter()
-                .filter(|p| p.game_id != 0 && p.kind == *k && !p.enabled)
-                .map(|p| p.game_id)
+                .filter(|p| p.kind == *k && !p.enabled)
+                .filter_map(|p| p.scope.game())
                 .collect();
             (k.as_str(), k.label(), wanted(&mail.prefs, *k, None), off_games)
         })

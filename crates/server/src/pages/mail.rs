@@ -11,6 +11,7 @@ use serde::Deserialize;
 use super::layout::{render, Layout, PageResult};
 use crate::auth::Viewer;
 use crate::error::{Params, Path};
+use crate::model::GameId;
 use crate::services::mail::log::GameMails;
 use crate::services::mail::reminders::MAX_TIMES;
 use crate::services::mail::settings as mail_settings;
@@ -24,7 +25,7 @@ enum Shown {
         key: String,
         kind: &'static str,
         label: &'static str,
-        game: Option<i64>,
+        game: Option<GameId>,
     },
     /// What the unsubscribing did, in words.
     Done {
@@ -51,7 +52,7 @@ pub async fn confirm(State(app): State<App>, Viewer(viewer): Viewer, Path(token)
 pub struct Which {
     kind: String,
     #[serde(default)]
-    game: Option<i64>,
+    game: Option<GameId>,
 }
 
 pub async fn unsubscribe_page(Viewer(viewer): Viewer, Path(key): Path<String>, Params(w): Params<Which>) -> PageResult {

@@ -5,7 +5,7 @@ use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
 use crate::db::{Backend, Tx};
-use crate::model::{AccountId, GameId, MailKind, PhaseSeq};
+use crate::model::{AccountId, GameId, MailKind, MailScope, PhaseSeq};
 
 /// An account's address and its state.
 #[derive(Clone, Debug)]
@@ -94,7 +94,11 @@ pub async fn remove_address<'e, E: Executor<'e, Database = Any>>(e: E, account: 
 }
 
 /// Confirms the address whose confirmation token hashes to `hash`; its account.
-pub async fn confirm<'e, E: Executor<'e, Database = Any>>(e: E, hash: &str, now_ms: i64) -> sqlx::Result<Option<i64>> {
+pub async fn confirm<'e, E: Executor<'e, Database = Any>>(
+    e: E,
+    hash: &str,
+    now_ms: i64,
+) -> sqlx::Result<Option<AccountId>> {
     sqlx::query("UPDATE mail_addresses SET confirmed = 1, updated_ms = $2 WHERE confirm_hash = $1 RETURNING account_id")
         .bind(hash)
         .bind(now_ms)
@@ -169,8 +173,8 @@ pub async fn players_with_address<'e, E: Executor<'e, Database = Any>>(
 /// A choice an account made about a kind of mail.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pref {
-    /// The game it is for; 0 for all games.
-    pub game_id: i64,
+    /// Every game, or the one game it is for.
+    pub scope: MailScope,
     pub kind: MailKind,
     pub enabled: bool,
 }
@@ -184,7 +188,7 @@ pub async fn prefs<'e, E: Executor<'e, Database = Any>>(e: E, account: AccountId
         .iter()
         .map(|r| {
             Ok(Pref {
-                game_id: r.try_get("game_id")?,
+                scope: r.try_get("game_id")?,
                 kind: r.try_get("kind")?,
                 enabled: super::flag(r, "enabled")?,
             })
@@ -195,7 +199,7 @@ pub async fn prefs<'e, E: Executor<'e, Database = Any>>(e: E, account: AccountId
 pub async fn set_pref<'e, E: Executor<'e, Database = Any>>(
     e: E,
     account: AccountId,
-    game: i64,
+    scope: MailScope,
     kind: MailKind,
     enabled: bool,
 ) -> sqlx::Result<()> {
@@ -204,7 +208,7 @@ pub async fn set_pref<'e, E: Executor<'e, Database = Any>>(
          ON CONFLICT (account_id, game_id, kind) DO UPDATE SET enabled = excluded.enabled",
     )
     .bind(account)
-    .bind(game)
+    .bind(scope)
     .bind(kind)
     .bind(i64::from(enabled))
     .execute(e)
@@ -216,12 +220,12 @@ pub async fn set_pref<'e, E: Executor<'e, Database = Any>>(
 pub async fn clear_pref<'e, E: Executor<'e, Database = Any>>(
     e: E,
     account: AccountId,
-    game: i64,
+    scope: MailScope,
     kind: MailKind,
 ) -> sqlx::Result<()> {
     sqlx::query("DELETE FROM mail_prefs WHERE account_id = $1 AND game_id = $2 AND kind = $3")
         .bind(account)
-        .bind(game)
+        .bind(scope)
         .bind(kind)
         .execute(e)
         .await?;

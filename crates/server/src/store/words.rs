@@ -8,7 +8,7 @@ use sqlx::error::BoxDynError;
 use sqlx::{Any, Database, Decode, Encode, Type};
 
 use crate::model::{
-    AccountId, BotLevel, GameId, GameStatus, HowProcessed, MailKind, PhaseSeq, PostId, PressRule, TopicId,
+    AccountId, BotLevel, GameId, GameStatus, HowProcessed, MailKind, MailScope, PhaseSeq, PostId, PressRule, TopicId,
 };
 
 /// Implements sqlx's text conversions for enums with `as_str`, reading with the
@@ -73,6 +73,39 @@ macro_rules! stored_as_integer {
 }
 
 stored_as_integer!(GameId, AccountId, PostId, PhaseSeq, TopicId);
+
+/// `mail_prefs.game_id`: 0 for every game (the column is part of the key, so never
+/// NULL), else the game's id. Nothing else is stored; a negative number is a decoding
+/// error, never taken for either.
+impl Type<Any> for MailScope {
+    fn type_info() -> <Any as Database>::TypeInfo {
+        <i64 as Type<Any>>::type_info()
+    }
+
+    fn compatible(ty: &<Any as Database>::TypeInfo) -> bool {
+        <i64 as Type<Any>>::compatible(ty)
+    }
+}
+
+impl<'q> Encode<'q, Any> for MailScope {
+    fn encode_by_ref(&self, buf: &mut <Any as Database>::ArgumentBuffer<'q>) -> Result<IsNull, BoxDynError> {
+        let stored = match self {
+            MailScope::AllGames => 0,
+            MailScope::Game(g) => g.0,
+        };
+        <i64 as Encode<'q, Any>>::encode(stored, buf)
+    }
+}
+
+impl<'r> Decode<'r, Any> for MailScope {
+    fn decode(value: <Any as Database>::ValueRef<'r>) -> Result<Self, BoxDynError> {
+        match <i64 as Decode<'r, Any>>::decode(value)? {
+            0 => Ok(MailScope::AllGames),
+            g if g > 0 => Ok(MailScope::Game(GameId(g))),
+            g => Err(format!("unknown mail scope `{g}` stored (0 for every game, else a game's id)").into()),
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -47,7 +47,7 @@ use chrono_tz::Tz;
 
 use crate::db::{new_id, Tx};
 use crate::error::{ApiError, ApiResult};
-use crate::model::{AccountId, GameId, PhaseSeq};
+use crate::model::{AccountId, GameId, MailScope, PhaseSeq};
 use crate::store;
 use crate::store::games::Game;
 use crate::store::mail::{NewMail, PhaseMap, Pref};
@@ -137,14 +137,14 @@ pub fn wanted(prefs: &[Pref], kind: Kind, game: Option<GameId>) -> bool {
     if kind == Kind::Confirm {
         return true;
     }
-    let choice = |g: i64| {
+    let choice = |scope: MailScope| {
         prefs
             .iter()
-            .find(|p| p.game_id == g && p.kind == kind)
+            .find(|p| p.scope == scope && p.kind == kind)
             .map(|p| p.enabled)
     };
-    game.and_then(|g| choice(g.0))
-        .or_else(|| choice(0))
+    game.and_then(|g| choice(MailScope::Game(g)))
+        .or_else(|| choice(MailScope::AllGames))
         .unwrap_or(kind.on_by_default())
 }
 
@@ -824,10 +824,27 @@ mod tests {
     #[test]
     fn forum_replies_are_off_unless_chosen() {
         assert!(!wanted(&[], Kind::Forum, None));
-        let pref = |game_id, kind, enabled| Pref { game_id, kind, enabled };
-        let game = Some(crate::model::GameId(3));
-        assert!(wanted(&[pref(0, Kind::Forum, true)], Kind::Forum, game));
+        let pref = |scope, kind, enabled| Pref { scope, kind, enabled };
+        let three = crate::model::GameId(3);
+        let game = Some(three);
+        assert!(wanted(
+            &[pref(MailScope::AllGames, Kind::Forum, true)],
+            Kind::Forum,
+            game
+        ));
         assert!(wanted(&[], Kind::Results, game));
-        assert!(!wanted(&[pref(3, Kind::Results, false)], Kind::Results, game));
+        assert!(!wanted(
+            &[pref(MailScope::Game(three), Kind::Results, false)],
+            Kind::Results,
+            game
+        ));
+        // A game's own choice comes before the one for every game, and holds for it alone.
+        let both = [
+            pref(MailScope::AllGames, Kind::Results, false),
+            pref(MailScope::Game(three), Kind::Results, true),
+        ];
+        assert!(wanted(&both, Kind::Results, game));
+        assert!(!wanted(&both, Kind::Results, Some(crate::model::GameId(4))));
+        assert!(!wanted(&both, Kind::Results, None));
     }
 }

@@ -3,7 +3,7 @@
 //! preferences per kind and per game, and unsubscribing by the key in a mail's link.
 
 use crate::error::{ApiError, ApiResult};
-use crate::model::{Account, GameId};
+use crate::model::{Account, GameId, MailScope};
 use crate::services::mail::{self, Block, Kind, Reader};
 use crate::store::{self, mail::AddressRow};
 use crate::App;
@@ -14,7 +14,7 @@ pub const MAX_ADDRESS_CHARS: usize = 254;
 /// An account's mail settings as the account page and the API show them.
 pub struct Settings {
     pub address: Option<AddressRow>,
-    /// `(game, kind, enabled)`; game 0 for all games.
+    /// The choices made, each for every game or one.
     pub prefs: Vec<store::mail::Pref>,
     pub options: store::mail::Options,
     /// How many mails wait for the digest, and when the next digest is due (with
@@ -167,7 +167,7 @@ pub async fn set_pref(
     app: &App,
     account: &Account,
     kind: &str,
-    game: Option<i64>,
+    game: Option<GameId>,
     enabled: bool,
 ) -> ApiResult<Settings> {
     let kind = Kind::parse(kind).ok_or_else(|| {
@@ -175,23 +175,25 @@ pub async fn set_pref(
         ApiError::unprocessable(format!("the kinds of mail are {}", names.join(", ")))
     })?;
     if let Some(g) = game {
-        if g <= 0 {
+        // No game has an id below 1; the store keeps 0 for every game.
+        if g.0 <= 0 {
             return Err(ApiError::unprocessable("a game id is positive"));
         }
-        crate::services::games::load(&app.db.read, GameId(g)).await?;
+        crate::services::games::load(&app.db.read, g).await?;
     }
-    store::mail::set_pref(&app.db.write, account.id, game.unwrap_or(0), kind, enabled).await?;
+    store::mail::set_pref(&app.db.write, account.id, MailScope::from(game), kind, enabled).await?;
     settings(app, account).await
 }
 
 /// The one-click unsubscribe of a mail's link: turns its kind off for its game (or for
 /// all games). The key names the account; it allows nothing else.
-pub async fn unsubscribe(app: &App, key: &str, kind: &str, game: Option<i64>) -> ApiResult<String> {
+pub async fn unsubscribe(app: &App, key: &str, kind: &str, game: Option<GameId>) -> ApiResult<String> {
     let kind = Kind::parse_link(kind).ok_or_else(|| ApiError::not_found("no such kind of mail"))?;
     let Some(row) = store::mail::by_unsubscribe_key(&app.db.read, key).await? else {
         return Err(ApiError::not_found("this unsubscribe link is not valid"));
     };
-    let game = game.filter(|g| *g > 0);
+    // A link names a game by its id, never one below 1: such a number is read as no game.
+    let scope = MailScope::from(game.filter(|g| g.0 > 0));
     // A digest gathers every kind: stopping it stops them all (turning the digest off
     // instead would send each mail on its own, the opposite of what was asked).
     let kinds = if kind == Kind::Digest {
@@ -201,10 +203,10 @@ pub async fn unsubscribe(app: &App, key: &str, kind: &str, game: Option<i64>) ->
     };
     let mut tx = app.db.write.begin().await?;
     for k in kinds {
-        store::mail::set_pref(&mut *tx, row.account_id, game.unwrap_or(0), k, false).await?;
+        store::mail::set_pref(&mut *tx, row.account_id, scope, k, false).await?;
     }
     tx.commit().await?;
-    Ok(match game {
+    Ok(match scope.game() {
         Some(g) => format!("No more mails of {} for game {g}.", kind.label()),
         None => format!("No more mails of {}.", kind.label()),
     })
