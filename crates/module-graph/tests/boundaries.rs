@@ -3,7 +3,9 @@
 //! and none compares a typed stored field (a game's `status` or `press`, a phase's
 //! `how`, a membership's `role`, a mail's `kind`) with a string literal, which the enums
 //! (`GameStatus`, `PressRule`, `HowProcessed`, `store::members::Role`, `MailKind`)
-//! replace. Stored
+//! replace; nor matches what a store function returned against string patterns
+//! (`match db::setting(…).as_deref() { Some("members") => … }`): the store decodes a
+//! stored word into its enum. Stored
 //! order text is parsed again by `services/stored_orders.rs` alone: `parse_order` is
 //! called elsewhere only where a request's own text is read. The store's public
 //! functions return named rows, never tuples whose fields each caller would name.
@@ -41,6 +43,44 @@ fn is_str_literal(e: &syn::Expr) -> bool {
             ..
         })
     )
+}
+
+/// Whether a pattern holds a string literal anywhere (`"members"`, `Some("members")`,
+/// `"a" | "b"`).
+fn has_str_pattern(p: &syn::Pat) -> bool {
+    struct Strings(bool);
+    impl<'ast> Visit<'ast> for Strings {
+        fn visit_lit_str(&mut self, _: &'ast syn::LitStr) {
+            self.0 = true;
+        }
+    }
+    let mut found = Strings(false);
+    found.visit_pat(p);
+    found.0
+}
+
+/// Whether an expression is, under its `.await`, `?`, method calls and references, a
+/// call of a store function (`store::…(…)`, or through the `db` alias modules give
+/// their store module).
+fn from_store(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Call(c) => match &*c.func {
+            syn::Expr::Path(p) => {
+                p.path
+                    .segments
+                    .first()
+                    .is_some_and(|s| s.ident == "store" || s.ident == "db")
+                    && p.path.segments.len() > 1
+            }
+            _ => false,
+        },
+        syn::Expr::Await(a) => from_store(&a.base),
+        syn::Expr::Try(t) => from_store(&t.expr),
+        syn::Expr::MethodCall(m) => from_store(&m.receiver),
+        syn::Expr::Reference(r) => from_store(&r.expr),
+        syn::Expr::Paren(p) => from_store(&p.expr),
+        _ => false,
+    }
 }
 
 fn typed_field(e: &syn::Expr) -> Option<String> {
@@ -86,6 +126,14 @@ impl<'ast> Visit<'ast> for Finder {
                 .push(format!("{}: a column read by name (`{name}`)", self.file));
         }
         syn::visit::visit_expr_method_call(self, m);
+    }
+
+    fn visit_expr_match(&mut self, m: &'ast syn::ExprMatch) {
+        if from_store(&m.expr) && m.arms.iter().any(|a| has_str_pattern(&a.pat)) {
+            self.found
+                .push(format!("{}: a stored value matched against strings", self.file));
+        }
+        syn::visit::visit_expr_match(self, m);
     }
 
     fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
@@ -140,10 +188,19 @@ fn stored_values_are_read_by_the_store_alone() {
         file: String::new(),
         found: Vec::new(),
     };
-    let sample =
-        syn::parse_file("fn f(r: R, g: G) -> bool { r.try_get(\"id\").is_ok() && g.press == \"none\" }").unwrap();
+    let sample = syn::parse_file(
+        "fn f(r: R, g: G) -> bool { r.try_get(\"id\").is_ok() && g.press == \"none\" }
+         async fn s(d: D) -> V {
+             match db::setting(&d.read, KEY).await?.as_deref() { Some(\"members\") => V::M, _ => V::P }
+         }
+         async fn t(d: D, n: &str) -> V {
+             match store::games::by_id(&d, 1).await?.status { S::Active => V::M, _ => V::P };
+             match n { \"members\" => V::M, _ => V::P }
+         }",
+    )
+    .unwrap();
     seen.visit_file(&sample);
-    assert_eq!(seen.found.len(), 2, "{:?}", seen.found);
+    assert_eq!(seen.found.len(), 3, "{:?}", seen.found);
     assert!(!store_files.is_empty());
 }
 

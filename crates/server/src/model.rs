@@ -276,6 +276,61 @@ impl Serialize for MailScope {
     }
 }
 
+// A club setting, stored as its lower-case name in `club_settings` under the key
+// `board_visibility` (store::moderation). Not in the doc comment, which the OpenAPI
+// document shows to clients.
+/// Who may read the forum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Visibility {
+    /// Anyone, visitors included (the default).
+    Public,
+    /// Members who are logged in; visitors are told to log in.
+    Members,
+}
+
+// A club setting, stored as its lower-case name in `club_settings` under the key
+// `game_creation` (store::moderation).
+/// Who may create games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum GameCreation {
+    /// Every member (the default).
+    Members,
+    /// Moderators only.
+    Moderators,
+}
+
+impl Visibility {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Visibility::Public => "public",
+            Visibility::Members => "members",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Visibility> {
+        [Visibility::Public, Visibility::Members]
+            .into_iter()
+            .find(|v| v.as_str() == s)
+    }
+}
+
+impl GameCreation {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameCreation::Members => "members",
+            GameCreation::Moderators => "moderators",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<GameCreation> {
+        [GameCreation::Members, GameCreation::Moderators]
+            .into_iter()
+            .find(|g| g.as_str() == s)
+    }
+}
+
 /// The kinds of mail, each turned on or off per account (and per game). Stored as its
 /// lower-case name in `outbox.kind` and `mail_prefs.kind`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

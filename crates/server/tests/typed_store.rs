@@ -295,3 +295,59 @@ async fn mail_scopes_round_trip() {
         assert!(e.contains("unknown mail scope `-5`"), "{e}");
     }
 }
+
+/// The club's settings are stored as their words under their keys (who reads the forum
+/// still under `board_visibility`, as clubs' databases hold it) and read back as
+/// `Visibility` and `GameCreation`; a setting never set has its default, and a word no
+/// variant has is a decoding error that names it, not a silent default.
+#[tokio::test(flavor = "multi_thread")]
+async fn club_settings_round_trip() {
+    use chancery_server::model::{GameCreation, Visibility};
+    use chancery_server::store::moderation::{self, ClubSettingsRow};
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let db = open(&target).await;
+        let defaults = ClubSettingsRow {
+            forum: Visibility::Public,
+            game_creation: GameCreation::Members,
+        };
+        assert_eq!(moderation::club_settings(&db.read).await.unwrap(), defaults);
+        moderation::set_forum_visibility(&db.write, Visibility::Members)
+            .await
+            .unwrap();
+        let read = moderation::club_settings(&db.read).await.unwrap();
+        assert_eq!(
+            (read.forum, read.game_creation),
+            (Visibility::Members, GameCreation::Members)
+        );
+        moderation::set_game_creation(&db.write, GameCreation::Moderators)
+            .await
+            .unwrap();
+        moderation::set_forum_visibility(&db.write, Visibility::Public)
+            .await
+            .unwrap();
+        let read = moderation::club_settings(&db.read).await.unwrap();
+        assert_eq!(
+            (read.forum, read.game_creation),
+            (Visibility::Public, GameCreation::Moderators)
+        );
+
+        let pool = target.database().await;
+        let stored: Vec<(String, String)> = sqlx::query_as("SELECT name, value FROM club_settings ORDER BY name")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+        let stored: Vec<(&str, &str)> = stored.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        assert_eq!(
+            stored,
+            [("board_visibility", "public"), ("game_creation", "moderators")]
+        );
+
+        sqlx::query("UPDATE club_settings SET value = 'everyone' WHERE name = 'board_visibility'")
+            .execute(&pool)
+            .await
+            .unwrap();
+        let e = moderation::club_settings(&db.read).await.unwrap_err().to_string();
+        assert!(e.contains("unknown forum visibility `everyone`"), "{e}");
+    }
+}

@@ -11,10 +11,10 @@ use super::layout::{render, Layout, PageResult};
 use crate::auth::Viewer;
 use crate::error::{ApiResult, Params, Path, QueryString};
 use crate::limits::{MAX_MODERATION_REASON_CHARS, MAX_POST_CHARS, MAX_SEARCH_CHARS, MAX_TOPIC_TITLE_CHARS};
-use crate::model::{GameId, PostId, TopicId};
+use crate::model::{GameId, PostId, TopicId, Visibility};
 use crate::services::forum::{self, PageQuery, SearchResults, TopicList, TopicView, POSTS_PER_PAGE};
 use crate::services::forum_text::Piece;
-use crate::services::moderation::{self, Visibility};
+use crate::services::moderation;
 use crate::App;
 
 #[derive(Template)]

@@ -9,8 +9,9 @@ use super::layout::{render, Layout, PageResult};
 use crate::auth::Viewer;
 use crate::error::Params;
 use crate::limits::{MAX_MODERATION_REASON_CHARS, MAX_SUSPENSION_DAYS};
+use crate::model::{GameCreation, Visibility};
 use crate::services::forum::PageQuery;
-use crate::services::moderation::{self, GameCreation, Log, Overview, Visibility};
+use crate::services::moderation::{self, Log, Overview};
 use crate::App;
 
 #[derive(Template)]

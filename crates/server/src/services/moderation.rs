@@ -16,53 +16,14 @@ use crate::clock::iso_utc;
 use crate::db::{new_id, Db};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::limits::{MAX_MODERATION_REASON_CHARS, MAX_SUSPENSION_DAYS};
-use crate::model::{Account, AccountId, GameId, GameStatus};
+use crate::model::{Account, AccountId, GameCreation, GameId, GameStatus, Visibility};
 use crate::store::{self, moderation as db};
 use crate::App;
 
-/// Who may read the forum.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Visibility {
-    /// Anyone, visitors included (the default).
-    Public,
-    /// Members who are logged in; visitors are told to log in.
-    Members,
-}
-
-/// Who may create games.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum GameCreation {
-    /// Every member (the default).
-    Members,
-    /// Moderators only.
-    Moderators,
-}
-
-impl Visibility {
-    fn as_str(self) -> &'static str {
-        match self {
-            Visibility::Public => "public",
-            Visibility::Members => "members",
-        }
-    }
-}
-
-impl GameCreation {
-    fn as_str(self) -> &'static str {
-        match self {
-            GameCreation::Members => "members",
-            GameCreation::Moderators => "moderators",
-        }
-    }
-}
-
-/// The stored key of who reads the forum, and the action its change writes to the
-/// moderation log: both are kept from when the forum was called the board, as clubs'
-/// databases hold them.
-const FORUM_VISIBILITY: &str = "board_visibility";
-const GAME_CREATION: &str = "game_creation";
+/// The action a change of who reads the forum writes to the moderation log: kept from
+/// when the forum was called the board, as clubs' logs hold it (and the setting's key,
+/// which `store::moderation` keeps).
+const FORUM_VISIBILITY_ACTION: &str = "board_visibility";
 
 /// The club's settings.
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
@@ -85,14 +46,7 @@ pub struct SettingsChange {
 }
 
 pub async fn settings(db: &Db) -> ApiResult<ClubSettings> {
-    let forum = match db::setting(&db.read, FORUM_VISIBILITY).await?.as_deref() {
-        Some("members") => Visibility::Members,
-        _ => Visibility::Public,
-    };
-    let game_creation = match db::setting(&db.read, GAME_CREATION).await?.as_deref() {
-        Some("moderators") => GameCreation::Moderators,
-        _ => GameCreation::Members,
-    };
+    let db::ClubSettingsRow { forum, game_creation } = db::club_settings(&db.read).await?;
     Ok(ClubSettings { forum, game_creation })
 }
 
@@ -179,12 +133,12 @@ pub async fn change_settings(app: &App, account: &Account, c: SettingsChange) ->
     let now = app.clock.now_ms();
     let mut tx = app.db.write.begin().await?;
     if let Some(v) = c.forum {
-        db::set_setting(&mut *tx, FORUM_VISIBILITY, v.as_str()).await?;
+        db::set_forum_visibility(&mut *tx, v).await?;
         log(
             &mut *tx,
             now,
             Some(account),
-            FORUM_VISIBILITY,
+            FORUM_VISIBILITY_ACTION,
             "the forum",
             &format!(
                 "readable by {}",
@@ -197,7 +151,7 @@ pub async fn change_settings(app: &App, account: &Account, c: SettingsChange) ->
         .await?;
     }
     if let Some(g) = c.game_creation {
-        db::set_setting(&mut *tx, GAME_CREATION, g.as_str()).await?;
+        db::set_game_creation(&mut *tx, g).await?;
         log(
             &mut *tx,
             now,

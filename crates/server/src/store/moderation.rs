@@ -3,7 +3,7 @@
 
 use sqlx::{Any, Executor, Row};
 
-use crate::model::{AccountId, GameId, GameStatus};
+use crate::model::{AccountId, GameCreation, GameId, GameStatus, Visibility};
 
 /// The one club role there is.
 pub const MODERATOR: &str = "moderator";
@@ -159,16 +159,41 @@ pub async fn lift<'e, E: Executor<'e, Database = Any>>(e: E, account: AccountId,
     Ok(r.rows_affected() > 0)
 }
 
-pub async fn setting<'e, E: Executor<'e, Database = Any>>(e: E, name: &str) -> sqlx::Result<Option<String>> {
-    sqlx::query("SELECT value FROM club_settings WHERE name = $1")
-        .bind(name)
-        .fetch_optional(e)
-        .await?
-        .map(|r| r.try_get("value"))
-        .transpose()
+/// The keys of `club_settings`. Who reads the forum is kept under the forum's old name,
+/// as clubs' databases hold it.
+const FORUM_VISIBILITY: &str = "board_visibility";
+const GAME_CREATION: &str = "game_creation";
+
+/// The club's settings; one never set has its default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClubSettingsRow {
+    pub forum: Visibility,
+    pub game_creation: GameCreation,
 }
 
-pub async fn set_setting<'e, E: Executor<'e, Database = Any>>(e: E, name: &str, value: &str) -> sqlx::Result<()> {
+/// Reads the club's settings (`club_settings`, a row per setting).
+pub async fn club_settings<'e, E: Executor<'e, Database = Any>>(e: E) -> sqlx::Result<ClubSettingsRow> {
+    let mut settings = ClubSettingsRow {
+        forum: Visibility::Public,
+        game_creation: GameCreation::Members,
+    };
+    let rows = sqlx::query("SELECT name, value FROM club_settings WHERE name IN ($1, $2)")
+        .bind(FORUM_VISIBILITY)
+        .bind(GAME_CREATION)
+        .fetch_all(e)
+        .await?;
+    for r in rows {
+        let name: String = r.try_get("name")?;
+        match name.as_str() {
+            FORUM_VISIBILITY => settings.forum = r.try_get("value")?,
+            GAME_CREATION => settings.game_creation = r.try_get("value")?,
+            _ => {}
+        }
+    }
+    Ok(settings)
+}
+
+async fn set_setting<'e, E: Executor<'e, Database = Any>>(e: E, name: &str, value: &str) -> sqlx::Result<()> {
     sqlx::query(
         "INSERT INTO club_settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
     )
@@ -177,6 +202,16 @@ pub async fn set_setting<'e, E: Executor<'e, Database = Any>>(e: E, name: &str, 
     .execute(e)
     .await?;
     Ok(())
+}
+
+/// Sets who reads the forum.
+pub async fn set_forum_visibility<'e, E: Executor<'e, Database = Any>>(e: E, v: Visibility) -> sqlx::Result<()> {
+    set_setting(e, FORUM_VISIBILITY, v.as_str()).await
+}
+
+/// Sets who creates games.
+pub async fn set_game_creation<'e, E: Executor<'e, Database = Any>>(e: E, g: GameCreation) -> sqlx::Result<()> {
+    set_setting(e, GAME_CREATION, g.as_str()).await
 }
 
 /// An entry of the moderation log to write.

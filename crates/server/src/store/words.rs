@@ -8,7 +8,8 @@ use sqlx::error::BoxDynError;
 use sqlx::{Any, Database, Decode, Encode, Type};
 
 use crate::model::{
-    AccountId, BotLevel, GameId, GameStatus, HowProcessed, MailKind, MailScope, PhaseSeq, PostId, PressRule, TopicId,
+    AccountId, BotLevel, GameCreation, GameId, GameStatus, HowProcessed, MailKind, MailScope, PhaseSeq, PostId,
+    PressRule, TopicId, Visibility,
 };
 
 /// Implements sqlx's text conversions for enums with `as_str`, reading with the
@@ -43,6 +44,8 @@ stored_as_words!(
     MailKind => "kind of mail", MailKind::stored;
     super::members::Role => "member role", super::members::Role::parse;
     BotLevel => "bot level", BotLevel::parse;
+    Visibility => "forum visibility", Visibility::parse;
+    GameCreation => "game creation rule", GameCreation::parse;
 );
 
 /// The ids stored as BIGINTs: bound and read as the integer they wrap.
