@@ -93,6 +93,7 @@ async fn setup() -> Setup {
     .await
     .unwrap();
     let (mut tx, g) = games::lock(&app, game.id).await.unwrap();
+    let g = games::LoadedGame::of(&app, g).await.unwrap();
     seats::start(&app, &mut tx, &g).await.unwrap();
     tx.commit().await.unwrap();
     Setup {

@@ -76,19 +76,20 @@ pub async fn create_if_empty(app: &App) -> Result<(), String> {
         .map_err(err)?;
         let id = game.id;
         let (mut tx, g) = games::lock(app, id).await.map_err(err)?;
+        let g = games::LoadedGame::of(app, g).await.map_err(err)?;
         seats::start(app, &mut tx, &g).await.map_err(err)?;
         tx.commit().await.map_err(|e| e.to_string())?;
         for _ in 0..DEMO_PHASES {
             let (mut tx, g) = games::lock(app, id).await.map_err(err)?;
-            let v = g.variant(app).await.map_err(err)?;
-            let state = g.state(&v).map_err(err)?;
-            for order in random_orders(&v, &state, &mut rng) {
+            let g = games::LoadedGame::of(app, g).await.map_err(err)?;
+            let (v, state) = (&g.variant, &g.state);
+            for order in random_orders(v, state, &mut rng) {
                 let key = v.provinces[chancery_engine::order::order_province(&order) as usize]
                     .abbr
                     .to_ascii_lowercase();
-                let row = [(key, order.display(&v).to_string())];
+                let row = [(key, order.display(v).to_string())];
                 let power = &v.power(order.power).name;
-                crate::store::orders::upsert(&mut *tx, id, g.seq, power, app.clock.now_ms(), &row)
+                crate::store::orders::upsert(&mut *tx, id, g.game.seq, power, app.clock.now_ms(), &row)
                     .await
                     .map_err(|e| e.to_string())?;
             }

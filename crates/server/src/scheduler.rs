@@ -31,7 +31,7 @@ pub async fn once(app: &App) -> ApiResult<usize> {
     for id in store::games::starting(&app.db.read, now).await? {
         let (mut tx, game) = games::lock(app, id).await?;
         if game.status == GameStatus::Forming {
-            seats::start(app, &mut tx, &game).await?;
+            seats::start(app, &mut tx, &games::LoadedGame::of(app, game).await?).await?;
             tx.commit().await?;
             app.bot_wake.notify_one();
         }

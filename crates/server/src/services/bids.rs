@@ -475,8 +475,9 @@ pub async fn report(app: &App, account: &Account, id: GameId, seq: Option<PhaseS
             })
         }
         None => {
+            let loaded = LoadedGame::of(app, game).await?;
             let mut tx = app.db.read.begin().await?;
-            let input = phase_input(&mut tx, &v, &game).await?;
+            let input = phase_input(&mut tx, &v, &loaded.game, loaded.state).await?;
             tx.rollback().await?;
             // Judged as processing would judge it now, so the preview cannot differ; on
             // the job pool, as processing is.
@@ -487,7 +488,7 @@ pub async fn report(app: &App, account: &Account, id: GameId, seq: Option<PhaseS
             .await?;
             Ok(BidReport {
                 game: id,
-                seq: game.seq,
+                seq: loaded.game.seq,
                 phase,
                 processed: false,
                 report,

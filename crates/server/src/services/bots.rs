@@ -32,7 +32,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::jobs::Weight;
 use crate::model::{Account, BotLevel, GameId, GameStatus, PhaseSeq};
 use crate::services::bids::NewBid;
-use crate::services::games::{self, log_event, playable_powers};
+use crate::services::games::{self, log_event, playable_powers, LoadedGame};
 use crate::services::seats;
 use crate::store;
 use crate::App;
@@ -98,13 +98,16 @@ pub struct BotUnseated {
 /// whose player is gone, instead of declaring civil disorder. The player's seat ends
 /// (kept in the record), the event is logged and mailed as a replacement is.
 pub async fn seat(app: &App, account: &Account, id: GameId, s: BotSeat) -> ApiResult<BotSeated> {
-    let (mut tx, game) = crate::services::gm::gm_lock(app, account, id).await?;
+    let (mut tx, loaded) = crate::services::gm::gm_lock(app, account, id).await?;
+    let LoadedGame {
+        game,
+        variant: v,
+        state,
+    } = &loaded;
     if game.status == GameStatus::Finished {
         return Err(ApiError::conflict("the game is over"));
     }
-    let v = game.variant(app).await?;
-    let state = game.state(&v)?;
-    let playable = playable_powers(&v);
+    let playable = playable_powers(v);
     let power = v
         .find_power(&s.power)
         .map(|i| v.power(i).name.clone())
@@ -147,11 +150,11 @@ pub async fn seat(app: &App, account: &Account, id: GameId, s: BotSeat) -> ApiRe
         None => log_event(&mut tx, app, id, game.seq, &phase, "bot_seated", &power).await?,
     }
     if game.status != GameStatus::Forming {
-        crate::services::mail::bot_took(&mut tx, app, &game, &power, old).await?;
+        crate::services::mail::bot_took(&mut tx, app, game, &power, old).await?;
     }
     let seated = store::members::seated(&mut *tx, id).await?.len() + bots.len() + 1;
     if game.status == GameStatus::Forming && game.start_at_ms.is_none() && seated >= playable.len() {
-        seats::start(app, &mut tx, &game).await?;
+        seats::start(app, &mut tx, &loaded).await?;
     }
     tx.commit().await?;
     app.bot_wake.notify_one();
@@ -166,8 +169,8 @@ pub async fn seat(app: &App, account: &Account, id: GameId, s: BotSeat) -> ApiRe
 /// The GM takes a bot off its power, which is vacant again (to be given to a person,
 /// or left to the rules for missing orders).
 pub async fn unseat(app: &App, account: &Account, id: GameId, q: BotQuery) -> ApiResult<BotUnseated> {
-    let (mut tx, game) = crate::services::gm::gm_lock(app, account, id).await?;
-    let v = game.variant(app).await?;
+    let (mut tx, loaded) = crate::services::gm::gm_lock(app, account, id).await?;
+    let (game, v) = (&loaded.game, &loaded.variant);
     let power = v
         .find_power(&q.power)
         .map(|i| v.power(i).name.clone())
@@ -176,7 +179,7 @@ pub async fn unseat(app: &App, account: &Account, id: GameId, q: BotQuery) -> Ap
         return Err(ApiError::not_found(format!("no bot plays {power}")));
     }
     store::orders::set_ready(&mut *tx, id, game.seq, &power, false).await?;
-    let phase = game.state(&v)?.phase.code();
+    let phase = loaded.state.phase.code();
     log_event(&mut tx, app, id, game.seq, &phase, "bot_unseated", &power).await?;
     tx.commit().await?;
     Ok(BotUnseated { game: id, power })
@@ -249,16 +252,16 @@ async fn play(app: &App, turn: store::bots::Turn) -> ApiResult<bool> {
             return Ok(false); // another server has it, or it is done
         }
     }
-    let v = game.variant(app).await?;
-    let state = game.state(&v)?;
+    let loaded = LoadedGame::of(app, game).await?;
+    let (v, state) = (&loaded.variant, &loaded.state);
     let power = v
         .find_power(&turn.power)
         .ok_or_else(|| ApiError::unprocessable(format!("unknown power `{}`", turn.power)))?;
     store::bots::claim(&mut *tx, turn.game, turn.seq, &turn.power, &app.server_id, now).await?;
-    if !chancery_engine::options::has_choice(&v, &state, power) {
+    if !chancery_engine::options::has_choice(v, state, power) {
         // Nothing to decide; ready at once all the same, as the page shows it.
         store::bots::done(&mut *tx, turn.game, turn.seq, &turn.power, "no decision", now).await?;
-        let (_, processed) = crate::services::orders::ready(app, &mut tx, (&game, &v, &state), &turn.power).await?;
+        let (_, processed) = crate::services::orders::ready(app, &mut tx, &loaded, &turn.power).await?;
         tx.commit().await?;
         if processed {
             app.bot_wake.notify_one();
@@ -273,7 +276,7 @@ async fn play(app: &App, turn: store::bots::Turn) -> ApiResult<bool> {
         seed: seed(turn.game, turn.seq, power as usize),
         judgements: app.bot_judgements,
     };
-    let (pool_v, pool_state) = (v.clone(), state.clone());
+    let (pool_v, pool_state) = (loaded.variant.clone(), loaded.state.clone());
     let decision = match app
         .jobs
         .run(Weight::Heavy, DECIDE_BUDGET, move || {
@@ -295,7 +298,7 @@ async fn play(app: &App, turn: store::bots::Turn) -> ApiResult<bool> {
     let mut orders: Vec<(String, Vec<String>)> = vec![(turn.power.clone(), Vec::new())];
     for o in &decision.orders {
         let name = &v.power(o.power).name;
-        let text = o.display(&v).to_string();
+        let text = o.display(v).to_string();
         match orders.iter_mut().find(|(p, _)| p == name) {
             Some((_, texts)) => texts.push(text),
             None => orders.push((name.clone(), vec![text])),
@@ -307,11 +310,11 @@ async fn play(app: &App, turn: store::bots::Turn) -> ApiResult<bool> {
         .map(|b| NewBid {
             unit: None,
             dp: i64::from(b.dp),
-            order: b.order.display(&v).to_string(),
+            order: b.order.display(v).to_string(),
         })
         .collect();
     let app2 = app.clone();
-    app.db.clone().writing(write(app2, turn, orders, bids)).await
+    app.db.clone().writing(write(app2, turn, orders, bids, loaded)).await
 }
 
 /// Gives a claimed turn back: its claim is dated past the lease, so the next pass (on
@@ -339,11 +342,14 @@ async fn still_its_turn(
 }
 
 /// Writes a decision under the game's lock, if it still counts (see the module's note).
+/// `decided`: the game as loaded for the decision, whose position is decoded again only
+/// if it changed since.
 async fn write(
     app: App,
     turn: store::bots::Turn,
     orders: Vec<(String, Vec<String>)>,
     bids: Vec<NewBid>,
+    decided: LoadedGame,
 ) -> ApiResult<bool> {
     let (mut tx, game) = games::lock(&app, turn.game).await?;
     let now = app.clock.now_ms();
@@ -362,14 +368,18 @@ async fn write(
         );
         return Ok(false);
     }
-    let v = game.variant(&app).await?;
-    let state = game.state(&v)?;
+    let loaded = decided.reread(&app, game).await?;
+    let LoadedGame {
+        game,
+        variant: v,
+        state,
+    } = &loaded;
     let written = async {
         for (power, texts) in &orders {
-            crate::services::orders::write(&mut tx, &game, &v, &state, power, texts, true, now).await?;
+            crate::services::orders::write(&mut tx, game, v, state, power, texts, true, now).await?;
         }
         if v.has_minors() {
-            crate::services::bids::write(&mut tx, &game, &v, &state, &turn.power, &bids, true, now).await?;
+            crate::services::bids::write(&mut tx, game, v, state, &turn.power, &bids, true, now).await?;
         }
         Ok::<(), ApiError>(())
     }
@@ -378,8 +388,7 @@ async fn write(
     match written {
         Ok(()) => {
             store::bots::done(&mut *tx, turn.game, turn.seq, &turn.power, "ordered", now).await?;
-            let (_, processed) =
-                crate::services::orders::ready(&app, &mut tx, (&game, &v, &state), &turn.power).await?;
+            let (_, processed) = crate::services::orders::ready(&app, &mut tx, &loaded, &turn.power).await?;
             tx.commit().await?;
             if processed {
                 app.bot_wake.notify_one();
@@ -395,12 +404,13 @@ async fn write(
             if !still_its_turn(&mut tx, &game, &turn).await? {
                 return Ok(false);
             }
+            // The same phase as the position loaded above, which the mark is read with.
+            let loaded = LoadedGame { game, ..loaded };
             store::bots::done(&mut *tx, turn.game, turn.seq, &turn.power, "refused", now).await?;
             let detail = format!("{}: {}", turn.power, e.message);
             tracing::error!("bot of game {} phase {}: refused: {detail}", turn.game, turn.seq);
             log_event(&mut tx, &app, turn.game, turn.seq, &phase, "bot_refused", &detail).await?;
-            let (_, processed) =
-                crate::services::orders::ready(&app, &mut tx, (&game, &v, &state), &turn.power).await?;
+            let (_, processed) = crate::services::orders::ready(&app, &mut tx, &loaded, &turn.power).await?;
             tx.commit().await?;
             if processed {
                 app.bot_wake.notify_one();

@@ -12,7 +12,7 @@ use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::limits::{future_moment, MAX_AHEAD_MS, MAX_GAME_NAME_CHARS, MAX_MINUTES};
 use crate::model::{Account, AccountId, GameId, GameStatus, HowProcessed, PhaseSeq};
 use crate::services::games::view::{self, GameView};
-use crate::services::games::{self, settings, Role};
+use crate::services::games::{self, settings, LoadedGame, Role};
 use crate::services::moderation::refuse_if_suspended;
 use crate::services::processing::{self, adjudicate_current, log_event, set_aside_text};
 use crate::services::seats::{self, seat_player};
@@ -23,19 +23,22 @@ use crate::App;
 
 /// The start of every GM tool: a suspended GM uses none (asked before the lock, so that
 /// the refusal never holds the game; a moderator gives the game another GM), then the
-/// game locked and the caller checked to be its GM.
-pub(crate) async fn gm_lock(app: &App, account: &Account, id: GameId) -> ApiResult<(Tx, Game)> {
+/// game locked, the caller checked to be its GM, and the game loaded: its position
+/// decoded once for the whole tool (a damaged one is `damaged_game`).
+pub(crate) async fn gm_lock(app: &App, account: &Account, id: GameId) -> ApiResult<(Tx, LoadedGame)> {
+    let (tx, game) = gm_lock_unloaded(app, account, id).await?;
+    Ok((tx, LoadedGame::of(app, game).await?))
+}
+
+/// [`gm_lock`] without the position: for a rollback, which puts an earlier position in
+/// place of the current one and so never reads it (a damaged one can be rolled back).
+async fn gm_lock_unloaded(app: &App, account: &Account, id: GameId) -> ApiResult<(Tx, Game)> {
     refuse_if_suspended(app, account).await?;
     let (tx, game) = games::lock(app, id).await?;
     if game.gm_id != account.id {
         return Err(ApiError::coded(ErrorCode::GmOnly, "only the game's GM can do that"));
     }
     Ok((tx, game))
-}
-
-async fn phase_code(app: &App, game: &Game) -> ApiResult<String> {
-    let v = game.variant(app).await?;
-    Ok(game.state(&v)?.phase.code())
 }
 
 /// The game's status after a tool changed it.
@@ -48,11 +51,11 @@ pub struct Status {
 
 /// Starts a forming game now.
 pub async fn start(app: &App, account: &Account, id: GameId) -> ApiResult<Status> {
-    let (mut tx, game) = gm_lock(app, account, id).await?;
-    if game.status != GameStatus::Forming {
+    let (mut tx, loaded) = gm_lock(app, account, id).await?;
+    if loaded.game.status != GameStatus::Forming {
         return Err(ApiError::conflict("the game has already started"));
     }
-    seats::start(app, &mut tx, &game).await?;
+    seats::start(app, &mut tx, &loaded).await?;
     tx.commit().await?;
     app.bot_wake.notify_one();
     app.wake.notify_one();
@@ -77,14 +80,14 @@ pub struct Processed {
 
 /// Processes the current phase now.
 pub async fn process_now(app: &App, account: &Account, id: GameId) -> ApiResult<Processed> {
-    let (mut tx, game) = gm_lock(app, account, id).await?;
-    if !game.status.running() {
+    let (mut tx, loaded) = gm_lock(app, account, id).await?;
+    if !loaded.game.status.running() {
         return Err(ApiError::coded(
             ErrorCode::NotRunning,
-            format!("the game is {}", game.status),
+            format!("the game is {}", loaded.game.status),
         ));
     }
-    let result = adjudicate_current(app, &mut tx, &game, HowProcessed::Gm).await?;
+    let result = adjudicate_current(app, &mut tx, &loaded, HowProcessed::Gm).await?;
     tx.commit().await?;
     app.bot_wake.notify_one();
     Ok(Processed {
@@ -120,7 +123,8 @@ pub struct Deadline {
 
 /// Moves the deadline of a running game.
 pub async fn extend(app: &App, account: &Account, id: GameId, e: Extend) -> ApiResult<Deadline> {
-    let (mut tx, game) = gm_lock(app, account, id).await?;
+    let (mut tx, loaded) = gm_lock(app, account, id).await?;
+    let game = &loaded.game;
     if game.status != GameStatus::Active {
         return Err(ApiError::conflict("only a running game has a deadline to move"));
     }
@@ -143,7 +147,7 @@ pub async fn extend(app: &App, account: &Account, id: GameId, e: Extend) -> ApiR
     };
     let deadline = future_moment(now, deadline, "the new deadline").map_err(ApiError::unprocessable)?;
     store::games::set_deadline(&mut *tx, id, deadline).await?;
-    let phase = phase_code(app, &game).await?;
+    let phase = loaded.state.phase.code();
     log_event(&mut tx, app, id, game.seq, &phase, "deadline", &iso_utc(deadline)).await?;
     tx.commit().await?;
     app.wake.notify_one();
@@ -166,7 +170,8 @@ pub struct Paused {
 
 /// Stops the deadline, keeping the time left.
 pub async fn pause(app: &App, account: &Account, id: GameId) -> ApiResult<Paused> {
-    let (mut tx, game) = gm_lock(app, account, id).await?;
+    let (mut tx, loaded) = gm_lock(app, account, id).await?;
+    let game = &loaded.game;
     if game.status != GameStatus::Active {
         return Err(ApiError::conflict("only a running game can be paused"));
     }
@@ -177,7 +182,7 @@ pub async fn pause(app: &App, account: &Account, id: GameId) -> ApiResult<Paused
         .saturating_sub(app.clock.now_ms())
         .clamp(60_000, MAX_AHEAD_MS);
     store::games::pause(&mut *tx, id, left).await?;
-    let phase = phase_code(app, &game).await?;
+    let phase = loaded.state.phase.code();
     log_event(&mut tx, app, id, game.seq, &phase, "paused", "").await?;
     tx.commit().await?;
     Ok(Paused {
@@ -199,7 +204,8 @@ pub struct Resumed {
 
 /// Resumes a paused game with the time it had left.
 pub async fn resume(app: &App, account: &Account, id: GameId) -> ApiResult<Resumed> {
-    let (mut tx, game) = gm_lock(app, account, id).await?;
+    let (mut tx, loaded) = gm_lock(app, account, id).await?;
+    let game = &loaded.game;
     if game.status != GameStatus::Paused {
         return Err(ApiError::conflict("the game is not paused"));
     }
@@ -210,7 +216,7 @@ pub async fn resume(app: &App, account: &Account, id: GameId) -> ApiResult<Resum
         .checked_add(left)
         .ok_or_else(|| ApiError::unprocessable("the clock is out of range"))?;
     store::games::resume(&mut *tx, id, deadline).await?;
-    let phase = phase_code(app, &game).await?;
+    let phase = loaded.state.phase.code();
     log_event(&mut tx, app, id, game.seq, &phase, "resumed", "").await?;
     tx.commit().await?;
     app.bot_wake.notify_one();
@@ -235,7 +241,7 @@ pub struct RolledBack {
 
 /// Takes back the last processed phase.
 pub async fn rollback(app: &App, account: &Account, id: GameId) -> ApiResult<RolledBack> {
-    let (mut tx, game) = gm_lock(app, account, id).await?;
+    let (mut tx, game) = gm_lock_unloaded(app, account, id).await?;
     let (phase, seq) = processing::rollback(app, &mut tx, &game).await?;
     tx.commit().await?;
     app.bot_wake.notify_one();
@@ -257,8 +263,9 @@ pub struct RolledForward {
 
 /// Undoes a rollback: the phase is judged again from the orders stored now.
 pub async fn rollforward(app: &App, account: &Account, id: GameId) -> ApiResult<RolledForward> {
-    let (mut tx, game) = gm_lock(app, account, id).await?;
-    let (phase, changed) = processing::roll_forward(app, &mut tx, &game).await?;
+    let (mut tx, loaded) = gm_lock(app, account, id).await?;
+    let game = &loaded.game;
+    let (phase, changed) = processing::roll_forward(app, &mut tx, &loaded).await?;
     tx.commit().await?;
     app.bot_wake.notify_one();
     Ok(RolledForward {
@@ -297,11 +304,12 @@ async fn account_id(tx: &mut Tx, name: &str) -> ApiResult<(AccountId, String)> {
 
 /// Gives a vacant power to an account.
 pub async fn assign(app: &App, account: &Account, id: GameId, s: Seat) -> ApiResult<Seated> {
-    let (mut tx, game) = gm_lock(app, account, id).await?;
+    let (mut tx, loaded) = gm_lock(app, account, id).await?;
+    let game = &loaded.game;
     let (who, _) = account_id(&mut tx, &s.account).await?;
-    let power = seat_player(app, &mut tx, &game, who, Some(&s.power)).await?;
+    let power = seat_player(app, &mut tx, &loaded, who, Some(&s.power)).await?;
     if game.status != GameStatus::Forming {
-        crate::services::mail::power_taken(&mut tx, app, &game, &power, who, None).await?;
+        crate::services::mail::power_taken(&mut tx, app, game, &power, who, None).await?;
     }
     tx.commit().await?;
     Ok(Seated {
@@ -321,9 +329,9 @@ fn power_name(v: &chancery_engine::Variant, name: &str) -> ApiResult<String> {
 /// A new account takes over a power; the old player's membership ends but stays in the
 /// record, and the power's orders and history are untouched.
 pub async fn replace(app: &App, account: &Account, id: GameId, s: Seat) -> ApiResult<Seated> {
-    let (mut tx, game) = gm_lock(app, account, id).await?;
-    let v = game.variant(app).await?;
-    let power = power_name(&v, &s.power)?;
+    let (mut tx, loaded) = gm_lock(app, account, id).await?;
+    let game = &loaded.game;
+    let power = power_name(&loaded.variant, &s.power)?;
     let (who, _) = account_id(&mut tx, &s.account).await?;
     let old = store::mail::player_of(&mut *tx, id, &power).await?;
     store::members::end_seat(&mut *tx, id, &power, app.clock.now_ms()).await?;
@@ -332,9 +340,9 @@ pub async fn replace(app: &App, account: &Account, id: GameId, s: Seat) -> ApiRe
     if store::bots::unseat(&mut *tx, id, &power, app.clock.now_ms()).await? {
         store::orders::set_ready(&mut *tx, id, game.seq, &power, false).await?;
     }
-    seat_player(app, &mut tx, &game, who, Some(&power)).await?;
-    crate::services::mail::power_taken(&mut tx, app, &game, &power, who, old).await?;
-    let phase = phase_code(app, &game).await?;
+    seat_player(app, &mut tx, &loaded, who, Some(&power)).await?;
+    crate::services::mail::power_taken(&mut tx, app, game, &power, who, old).await?;
+    let phase = loaded.state.phase.code();
     log_event(&mut tx, app, id, game.seq, &phase, "replaced", &power).await?;
     tx.commit().await?;
     Ok(Seated {
@@ -377,16 +385,16 @@ pub struct Declared {
 /// within the current phase, so everyone sees the new minors before its deadline; orders
 /// already given that name the power's old units are judged against the new position.
 pub async fn civil_disorder(app: &App, account: &Account, id: GameId, p: Disorder) -> ApiResult<Declared> {
-    let (mut tx, game) = gm_lock(app, account, id).await?;
+    let (mut tx, loaded) = gm_lock(app, account, id).await?;
+    let game = &loaded.game;
     if game.status == GameStatus::Finished {
         return Err(ApiError::coded(ErrorCode::GameOver, "the game is over"));
     }
-    let v = game.variant(app).await?;
-    let power = power_name(&v, &p.power)?;
+    let (v, state) = (&loaded.variant, &loaded.state);
+    let power = power_name(v, &p.power)?;
     let power_id = v
         .find_power(&power)
         .ok_or_else(|| ApiError::unprocessable("unknown power"))?;
-    let state = game.state(&v)?;
     if v.is_minor(power_id) {
         return Err(ApiError::unprocessable(format!(
             "{power} is a minor power: it has no player to lose"
@@ -410,9 +418,9 @@ pub async fn civil_disorder(app: &App, account: &Account, id: GameId, p: Disorde
     let mut set_aside_lines = Vec::new();
     if permanent {
         // Rule 8: the power's faction, if it sponsors one, has nobody left to order it.
-        let (next, orphaned) = dp::declare_civil_disorder(&v, &state, power_id);
+        let (next, orphaned) = dp::declare_civil_disorder(v, state, power_id);
         gone.extend(orphaned.iter().map(|&f| v.power(f).name.clone()));
-        let text = serde_json::to_string(&state_to_json(&v, &next))
+        let text = serde_json::to_string(&state_to_json(v, &next))
             .map_err(|e| ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
         store::games::set_state(&mut *tx, id, &text).await?;
         // The power gives no more orders and buys none: what it had given is set aside,
@@ -448,7 +456,7 @@ pub async fn civil_disorder(app: &App, account: &Account, id: GameId, p: Disorde
     } else {
         "its units hold (and retreats and adjustments take their defaults) until the GM finds it a new player."
     };
-    crate::services::mail::civil_disorder(&mut tx, app, &game, &power, rules).await?;
+    crate::services::mail::civil_disorder(&mut tx, app, game, &power, rules).await?;
     tx.commit().await?;
     Ok(Declared {
         game: id,
@@ -507,11 +515,12 @@ pub async fn transfer(app: &App, account: &Account, id: GameId, t: Transfer) -> 
     }
     store::members::leave(&mut *tx, id, to, app.clock.now_ms()).await?;
     store::games::set_gm(&mut *tx, id, to).await?;
-    let phase = phase_code(app, &game).await?;
+    let loaded = LoadedGame::of(app, game).await?;
+    let (game, phase) = (&loaded.game, loaded.state.phase.code());
     announce(
         &mut tx,
         app,
-        &game,
+        game,
         &phase,
         account.id,
         &format!("{new_name} is the game's GM from now on."),
@@ -577,7 +586,8 @@ pub struct Settings {
 /// messages. Anonymity is fixed at creation: players joined under it, and lifting it
 /// would name them.
 pub async fn change_settings(app: &App, account: &Account, id: GameId, s: Settings) -> ApiResult<GameView> {
-    let (mut tx, game) = gm_lock(app, account, id).await?;
+    let (mut tx, loaded) = gm_lock(app, account, id).await?;
+    let game = &loaded.game;
     if game.status == GameStatus::Finished {
         return Err(ApiError::coded(ErrorCode::GameOver, "the game is over"));
     }
@@ -641,20 +651,25 @@ pub async fn change_settings(app: &App, account: &Account, id: GameId, s: Settin
         ));
     }
     if !changed.is_empty() {
-        let phase = phase_code(app, &game).await?;
+        let phase = loaded.state.phase.code();
         log_event(&mut tx, app, id, game.seq, &phase, "settings", &changed.join("; ")).await?;
     }
     // Early processing turned on when every seated power is ready already: no further
     // mark will come to process the phase, so it is processed now, under the new
-    // settings (the game read again in this transaction).
-    if early.flag() && !game.process_when_ready {
-        if let Some(now) = store::games::by_id(&mut *tx, id).await? {
-            crate::services::orders::process_if_all_ready(app, &mut tx, &now, HowProcessed::AllReadyWhenEarlyOn)
-                .await?;
-        }
-    }
+    // settings (the game read again in this transaction, its position unchanged).
+    let turned_on = early.flag() && !game.process_when_ready;
+    let now = LoadedGame {
+        game: games::load(&mut *tx, id).await?,
+        variant: loaded.variant,
+        state: loaded.state,
+    };
+    let processed = turned_on
+        && crate::services::orders::process_if_all_ready(app, &mut tx, &now, HowProcessed::AllReadyWhenEarlyOn).await?;
     tx.commit().await?;
-    view::game_view(app, &games::read(app, id).await?, &Role::Gm).await
+    // The answer shows the game as this change left it: as read above, or, when it
+    // processed the phase, at the new phase's position.
+    let view = if processed { games::read(app, id).await? } else { now };
+    view::game_view(app, &view, &Role::Gm).await
 }
 
 /// How the GM ends the game.
@@ -679,11 +694,12 @@ pub struct Ended {
 
 /// Ends the game as a draw (two powers or more) or a concession (one).
 pub async fn end(app: &App, account: &Account, id: GameId, e: End) -> ApiResult<Ended> {
-    let (mut tx, game) = gm_lock(app, account, id).await?;
+    let (mut tx, loaded) = gm_lock(app, account, id).await?;
+    let game = &loaded.game;
     if game.status == GameStatus::Finished {
         return Err(ApiError::coded(ErrorCode::GameOver, "the game is already over"));
     }
-    let v = game.variant(app).await?;
+    let v = &loaded.variant;
     let mut names = Vec::new();
     for p in &e.powers {
         let i = v
@@ -698,7 +714,7 @@ pub async fn end(app: &App, account: &Account, id: GameId, e: End) -> ApiResult<
         ("concession", _) => return Err(ApiError::unprocessable("a concession names one power")),
         _ => return Err(ApiError::unprocessable("`result` is `draw` or `concession`")),
     };
-    finish(app, &mut tx, &game, &outcome, account.id, "the GM").await?;
+    finish(app, &mut tx, &loaded, &outcome, account.id, "the GM").await?;
     tx.commit().await?;
     Ok(Ended {
         game: id,
@@ -730,14 +746,15 @@ async fn announce(tx: &mut Tx, app: &App, game: &Game, phase: &str, announcer: A
 pub async fn finish(
     app: &App,
     tx: &mut Tx,
-    game: &Game,
+    loaded: &LoadedGame,
     outcome: &str,
     announcer: AccountId,
     by: &str,
 ) -> ApiResult<()> {
+    let game = &loaded.game;
     store::games::finish(&mut **tx, game.id, outcome).await?;
     crate::services::mail::game_ended(tx, app, game, outcome).await?;
-    let phase = phase_code(app, game).await?;
+    let phase = loaded.state.phase.code();
     announce(
         tx,
         app,

@@ -20,7 +20,7 @@ use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode, RefusedOrder};
 use crate::limits::{MAX_ORDERS, MAX_ORDER_CHARS};
 use crate::model::{Account, GameId, GameStatus, HowProcessed, PhaseSeq};
-use crate::services::games::{self, acting_power, at_phase, role_of, PhaseRef, Role};
+use crate::services::games::{self, acting_power, at_phase, role_of, LoadedGame, PhaseRef, Role};
 use crate::services::order_words;
 use crate::services::processing::{adjudicate_current, disorder_powers};
 use crate::store::games::Game;
@@ -440,10 +440,10 @@ pub async fn list(app: &App, account: &Account, id: GameId, power: Option<&str>)
 pub async fn list_loaded(
     app: &App,
     account: &Account,
-    loaded: &games::LoadedGame,
+    loaded: &LoadedGame,
     power: Option<&str>,
 ) -> ApiResult<PowerOrders> {
-    let games::LoadedGame {
+    let LoadedGame {
         game,
         variant: v,
         state,
@@ -535,7 +535,8 @@ async fn waiting_for(
 /// seated power has marked ready and none is still waited for: what the last ready mark
 /// does, for a change that leaves everyone ready without a new mark (the GM turning
 /// early processing on). Returns whether it processed.
-pub async fn process_if_all_ready(app: &App, tx: &mut Tx, game: &Game, how: HowProcessed) -> ApiResult<bool> {
+pub async fn process_if_all_ready(app: &App, tx: &mut Tx, loaded: &LoadedGame, how: HowProcessed) -> ApiResult<bool> {
+    let game = &loaded.game;
     if game.status != GameStatus::Active || !game.process_when_ready {
         return Ok(false);
     }
@@ -546,11 +547,10 @@ pub async fn process_if_all_ready(app: &App, tx: &mut Tx, game: &Game, how: HowP
     if !ready.iter().any(|p| seated.contains(p)) || !has_person(tx, game).await? {
         return Ok(false);
     }
-    let v = game.variant(app).await?;
-    if !waiting_for(tx, game, &v, &game.state(&v)?).await?.is_empty() {
+    if !waiting_for(tx, game, &loaded.variant, &loaded.state).await?.is_empty() {
         return Ok(false);
     }
-    adjudicate_current(app, tx, game, how).await?;
+    adjudicate_current(app, tx, loaded, how).await?;
     Ok(true)
 }
 
@@ -570,7 +570,7 @@ pub async fn mark_ready(app: &App, account: &Account, id: GameId, r: ReadyReques
         }
     })
     .await?;
-    let (all_ready, processed) = ready(app, &mut tx, (&loaded.game, &loaded.variant, &loaded.state), &power).await?;
+    let (all_ready, processed) = ready(app, &mut tx, &loaded, &power).await?;
     tx.commit().await?;
     if processed {
         // A new phase: its bots' turn.
@@ -588,19 +588,15 @@ pub async fn mark_ready(app: &App, account: &Account, id: GameId, r: ReadyReques
 /// the game's lock; the last mark processes the phase there. A player's mark and a
 /// bot's both come here, with the game, variant and position as loaded under the lock.
 /// Returns whether everyone is ready and whether it processed.
-pub async fn ready(
-    app: &App,
-    tx: &mut Tx,
-    (game, v, state): (&Game, &chancery_engine::Variant, &chancery_engine::GameState),
-    power: &str,
-) -> ApiResult<(bool, bool)> {
+pub async fn ready(app: &App, tx: &mut Tx, loaded: &LoadedGame, power: &str) -> ApiResult<(bool, bool)> {
+    let game = &loaded.game;
     store::orders::set_ready(&mut **tx, game.id, game.seq, power, true).await?;
-    let all_ready = waiting_for(tx, game, v, state).await?.is_empty();
+    let all_ready = waiting_for(tx, game, &loaded.variant, &loaded.state).await?.is_empty();
     // A game set to wait for the deadline counts the marks but is not processed by them;
     // nor is a game nobody but bots plays (the bots would play it to its end at once).
     let processed = all_ready && game.process_when_ready && has_person(tx, game).await?;
     if processed {
-        adjudicate_current(app, tx, game, HowProcessed::AllReady).await?;
+        adjudicate_current(app, tx, loaded, HowProcessed::AllReady).await?;
     }
     Ok((all_ready, processed))
 }
@@ -632,7 +628,7 @@ pub async fn of_phase(app: &App, account: &Account, id: GameId) -> ApiResult<Pha
 }
 
 /// [`of_phase`] for a game the caller has loaded (the GM's console).
-pub async fn of_loaded_phase(app: &App, account: &Account, loaded: &games::LoadedGame) -> ApiResult<PhaseOrders> {
+pub async fn of_loaded_phase(app: &App, account: &Account, loaded: &LoadedGame) -> ApiResult<PhaseOrders> {
     let game = &loaded.game;
     if game.gm_id != account.id {
         return Err(ApiError::coded(ErrorCode::GmOnly, "only the game's GM can do that"));
@@ -747,7 +743,7 @@ impl OrderCheck {
 /// The engine's verdict on one order, without storing it: the same parser and position
 /// check that the order API applies on submission.
 pub async fn check(app: &App, account: &Account, id: GameId, c: &Check) -> ApiResult<OrderCheck> {
-    let games::LoadedGame {
+    let LoadedGame {
         game,
         variant: v,
         state,

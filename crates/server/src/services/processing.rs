@@ -21,6 +21,7 @@ use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::jobs::Weight;
 use crate::model::{GameId, GameStatus, HowProcessed, PhaseSeq};
+use crate::services::games::LoadedGame;
 use crate::store::games::Game;
 use crate::store::games::Lock;
 use crate::store::phases::{PhaseRow, Table};
@@ -61,14 +62,22 @@ pub async fn process_due(app: &App, game_id: GameId, seq: PhaseSeq, now: i64, lo
     if game.seq != seq || game.status != GameStatus::Active || game.deadline_ms.is_none_or(|d| d > now) {
         return Ok(false);
     }
-    adjudicate_current(app, &mut tx, &game, HowProcessed::Deadline).await?;
+    let loaded = LoadedGame::of(app, game).await?;
+    adjudicate_current(app, &mut tx, &loaded, HowProcessed::Deadline).await?;
     tx.commit().await?;
     Ok(true)
 }
 
-/// Adjudicates the game's current phase inside `tx` (which holds the game's lock).
-pub async fn adjudicate_current(app: &App, tx: &mut Tx, game: &Game, how: HowProcessed) -> ApiResult<AdjudicationJson> {
-    let judged = judge(app, tx, game).await?;
+/// Adjudicates the game's current phase inside `tx` (which holds the game's lock), from
+/// the position the caller loaded under that lock.
+pub async fn adjudicate_current(
+    app: &App,
+    tx: &mut Tx,
+    loaded: &LoadedGame,
+    how: HowProcessed,
+) -> ApiResult<AdjudicationJson> {
+    let game = &loaded.game;
+    let judged = judge(app, tx, loaded).await?;
     let now = app.clock.now_ms();
     record(app, tx, game, &judged, now, how, false).await?;
     // The mails go with the result: written in this transaction, they exist exactly
@@ -77,9 +86,9 @@ pub async fn adjudicate_current(app: &App, tx: &mut Tx, game: &Game, how: HowPro
     // told before the processing it led to; a GM's or the players' early processing is
     // not.
     if how == HowProcessed::Deadline && !judged.missing.is_empty() {
-        crate::services::mail::missing_at_deadline(tx, app, game, &judged.missing).await?;
+        crate::services::mail::missing_at_deadline(tx, app, game, loaded.state.phase, &judged.missing).await?;
     }
-    crate::services::mail::phase_processed(tx, app, game, &judged.result, &judged.missing).await?;
+    crate::services::mail::phase_processed(tx, app, loaded, &judged.result, &judged.missing).await?;
     log_event(tx, app, game.id, game.seq, &judged.phase, "processed", how.as_str()).await?;
     Ok(judged.result)
 }
@@ -107,8 +116,8 @@ pub struct PhaseInput {
     pub disorder: Vec<String>,
 }
 
-pub async fn phase_input(tx: &mut Tx, v: &Variant, game: &Game) -> ApiResult<PhaseInput> {
-    let state = game.state(v)?;
+/// `state` is the game's current position, as the caller decoded it.
+pub async fn phase_input(tx: &mut Tx, v: &Variant, game: &Game, state: GameState) -> ApiResult<PhaseInput> {
     let disorder = disorder_powers(tx, game.id).await?;
     let orders = stored_orders(tx, v, game, &disorder).await?;
     let bids = store::bids::for_phase(&mut **tx, game.id, game.seq, None)
@@ -162,9 +171,9 @@ pub async fn judge_on_pool<T: Send + 'static>(
         .map_err(|e| app.jobs.refusal(e, "judging the phase"))
 }
 
-async fn judge(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<Judged> {
-    let v = game.variant(app).await?;
-    let input = phase_input(tx, &v, game).await?;
+async fn judge(app: &App, tx: &mut Tx, loaded: &LoadedGame) -> ApiResult<Judged> {
+    let v = &loaded.variant;
+    let input = phase_input(tx, v, &loaded.game, loaded.state.clone()).await?;
     // A power in civil disorder is expected to give none; the GM already knows.
     let missing: Vec<String> = v
         .powers
@@ -174,7 +183,7 @@ async fn judge(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<Judged> {
         // Orders given for a faction count as the player's: it gave some.
         .filter(|(i, _)| {
             let p = *i as PowerId;
-            has_choice(&v, &input.state, p) && !input.orders.iter().any(|o| v.controls(p, o.power))
+            has_choice(v, &input.state, p) && !input.orders.iter().any(|o| v.controls(p, o.power))
         })
         .map(|(_, p)| p.name.clone())
         .collect();
@@ -182,7 +191,7 @@ async fn judge(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<Judged> {
     // The engine's one pipeline: the minors' orders bought by the bids (rule 4), the
     // adjudication, rule 8's orphaned factions, the next position and the winner; and
     // the two forms of its result, written out there too (a large map's are long).
-    let (result, texts, bid_report) = judge_on_pool(app, &v, input, |v, judged| {
+    let (result, texts, bid_report) = judge_on_pool(app, v, input, |v, judged| {
         let result = adjudication_json(v, &judged.adjudication);
         let texts = serde_json::to_string(&result).and_then(|r| Ok((r, serde_json::to_string(&judged)?)));
         (result, texts, judged.bid_report.as_ref().map(|r| r.text(v)))
@@ -353,14 +362,15 @@ pub fn set_aside_text(lines: &[Line]) -> String {
 /// its record (processing time and how) is restored as it was; when orders or bids were
 /// changed in between, the new result is published instead of the stale one. Returns the
 /// phase and whether the result differs from the one rolled back.
-pub async fn roll_forward(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<(String, bool)> {
+pub async fn roll_forward(app: &App, tx: &mut Tx, loaded: &LoadedGame) -> ApiResult<(String, bool)> {
+    let game = &loaded.game;
     let undone = store::phases::get(&mut **tx, Table::Undone, game.id, game.seq)
         .await?
         .ok_or_else(|| ApiError::conflict("there is no rolled-back phase to restore here"))?;
     if undone.state_json != game.state_json {
         return Err(ApiError::conflict("the position changed since the rollback"));
     }
-    let judged = judge(app, tx, game).await?;
+    let judged = judge(app, tx, loaded).await?;
     let changed = judged.result_text != undone.result_json;
     if changed {
         let how = HowProcessed::RolledForwardChanged;

@@ -7,8 +7,8 @@ use utoipa::ToSchema;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::{Account, AccountId, GameId, GameStatus};
-use crate::services::games::{lock, log_event, playable_powers, role_of, Role};
-use crate::store::{self, games::Game};
+use crate::services::games::{lock, log_event, playable_powers, role_of, LoadedGame, Role};
+use crate::store;
 use crate::App;
 
 /// Which power to take; absent, the first free one.
@@ -49,11 +49,11 @@ pub struct Observing {
 pub async fn seat_player(
     app: &App,
     tx: &mut Tx,
-    game: &Game,
+    loaded: &LoadedGame,
     account_id: AccountId,
     power: Option<&str>,
 ) -> ApiResult<String> {
-    let v = game.variant(app).await?;
+    let (game, v) = (&loaded.game, &loaded.variant);
     if game.status == GameStatus::Finished {
         return Err(ApiError::coded(ErrorCode::GameOver, "the game is over"));
     }
@@ -65,10 +65,10 @@ pub async fn seat_player(
     if let Some(power) = store::members::power_of(&mut **tx, game.id, account_id).await? {
         return Err(ApiError::conflict(format!("that account already plays {power}")));
     }
-    let playable = playable_powers(&v);
+    let playable = playable_powers(v);
     // Powers rule 11 has turned into minors: nobody plays them again.
-    let disordered: Vec<String> = game
-        .state(&v)?
+    let disordered: Vec<String> = loaded
+        .state
         .disordered
         .iter()
         .map(|&p| v.power(p).name.clone())
@@ -116,16 +116,19 @@ pub async fn seat_player(
         && game.start_at_ms.is_none()
         && taken.len() + bots.len() + 1 >= playable.len()
     {
-        start(app, tx, game).await?;
+        start(app, tx, loaded).await?;
     }
     Ok(power)
 }
 
 /// forming → active: the first deadline is set from now. A game created with "bots take
 /// the seats nobody has" gets its bots now.
-pub async fn start(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<()> {
-    let v = game.variant(app).await?;
-    let state = game.state(&v)?;
+pub async fn start(app: &App, tx: &mut Tx, loaded: &LoadedGame) -> ApiResult<()> {
+    let LoadedGame {
+        game,
+        variant: v,
+        state,
+    } = loaded;
     let deadline = game.deadline_from(app.clock.now_ms(), state.phase.kind)?;
     store::games::start(&mut **tx, game.id, deadline).await?;
     log_event(tx, app, game.id, game.seq, &state.phase.code(), "started", "").await?;
@@ -133,7 +136,7 @@ pub async fn start(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<()> {
         let mut taken = store::members::seated(&mut **tx, game.id).await?;
         taken.extend(store::bots::powers(&mut **tx, game.id).await?);
         let now = app.clock.now_ms();
-        for power in playable_powers(&v) {
+        for power in playable_powers(v) {
             let disordered = v.find_power(&power).is_some_and(|p| state.in_disorder(p));
             if !taken.contains(&power) && !disordered {
                 store::bots::seat(&mut **tx, game.id, &power, level, game.seq, now).await?;
@@ -150,7 +153,8 @@ pub async fn start(app: &App, tx: &mut Tx, game: &Game) -> ApiResult<()> {
 pub async fn join(app: &App, account: &Account, id: GameId, request: JoinRequest) -> ApiResult<Joined> {
     crate::services::moderation::refuse_if_suspended(app, account).await?;
     let (mut tx, game) = lock(app, id).await?;
-    let power = seat_player(app, &mut tx, &game, account.id, request.power.as_deref()).await?;
+    let loaded = LoadedGame::of(app, game).await?;
+    let power = seat_player(app, &mut tx, &loaded, account.id, request.power.as_deref()).await?;
     tx.commit().await?;
     Ok(Joined { game: id, power })
 }
@@ -177,10 +181,10 @@ pub async fn leave(app: &App, account: &Account, id: GameId) -> ApiResult<Left> 
     };
     store::members::leave(&mut *tx, id, account.id, app.clock.now_ms()).await?;
     if let Some(power) = &left {
-        let v = game.variant(app).await?;
-        let phase = game.state(&v)?.phase.code();
-        log_event(&mut tx, app, id, game.seq, &phase, "left", power).await?;
-        crate::services::mail::player_left(&mut tx, app, &game, power).await?;
+        let loaded = LoadedGame::of(app, game).await?;
+        let phase = loaded.state.phase.code();
+        log_event(&mut tx, app, id, loaded.game.seq, &phase, "left", power).await?;
+        crate::services::mail::player_left(&mut tx, app, &loaded.game, power).await?;
     }
     tx.commit().await?;
     Ok(Left {

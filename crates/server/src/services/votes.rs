@@ -56,9 +56,8 @@ pub async fn vote(app: &App, account: &Account, id: GameId) -> ApiResult<DrawVot
     refuse_if_suspended(app, account).await?;
     let (mut tx, game) = games::lock(app, id).await?;
     let power = voting_power(&mut tx, &game, account).await?;
-    let v = game.variant(app).await?;
-    let state = game.state(&v)?;
-    let alive = survivors(&v, &state);
+    let loaded = games::LoadedGame::of(app, game).await?;
+    let alive = survivors(&loaded.variant, &loaded.state);
     if !alive.contains(&power) {
         return Err(ApiError::conflict(format!("{power} is out of the game")));
     }
@@ -70,7 +69,8 @@ pub async fn vote(app: &App, account: &Account, id: GameId) -> ApiResult<DrawVot
     let agreed = alive.iter().filter(|p| seated.contains(p)).all(|p| votes.contains(p));
     let outcome = if agreed {
         let outcome = format!("draw: {}", alive.join(", "));
-        crate::services::gm::finish(app, &mut tx, &game, &outcome, game.gm_id, "the players' vote").await?;
+        let gm = loaded.game.gm_id;
+        crate::services::gm::finish(app, &mut tx, &loaded, &outcome, gm, "the players' vote").await?;
         store::votes::delete_all(&mut *tx, id).await?;
         Some(outcome)
     } else {

@@ -103,6 +103,17 @@ impl LoadedGame {
         Ok(LoadedGame { game, variant, state })
     }
 
+    /// The game as read again (under a new lock), with this load's variant, and its
+    /// position decoded again only if the stored one changed meanwhile: a job that
+    /// loaded the game, let go of the lock and takes it again (the bot's turn) decodes
+    /// an unchanged position once.
+    pub async fn reread(self, app: &App, game: Game) -> ApiResult<LoadedGame> {
+        if game.state_json == self.game.state_json && game.variant == self.game.variant {
+            return Ok(LoadedGame { game, ..self });
+        }
+        LoadedGame::of(app, game).await
+    }
+
     /// The game's drawing (map key and variant), from the variant already loaded.
     pub fn map(&self, app: &App) -> ApiResult<MapOf> {
         let text = self.game.variant_text.as_deref();
@@ -174,6 +185,9 @@ impl Game {
             .await
     }
 
+    /// Decodes the stored position. The server's requests and jobs go through
+    /// [`LoadedGame::of`] (and pass the `LoadedGame` on), so that each decodes it once
+    /// and every one refuses a damaged position alike; public for the benches.
     pub fn state(&self, v: &Variant) -> ApiResult<GameState> {
         store::games::STATE_DECODES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let json: StateJson = serde_json::from_str(&self.state_json)

@@ -48,12 +48,13 @@ use chrono_tz::Tz;
 use crate::db::{new_id, Tx};
 use crate::error::{ApiError, ApiResult};
 use crate::model::{AccountId, GameId, MailScope, PhaseSeq};
+use crate::services::games::LoadedGame;
 use crate::store;
 use crate::store::games::Game;
 use crate::store::mail::{NewMail, PhaseMap, Pref};
 use crate::App;
 use chancery_engine::json::AdjudicationJson;
-use chancery_engine::PhaseKind;
+use chancery_engine::{Phase, PhaseKind};
 use sender::Mailer;
 
 /// The kinds of mail (defined with the other stored enums; the outbox and the
@@ -364,15 +365,15 @@ pub use crate::clock::when;
 pub async fn phase_processed(
     tx: &mut Tx,
     app: &App,
-    game: &Game,
+    loaded: &LoadedGame,
     result: &AdjudicationJson,
     missing: &[String],
 ) -> ApiResult<()> {
     if !app.mailer.sends() {
         return Ok(());
     }
-    let v = game.variant(app).await?;
-    let phase = game.state(&v)?.phase.to_string();
+    let (game, v) = (&loaded.game, &loaded.variant);
+    let phase = loaded.state.phase.to_string();
     let history = format!("{}/games/{}/history/{}", app.mailer.base_url, game.id, game.seq);
     let counts = centre_counts(result);
     // The history page's picture of the phase: every order with its result, as every
@@ -465,16 +466,19 @@ pub async fn phase_processed(
 /// The deadline of the game's current phase passed without orders from `missing`: to
 /// the GM, on its own (the "processed" mail follows), so that a quiet player is seen
 /// and can be replaced before the next deadline. Called in the processing transaction,
-/// with the game as it was before the phase was processed.
-pub async fn missing_at_deadline(tx: &mut Tx, app: &App, game: &Game, missing: &[String]) -> ApiResult<()> {
+/// with the game and its phase as they were before the phase was processed.
+pub async fn missing_at_deadline(
+    tx: &mut Tx,
+    app: &App,
+    game: &Game,
+    phase: Phase,
+    missing: &[String],
+) -> ApiResult<()> {
     let Some(reader) = gm(app, game, Kind::Gm).await? else {
         return Ok(());
     };
-    let v = game.variant(app).await?;
-    let state = game.state(&v)?;
-    let phase = state.phase.to_string();
     // What the engine did in their place (the rules' defaults for missing orders).
-    let defaults = match state.phase.kind {
+    let defaults = match phase.kind {
         PhaseKind::Movement => "their units held",
         PhaseKind::Retreat => "their dislodged units were disbanded",
         PhaseKind::Adjustment => "their builds were waived and their removals made by the rules",

@@ -140,26 +140,30 @@ async fn remind(app: &App, game_id: GameId, seq: PhaseSeq, deadline_ms: i64, min
     if !store::mail::claim_reminder(&mut *tx, game_id, seq, deadline_ms, minutes, now).await? {
         return Ok(0);
     }
-    let v = game.variant(app).await?;
-    let state = game.state(&v)?;
+    let loaded = games::LoadedGame::of(app, game).await?;
+    let games::LoadedGame {
+        game,
+        variant: v,
+        state,
+    } = &loaded;
     let disorder = store::disorder::powers(&mut *tx, game_id).await?;
     let given = store::orders::for_phase(&mut *tx, game_id, seq).await?;
     let bids = store::bids::for_phase(&mut *tx, game_id, seq, None).await?;
     let phase = state.phase.to_string();
     let left = words_left(deadline_ms - now);
     let mut written = 0;
-    for reader in mail::players(app, &game, Kind::Reminders).await? {
+    for reader in mail::players(app, game, Kind::Reminders).await? {
         let Some(power) = reader.power.as_deref() else { continue };
         let Some(pid) = v.find_power(power) else { continue };
         if disorder.iter().any(|d| d == power) {
             continue;
         }
         // Orders for the power's own units and for the factions it plays.
-        let orders_due = chancery_engine::options::has_choice(&v, &state, pid)
+        let orders_due = chancery_engine::options::has_choice(v, state, pid)
             && !given
                 .iter()
                 .any(|o| v.find_power(&o.power).is_some_and(|p| p == pid || v.controls(pid, p)));
-        let bids_due = bids_to_give(&v, &state, pid) && !bids.iter().any(|b| b.power == power);
+        let bids_due = bids_to_give(v, state, pid) && !bids.iter().any(|b| b.power == power);
         let Some(what) = still_to_give(orders_due, bids_due) else {
             continue;
         };
