@@ -15,7 +15,7 @@ use chancery_engine::json::{adjudication_json, state_from_json, AdjudicationJson
 use chancery_engine::options::has_choice;
 use chancery_engine::parse::parse_order_line;
 use chancery_engine::phase::{judge_phase, PhaseResult};
-use chancery_engine::{GameState, Order, PowerId, Variant};
+use chancery_engine::{GameState, Order, PhaseKind, PowerId, Variant};
 
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode};
@@ -104,6 +104,8 @@ struct Judged {
     bid_report: Option<String>,
     /// The powers with a decision to make that gave no orders (no moves received).
     missing: Vec<String>,
+    /// The kind of the next phase, from the engine's next position (its deadline's length).
+    next_kind: PhaseKind,
 }
 
 /// The input the engine judges the current phase on: the stored orders and bids, leaving
@@ -191,10 +193,11 @@ async fn judge(app: &App, tx: &mut Tx, loaded: &LoadedGame) -> ApiResult<Judged>
     // The engine's one pipeline: the minors' orders bought by the bids (rule 4), the
     // adjudication, rule 8's orphaned factions, the next position and the winner; and
     // the two forms of its result, written out there too (a large map's are long).
-    let (result, texts, bid_report) = judge_on_pool(app, v, input, |v, judged| {
+    let (result, texts, bid_report, next_kind) = judge_on_pool(app, v, input, |v, judged| {
         let result = adjudication_json(v, &judged.adjudication);
         let texts = serde_json::to_string(&result).and_then(|r| Ok((r, serde_json::to_string(&judged)?)));
-        (result, texts, judged.bid_report.as_ref().map(|r| r.text(v)))
+        let next_kind = judged.adjudication.next.phase.kind;
+        (result, texts, judged.bid_report.as_ref().map(|r| r.text(v)), next_kind)
     })
     .await?;
     let (result_text, judged_text) =
@@ -206,6 +209,7 @@ async fn judge(app: &App, tx: &mut Tx, loaded: &LoadedGame) -> ApiResult<Judged>
         judged_text,
         bid_report,
         missing,
+        next_kind,
     })
 }
 
@@ -245,7 +249,7 @@ async fn record(
         store::phases::delete_undone_from(&mut **tx, game.id, game.seq).await?;
         store::set_aside::forget_from(tx, game.id, game.seq.next()).await?;
     }
-    advance_to(app, tx, game, &judged.result).await
+    advance_to(app, tx, game, judged).await
 }
 
 /// The powers' stored orders for the current phase, leaving out powers in `disorder`.
@@ -271,18 +275,17 @@ pub async fn stored_orders(tx: &mut Tx, v: &Variant, game: &Game, disorder: &[St
     Ok(orders)
 }
 
-/// Moves the game past its current phase to the result's next position.
-async fn advance_to(app: &App, tx: &mut Tx, game: &Game, result: &AdjudicationJson) -> ApiResult<()> {
-    let v = game.variant(app).await?;
-    let next = state_from_json(&v, &result.next)
-        .map_err(|e| ApiError::coded(ErrorCode::DamagedGame, format!("judged position: {e}")))?;
+/// Moves the game past its current phase to the judged next position (whose phase's
+/// kind the engine gave with it: the JSON form is not decoded again).
+async fn advance_to(app: &App, tx: &mut Tx, game: &Game, judged: &Judged) -> ApiResult<()> {
+    let result = &judged.result;
     let next_text = serde_json::to_string(&result.next).map_err(|e| ApiError::internal(e.to_string()))?;
     let (status, outcome, deadline) = match &result.winner {
         Some(w) => (GameStatus::Finished, Some(format!("victory: {w}")), None),
         None => (
             GameStatus::Active,
             None,
-            Some(game.deadline_from(app.clock.now_ms(), next.phase.kind)?),
+            Some(game.deadline_from(app.clock.now_ms(), judged.next_kind)?),
         ),
     };
     store::games::advance(
