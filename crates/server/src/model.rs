@@ -15,70 +15,46 @@ pub struct Account {
     pub zone: Option<chrono_tz::Tz>,
 }
 
-/// An account's id: the `accounts.id` of its row. Like [`GameId`], the bare integer
-/// on the wire and in the database.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct AccountId(pub i64);
+/// Declares the ids the database keeps as BIGINTs: each its own type, so that one is
+/// never taken for another, yet the bare integer on the wire, in the OpenAPI document
+/// (fields say `value_type = i64`) and in the database (`store/words.rs` binds and
+/// reads them); shown and parsed as that integer.
+macro_rules! integer_ids {
+    ($($(#[$doc:meta])* $name:ident;)*) => {$(
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(pub i64);
 
-impl fmt::Display for AccountId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = std::num::ParseIntError;
+
+            fn from_str(s: &str) -> Result<$name, Self::Err> {
+                s.parse().map($name)
+            }
+        }
+    )*};
 }
 
-/// A forum post's id: the `posts.id` of its row; the bare integer on the wire and in
-/// the database, like [`GameId`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct PostId(pub i64);
-
-impl fmt::Display for PostId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
+integer_ids! {
+    /// An account's id: the `accounts.id` of its row.
+    AccountId;
+    /// A forum post's id: the `posts.id` of its row.
+    PostId;
+    /// A forum topic's id: the `topics.id` of its row (a game's thread too).
+    TopicId;
+    /// A game's id: the `games.id` of its row.
+    GameId;
+    /// A phase's number within its game: `phases.seq`, 0 for the opening phase, one
+    /// more for each phase processed (`games.seq` is the current one).
+    PhaseSeq;
 }
-
-/// A forum topic's id: the `topics.id` of its row (a game's thread too); the bare
-/// integer on the wire and in the database, like [`GameId`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct TopicId(pub i64);
-
-impl fmt::Display for TopicId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-/// A game's id: the `games.id` of its row. Serialised as the bare integer, and
-/// documented as one (fields of this type say `value_type = i64`), so clients and the
-/// OpenAPI document see what they saw before; stored and bound as a BIGINT.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct GameId(pub i64);
-
-impl fmt::Display for GameId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl std::str::FromStr for GameId {
-    type Err = std::num::ParseIntError;
-
-    fn from_str(s: &str) -> Result<GameId, Self::Err> {
-        s.parse().map(GameId)
-    }
-}
-
-/// A phase's number within its game: `phases.seq`, 0 for the opening phase, one more
-/// for each phase processed (`games.seq` is the current one). The bare integer on the
-/// wire, in the OpenAPI document (`value_type = i64`) and in the database, like
-/// [`GameId`]; its own type so that a phase number is never taken for an id or a count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct PhaseSeq(pub i64);
 
 impl PhaseSeq {
     /// The opening phase of every game.
@@ -92,20 +68,6 @@ impl PhaseSeq {
     /// The phase processed into this one; None for the opening phase.
     pub fn previous(self) -> Option<PhaseSeq> {
         (self.0 > 0).then(|| PhaseSeq(self.0 - 1))
-    }
-}
-
-impl fmt::Display for PhaseSeq {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl std::str::FromStr for PhaseSeq {
-    type Err = std::num::ParseIntError;
-
-    fn from_str(s: &str) -> Result<PhaseSeq, Self::Err> {
-        s.parse().map(PhaseSeq)
     }
 }
 
