@@ -5,7 +5,9 @@
 //! (`GameStatus`, `PressRule`, `HowProcessed`, `store::members::Role`, `MailKind`)
 //! replace; nor matches what a store function returned against string patterns
 //! (`match db::setting(…).as_deref() { Some("members") => … }`): the store decodes a
-//! stored word into its enum. Stored
+//! stored word into its enum; nor reads such a field as text (`outcome.strip_prefix("victory: ")`,
+//! `status.starts_with("fin")`, also in a match guard on the field), which
+//! `store/words.rs` decodes into `GameOutcome` and the other enums. Stored
 //! order text is parsed again by `services/stored_orders.rs` alone: `parse_order` is
 //! called elsewhere only where a request's own text is read. The store's public
 //! functions return named rows, never tuples whose fields each caller would name.
@@ -16,9 +18,25 @@ use std::path::{Path, PathBuf};
 
 use syn::visit::Visit;
 
-/// Fields the store gives as enums: a comparison of one with a literal string means a
-/// stored text travelled past the store.
-const TYPED_FIELDS: [&str; 5] = ["status", "press", "how", "role", "kind"];
+/// Fields the store gives as enums (`games.outcome` as a `GameOutcome`): a comparison
+/// of one with a literal string, or a text method with one, means a stored text
+/// travelled past the store.
+const TYPED_FIELDS: [&str; 6] = ["status", "press", "how", "role", "kind", "outcome"];
+
+/// The methods that read a text by its pieces.
+const TEXT_PARSING: [&str; 11] = [
+    "strip_prefix",
+    "strip_suffix",
+    "starts_with",
+    "ends_with",
+    "split",
+    "split_once",
+    "rsplit_once",
+    "contains",
+    "find",
+    "trim_start_matches",
+    "trim_end_matches",
+];
 
 /// Where `parse_order` may be called, and why: the stored orders' reader, and the
 /// modules that read a request's own text (not a stored one).
@@ -95,6 +113,71 @@ fn typed_field(e: &syn::Expr) -> Option<String> {
     }
 }
 
+/// Like [`typed_field`], and also a variable of such a name (`outcome`, a parameter the
+/// caller filled from the field) and under the conversions to text (`as_deref`,
+/// `unwrap`, `to_string`, …).
+fn typed_text(e: &syn::Expr) -> Option<String> {
+    match e {
+        syn::Expr::Path(p) => p
+            .path
+            .get_ident()
+            .map(|i| i.to_string())
+            .filter(|n| TYPED_FIELDS.contains(&n.as_str())),
+        syn::Expr::MethodCall(m)
+            if [
+                "as_deref",
+                "as_ref",
+                "as_str",
+                "unwrap",
+                "unwrap_or_default",
+                "to_string",
+                "clone",
+                "to_lowercase",
+                "trim",
+            ]
+            .contains(&m.method.to_string().as_str()) =>
+        {
+            typed_text(&m.receiver)
+        }
+        syn::Expr::Reference(r) => typed_text(&r.expr),
+        syn::Expr::Paren(p) => typed_text(&p.expr),
+        _ => typed_field(e),
+    }
+}
+
+/// Whether an expression holds a field or variable of [`TYPED_FIELDS`] anywhere
+/// (`(status, outcome)`, `seat.outcome.as_deref()`).
+fn mentions_typed(e: &syn::Expr) -> bool {
+    struct Mentions(bool);
+    impl<'ast> Visit<'ast> for Mentions {
+        fn visit_expr(&mut self, e: &'ast syn::Expr) {
+            if typed_text(e).is_some() {
+                self.0 = true;
+            }
+            syn::visit::visit_expr(self, e);
+        }
+    }
+    let mut found = Mentions(false);
+    found.visit_expr(e);
+    found.0
+}
+
+/// Whether an expression calls a text method of [`TEXT_PARSING`] with a string literal
+/// (`o.strip_prefix("victory: ")`), anywhere within it.
+fn parses_text(e: &syn::Expr) -> bool {
+    struct Parses(bool);
+    impl<'ast> Visit<'ast> for Parses {
+        fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+            self.0 |=
+                TEXT_PARSING.contains(&m.method.to_string().as_str()) && m.args.first().is_some_and(is_str_literal);
+            syn::visit::visit_expr_method_call(self, m);
+        }
+    }
+    let mut found = Parses(false);
+    found.visit_expr(e);
+    found.0
+}
+
 impl<'ast> Visit<'ast> for Finder {
     fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
         let test = m
@@ -125,6 +208,12 @@ impl<'ast> Visit<'ast> for Finder {
             self.found
                 .push(format!("{}: a column read by name (`{name}`)", self.file));
         }
+        if TEXT_PARSING.contains(&name.as_str()) && m.args.first().is_some_and(is_str_literal) {
+            if let Some(field) = typed_text(&m.receiver) {
+                self.found
+                    .push(format!("{}: `{field}` read as text (`{name}`)", self.file));
+            }
+        }
         syn::visit::visit_expr_method_call(self, m);
     }
 
@@ -132,6 +221,14 @@ impl<'ast> Visit<'ast> for Finder {
         if from_store(&m.expr) && m.arms.iter().any(|a| has_str_pattern(&a.pat)) {
             self.found
                 .push(format!("{}: a stored value matched against strings", self.file));
+        }
+        if mentions_typed(&m.expr)
+            && m.arms
+                .iter()
+                .any(|a| a.guard.as_ref().is_some_and(|(_, g)| parses_text(g)))
+        {
+            self.found
+                .push(format!("{}: a stored value read as text in a match guard", self.file));
         }
         syn::visit::visit_expr_match(self, m);
     }
@@ -196,11 +293,18 @@ fn stored_values_are_read_by_the_store_alone() {
          async fn t(d: D, n: &str) -> V {
              match store::games::by_id(&d, 1).await?.status { S::Active => V::M, _ => V::P };
              match n { \"members\" => V::M, _ => V::P }
+         }
+         fn u(power: &str, status: S, outcome: Option<&str>, seat: Seat, url: &str) -> R {
+             let _ = seat.outcome.as_deref().unwrap().starts_with(\"draw: \") || url.starts_with(\"https://\");
+             match (status, outcome) {
+                 (_, Some(o)) if o.strip_prefix(\"victory: \").is_some_and(|w| w == power) => R::Won,
+                 _ => R::Playing,
+             }
          }",
     )
     .unwrap();
     seen.visit_file(&sample);
-    assert_eq!(seen.found.len(), 3, "{:?}", seen.found);
+    assert_eq!(seen.found.len(), 5, "{:?}", seen.found);
     assert!(!store_files.is_empty());
 }
 

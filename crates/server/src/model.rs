@@ -204,6 +204,48 @@ impl fmt::Display for HowProcessed {
     }
 }
 
+/// How a finished game ended. `games.outcome` stores it as the words older versions
+/// wrote ("victory: X", "draw: A, B", "concession to X"), which `store/words.rs` alone
+/// reads and writes; the API and the pages show the same words (its `Display`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameOutcome {
+    /// A power reached the variant's victory condition.
+    Victory(String),
+    /// The powers sharing a draw, by the GM's decision or the survivors' vote.
+    Draw(Vec<String>),
+    /// The GM ended the game in a concession to one power.
+    Concession(String),
+}
+
+impl GameOutcome {
+    /// Whether `power` won: the victory or the concession is its.
+    pub fn won_by(&self, power: &str) -> bool {
+        matches!(self, GameOutcome::Victory(w) | GameOutcome::Concession(w) if w == power)
+    }
+
+    /// Whether `power` shares the draw (names are compared whole).
+    pub fn drawn_by(&self, power: &str) -> bool {
+        matches!(self, GameOutcome::Draw(powers) if powers.iter().any(|p| p == power))
+    }
+}
+
+impl fmt::Display for GameOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameOutcome::Victory(w) => write!(f, "victory: {w}"),
+            GameOutcome::Draw(powers) => write!(f, "draw: {}", powers.join(", ")),
+            GameOutcome::Concession(w) => write!(f, "concession to {w}"),
+        }
+    }
+}
+
+/// The words, as the API always gave the outcome.
+impl Serialize for GameOutcome {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 /// What a mail preference covers: every game, or one. `mail_prefs.game_id` stores
 /// every game as 0 (a key column cannot hold NULL), which `store/words.rs` alone reads
 /// and writes; JSON shows the same integer (`game_id`: 0 for every game).

@@ -351,3 +351,105 @@ async fn club_settings_round_trip() {
         assert!(e.contains("unknown forum visibility `everyone`"), "{e}");
     }
 }
+
+/// A finished game's outcome is stored in `games.outcome` as the words older versions
+/// wrote ("victory: X", "concession to X", "draw: A, B" from the GM's end, the
+/// survivors' vote and processing) and read back as a `GameOutcome` by the store, the
+/// player records' seats included; the words written now are those same words. A
+/// drawing power whose name holds `, ` is written quoted so that it comes back whole;
+/// a word no version wrote is a decoding error that names it, not a guess.
+#[tokio::test(flavor = "multi_thread")]
+async fn game_outcomes_round_trip() {
+    use chancery_server::model::GameOutcome::{self, Concession, Draw, Victory};
+    let names = |ps: &[&str]| ps.iter().map(|p| p.to_string()).collect::<Vec<_>>();
+    // As older versions wrote them, power names of uploaded variants included.
+    let written_before: Vec<(&str, GameOutcome)> = vec![
+        ("victory: France", Victory("France".into())),
+        ("concession to England", Concession("England".into())),
+        (
+            "draw: England, France, Russia",
+            Draw(names(&["England", "France", "Russia"])),
+        ),
+        (
+            "draw: Austria, England, France, Germany, Italy, Russia, Turkey",
+            Draw(names(&[
+                "Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey",
+            ])),
+        ),
+        ("draw: %, _, A,B, Italy_", Draw(names(&["%", "_", "A,B", "Italy_"]))),
+        ("victory: A,B", Victory("A,B".into())),
+        ("concession to Ottoman Empire", Concession("Ottoman Empire".into())),
+    ];
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let db = open(&target).await;
+        let (account, game) = account_and_game(&db).await;
+        store::members::insert(&db.write, game, account, Some("France"), 1_000)
+            .await
+            .unwrap();
+        let pool = target.database().await;
+        let stored = || async {
+            sqlx::query_scalar::<_, Option<String>>("SELECT outcome FROM games WHERE id = $1")
+                .bind(game.0)
+                .fetch_one(&pool)
+                .await
+                .unwrap()
+        };
+        let read = || async { store::games::by_id(&db.read, game).await.unwrap().unwrap().outcome };
+
+        assert_eq!(read().await, None, "a game not over has no outcome");
+        for (text, outcome) in &written_before {
+            sqlx::query("UPDATE games SET outcome = $1 WHERE id = $2")
+                .bind(*text)
+                .bind(game.0)
+                .execute(&pool)
+                .await
+                .unwrap();
+            assert_eq!(read().await.as_ref(), Some(outcome), "{text}");
+            let seats = store::players::seats(&db.read, account, true).await.unwrap();
+            assert_eq!(seats[0].outcome.as_ref(), Some(outcome), "{text}");
+            // The API and the pages show the same words.
+            assert_eq!(outcome.to_string(), *text);
+
+            store::games::finish(&db.write, game, outcome).await.unwrap();
+            assert_eq!(stored().await.as_deref(), Some(*text), "written as before");
+        }
+        store::games::advance(
+            &db.write,
+            game,
+            PhaseSeq::FIRST,
+            "{}",
+            GameStatus::Finished,
+            Some(&Victory("Turkey".into())),
+            None,
+        )
+        .await
+        .unwrap();
+        assert_eq!(stored().await.as_deref(), Some("victory: Turkey"));
+
+        // A name holding the separator would be two powers if written bare.
+        let quoted = Draw(names(&["A, B", "C", "\"Q\""]));
+        store::games::finish(&db.write, game, &quoted).await.unwrap();
+        assert_eq!(stored().await.as_deref(), Some(r#"draw: "A, B", C, "\"Q\"""#));
+        assert_eq!(read().await, Some(quoted));
+
+        for (text, error) in [
+            ("won by France", "unknown game outcome `won by France`"),
+            ("Victory: France", "unknown game outcome `Victory: France`"),
+            ("draw", "unknown game outcome `draw`"),
+            ("victory: ", "names no power"),
+            ("draw: France, ", "names no power"),
+            (r#"draw: "A, B"C"#, "`, ` expected after a quoted name"),
+            (r#"draw: "A, B"#, "a quoted name is not closed"),
+        ] {
+            sqlx::query("UPDATE games SET outcome = $1 WHERE id = $2")
+                .bind(text)
+                .bind(game.0)
+                .execute(&pool)
+                .await
+                .unwrap();
+            let e = store::games::by_id(&db.read, game).await.unwrap_err().to_string();
+            assert!(e.contains(error), "{text}: {e}");
+        }
+    }
+}

@@ -7,7 +7,7 @@
 use askama::Template;
 
 use crate::clock::{iso_utc, when};
-use crate::model::GameStatus;
+use crate::model::{GameOutcome, GameStatus};
 use crate::store::games::Game;
 
 /// What the deadline box says.
@@ -29,7 +29,7 @@ enum Deadline {
     },
     StartsWhenFull,
     Over {
-        outcome: Option<String>,
+        outcome: Option<GameOutcome>,
     },
 }
 

@@ -10,7 +10,7 @@ use crate::clock::iso_utc;
 use crate::db::{new_id, Tx};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::limits::{future_moment, MAX_AHEAD_MS, MAX_GAME_NAME_CHARS, MAX_MINUTES};
-use crate::model::{Account, AccountId, GameId, GameStatus, HowProcessed, PhaseSeq};
+use crate::model::{Account, AccountId, GameId, GameOutcome, GameStatus, HowProcessed, PhaseSeq};
 use crate::services::games::view::{self, GameView};
 use crate::services::games::{self, settings, LoadedGame, Role};
 use crate::services::moderation::refuse_if_suspended;
@@ -689,7 +689,8 @@ pub struct Ended {
     #[schema(value_type = i64)]
     pub game: GameId,
     pub status: GameStatus,
-    pub outcome: String,
+    #[schema(value_type = String)]
+    pub outcome: GameOutcome,
 }
 
 /// Ends the game as a draw (two powers or more) or a concession (one).
@@ -708,9 +709,9 @@ pub async fn end(app: &App, account: &Account, id: GameId, e: End) -> ApiResult<
         names.push(v.power(i).name.clone());
     }
     let outcome = match (e.result.as_str(), names.len()) {
-        ("draw", n) if n >= 2 => format!("draw: {}", names.join(", ")),
+        ("draw", n) if n >= 2 => GameOutcome::Draw(names),
         ("draw", _) => return Err(ApiError::unprocessable("a draw is shared by two powers or more")),
-        ("concession", 1) => format!("concession to {}", names[0]),
+        ("concession", 1) => GameOutcome::Concession(names.swap_remove(0)),
         ("concession", _) => return Err(ApiError::unprocessable("a concession names one power")),
         _ => return Err(ApiError::unprocessable("`result` is `draw` or `concession`")),
     };
@@ -747,7 +748,7 @@ pub async fn finish(
     app: &App,
     tx: &mut Tx,
     loaded: &LoadedGame,
-    outcome: &str,
+    outcome: &GameOutcome,
     announcer: AccountId,
     by: &str,
 ) -> ApiResult<()> {

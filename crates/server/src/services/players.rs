@@ -10,8 +10,8 @@ use utoipa::ToSchema;
 use crate::clock::iso_utc;
 use crate::db::Db;
 use crate::error::{ApiError, ApiResult};
-use crate::model::GameStatus;
 use crate::model::{Account, GameId};
+use crate::model::{GameOutcome, GameStatus};
 use crate::store;
 
 /// How a power's game stands, or how it ended for the power.
@@ -55,7 +55,8 @@ pub struct PlayedGame {
     pub power: String,
     pub status: GameStatus,
     /// The game's end: "victory: X", "draw: X, Y" or "concession to X".
-    pub outcome: Option<String>,
+    #[schema(value_type = Option<String>)]
+    pub outcome: Option<GameOutcome>,
     /// Supply centres the power holds now (or held at the end).
     pub centres: usize,
     pub result: GameResult,
@@ -94,14 +95,18 @@ pub struct PlayerRecord {
     pub gm_of: Vec<GameRun>,
 }
 
-/// How a power's game stands or ended, from the game's outcome text and the power's
-/// last position.
-fn result_for(power: &str, status: GameStatus, outcome: Option<&str>, centres: usize, units: usize) -> GameResult {
-    let named = |list: &str| list.split(", ").any(|p| p == power);
+/// How a power's game stands or ended, from the game's outcome and the power's last
+/// position.
+fn result_for(
+    power: &str,
+    status: GameStatus,
+    outcome: Option<&GameOutcome>,
+    centres: usize,
+    units: usize,
+) -> GameResult {
     match (status, outcome) {
-        (_, Some(o)) if o.strip_prefix("victory: ").is_some_and(|w| w == power) => GameResult::Won,
-        (_, Some(o)) if o.strip_prefix("concession to ").is_some_and(|w| w == power) => GameResult::Won,
-        (_, Some(o)) if o.strip_prefix("draw: ").is_some_and(named) => GameResult::Drew,
+        (_, Some(o)) if o.won_by(power) => GameResult::Won,
+        (_, Some(o)) if o.drawn_by(power) => GameResult::Drew,
         _ if centres == 0 && units == 0 => GameResult::Eliminated,
         (GameStatus::Finished, _) => GameResult::Survived,
         (GameStatus::Forming, _) => GameResult::WaitingToStart,
@@ -123,7 +128,7 @@ fn counts(state_json: &str, power: &str) -> (usize, usize) {
 fn played(seat: store::players::SeatRow) -> PlayedGame {
     let (centres, units) = counts(&seat.state_json, &seat.power);
     let result = if seat.active {
-        result_for(&seat.power, seat.status, seat.outcome.as_deref(), centres, units)
+        result_for(&seat.power, seat.status, seat.outcome.as_ref(), centres, units)
     } else {
         GameResult::Left
     };
@@ -193,19 +198,30 @@ mod tests {
     fn results_read_the_outcome_and_the_position() {
         use GameResult::*;
         use GameStatus::{Active, Finished};
+        let victory = |w: &str| Some(GameOutcome::Victory(w.into()));
+        let draw = |ps: &[&str]| Some(GameOutcome::Draw(ps.iter().map(|p| p.to_string()).collect()));
         // (power, status, outcome, centres and units, expected)
         let cases = [
-            ("France", Finished, Some("victory: France"), 18, Won),
-            ("France", Finished, Some("concession to France"), 9, Won),
-            ("France", Finished, Some("draw: England, France"), 9, Drew),
+            ("France", Finished, victory("France"), 18, Won),
+            (
+                "France",
+                Finished,
+                Some(GameOutcome::Concession("France".into())),
+                9,
+                Won,
+            ),
+            ("France", Finished, draw(&["England", "France"]), 9, Drew),
             // "France" is not "Frances": names are matched whole.
-            ("France", Finished, Some("draw: Frances, Russia"), 4, Survived),
-            ("Italy", Finished, Some("victory: France"), 0, Eliminated),
+            ("France", Finished, draw(&["Frances", "Russia"]), 4, Survived),
+            // A name holding the list's separator is one power, not two.
+            ("A", Finished, draw(&["A, B", "C"]), 4, Survived),
+            ("A, B", Finished, draw(&["A, B", "C"]), 4, Drew),
+            ("Italy", Finished, victory("France"), 0, Eliminated),
             ("Italy", Active, None, 3, Playing),
         ];
         for (power, status, outcome, n, expected) in cases {
             assert_eq!(
-                result_for(power, status, outcome, n, n),
+                result_for(power, status, outcome.as_ref(), n, n),
                 expected,
                 "{power} {outcome:?}"
             );

@@ -20,7 +20,7 @@ use chancery_engine::{GameState, Order, PhaseKind, PowerId, Variant};
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::jobs::Weight;
-use crate::model::{GameId, GameStatus, HowProcessed, PhaseSeq};
+use crate::model::{GameId, GameOutcome, GameStatus, HowProcessed, PhaseSeq};
 use crate::services::games::LoadedGame;
 use crate::store::games::Game;
 use crate::store::games::Lock;
@@ -281,7 +281,7 @@ async fn advance_to(app: &App, tx: &mut Tx, game: &Game, judged: &Judged) -> Api
     let result = &judged.result;
     let next_text = serde_json::to_string(&result.next).map_err(|e| ApiError::internal(e.to_string()))?;
     let (status, outcome, deadline) = match &result.winner {
-        Some(w) => (GameStatus::Finished, Some(format!("victory: {w}")), None),
+        Some(w) => (GameStatus::Finished, Some(GameOutcome::Victory(w.clone())), None),
         None => (
             GameStatus::Active,
             None,
@@ -294,7 +294,7 @@ async fn advance_to(app: &App, tx: &mut Tx, game: &Game, judged: &Judged) -> Api
         game.seq,
         &next_text,
         status,
-        outcome.as_deref(),
+        outcome.as_ref(),
         deadline,
     )
     .await?;

@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::model::{Account, GameId};
+use crate::model::{Account, GameId, GameOutcome};
 use crate::services::games::{self, role_of, Role};
 use crate::services::moderation::refuse_if_suspended;
 use crate::store::{self, games::Game};
@@ -25,7 +25,8 @@ pub struct DrawVote {
     pub draw_vote: bool,
     /// Set when this vote completed the draw and ended the game: "draw: X, Y".
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub outcome: Option<Option<String>>,
+    #[schema(value_type = Option<Option<String>>)]
+    pub outcome: Option<Option<GameOutcome>>,
 }
 
 /// The great powers still in the game: with a unit or a centre, and not turned into
@@ -68,7 +69,7 @@ pub async fn vote(app: &App, account: &Account, id: GameId) -> ApiResult<DrawVot
     // someone) has nobody to vote and does not hold the others back.
     let agreed = alive.iter().filter(|p| seated.contains(p)).all(|p| votes.contains(p));
     let outcome = if agreed {
-        let outcome = format!("draw: {}", alive.join(", "));
+        let outcome = GameOutcome::Draw(alive);
         let gm = loaded.game.gm_id;
         crate::services::gm::finish(app, &mut tx, &loaded, &outcome, gm, "the players' vote").await?;
         store::votes::delete_all(&mut *tx, id).await?;

@@ -5,7 +5,7 @@ use sqlx::{Any, Executor, Row};
 
 use super::flag;
 use crate::db::{Backend, Tx};
-use crate::model::{AccountId, GameId, GameStatus, PhaseSeq, PressRule};
+use crate::model::{AccountId, GameId, GameOutcome, GameStatus, PhaseSeq, PressRule};
 
 /// A row of `games`.
 #[derive(Clone, Debug)]
@@ -29,7 +29,7 @@ pub struct Game {
     pub state_json: String,
     pub deadline_ms: Option<i64>,
     pub paused_left_ms: Option<i64>,
-    pub outcome: Option<String>,
+    pub outcome: Option<GameOutcome>,
     /// "HH:MM": deadlines fall at this time of day in `time_zone`.
     pub deadline_time: Option<String>,
     pub time_zone: Option<String>,
@@ -218,7 +218,7 @@ pub async fn advance<'e, E: Executor<'e, Database = Any>>(
     seq: PhaseSeq,
     state_json: &str,
     status: GameStatus,
-    outcome: Option<&str>,
+    outcome: Option<&GameOutcome>,
     deadline_ms: Option<i64>,
 ) -> sqlx::Result<()> {
     sqlx::query("UPDATE games SET seq = seq + 1, state_json = $3, status = $4, outcome = $5, deadline_ms = $6, paused_left_ms = NULL WHERE id = $1 AND seq = $2")
@@ -377,7 +377,7 @@ pub async fn set_settings<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// Ends the game with its outcome.
-pub async fn finish<'e, E: Executor<'e, Database = Any>>(e: E, id: GameId, outcome: &str) -> sqlx::Result<()> {
+pub async fn finish<'e, E: Executor<'e, Database = Any>>(e: E, id: GameId, outcome: &GameOutcome) -> sqlx::Result<()> {
     sqlx::query("UPDATE games SET status = $3, outcome = $2, deadline_ms = NULL WHERE id = $1")
         .bind(id)
         .bind(outcome)

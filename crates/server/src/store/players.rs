@@ -4,7 +4,7 @@
 use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
-use crate::model::{AccountId, GameId, GameStatus};
+use crate::model::{AccountId, GameId, GameOutcome, GameStatus};
 
 /// A seat an account held in a game, with what the record shows of the game.
 #[derive(Clone, Debug)]
@@ -18,7 +18,7 @@ pub struct SeatRow {
     pub game_name: String,
     pub variant: String,
     pub status: GameStatus,
-    pub outcome: Option<String>,
+    pub outcome: Option<GameOutcome>,
     pub state_json: String,
 }
 

@@ -8,8 +8,8 @@ use sqlx::error::BoxDynError;
 use sqlx::{Any, Database, Decode, Encode, Type};
 
 use crate::model::{
-    AccountId, BotLevel, GameCreation, GameId, GameStatus, HowProcessed, MailKind, MailScope, PhaseSeq, PostId,
-    PressRule, TopicId, Visibility,
+    AccountId, BotLevel, GameCreation, GameId, GameOutcome, GameStatus, HowProcessed, MailKind, MailScope, PhaseSeq,
+    PostId, PressRule, TopicId, Visibility,
 };
 
 /// Implements sqlx's text conversions for enums with `as_str`, reading with the
@@ -107,6 +107,93 @@ impl<'r> Decode<'r, Any> for MailScope {
             g if g > 0 => Ok(MailScope::Game(GameId(g))),
             g => Err(format!("unknown mail scope `{g}` stored (0 for every game, else a game's id)").into()),
         }
+    }
+}
+
+/// `games.outcome`: "victory: X", "concession to X" or "draw: A, B, …", the words every
+/// version wrote. A drawing power whose name holds the separator `, ` (or begins with a
+/// quote) is written as a JSON string (`draw: "A, B", C`), so that its name comes back
+/// whole; older versions wrote every name bare, and no name they could split wrongly
+/// is written bare now. Anything else stored is a decoding error, never a guess.
+pub fn outcome_words(outcome: &GameOutcome) -> String {
+    match outcome {
+        GameOutcome::Victory(w) => format!("victory: {w}"),
+        GameOutcome::Concession(w) => format!("concession to {w}"),
+        GameOutcome::Draw(powers) => {
+            let names: Vec<String> = powers
+                .iter()
+                .map(|p| {
+                    if p.contains(", ") || p.starts_with('"') {
+                        serde_json::Value::from(p.as_str()).to_string()
+                    } else {
+                        p.clone()
+                    }
+                })
+                .collect();
+            format!("draw: {}", names.join(", "))
+        }
+    }
+}
+
+/// Reads `games.outcome` as [`outcome_words`] writes it.
+pub fn parse_outcome(text: &str) -> Result<GameOutcome, String> {
+    let named = |w: &str| {
+        if w.is_empty() {
+            Err(format!("game outcome `{text}` names no power"))
+        } else {
+            Ok(w.to_string())
+        }
+    };
+    if let Some(w) = text.strip_prefix("victory: ") {
+        return Ok(GameOutcome::Victory(named(w)?));
+    }
+    if let Some(w) = text.strip_prefix("concession to ") {
+        return Ok(GameOutcome::Concession(named(w)?));
+    }
+    let Some(mut rest) = text.strip_prefix("draw: ") else {
+        return Err(format!("unknown game outcome `{text}` stored"));
+    };
+    let mut powers = Vec::new();
+    loop {
+        let name = if rest.starts_with('"') {
+            let mut quoted = serde_json::Deserializer::from_str(rest).into_iter::<String>();
+            let name = match quoted.next() {
+                Some(Ok(name)) => name,
+                _ => return Err(format!("game outcome `{text}`: a quoted name is not closed")),
+            };
+            rest = &rest[quoted.byte_offset()..];
+            name
+        } else {
+            let end = rest.find(", ").unwrap_or(rest.len());
+            let name = &rest[..end];
+            rest = &rest[end..];
+            name.to_string()
+        };
+        powers.push(named(&name)?);
+        match rest.strip_prefix(", ") {
+            Some(next) => rest = next,
+            None if rest.is_empty() => return Ok(GameOutcome::Draw(powers)),
+            None => return Err(format!("game outcome `{text}`: `, ` expected after a quoted name")),
+        }
+    }
+}
+
+impl Type<Any> for GameOutcome {
+    fn type_info() -> <Any as Database>::TypeInfo {
+        <str as Type<Any>>::type_info()
+    }
+}
+
+impl<'q> Encode<'q, Any> for GameOutcome {
+    fn encode_by_ref(&self, buf: &mut <Any as Database>::ArgumentBuffer<'q>) -> Result<IsNull, BoxDynError> {
+        <String as Encode<'q, Any>>::encode(outcome_words(self), buf)
+    }
+}
+
+impl<'r> Decode<'r, Any> for GameOutcome {
+    fn decode(value: <Any as Database>::ValueRef<'r>) -> Result<Self, BoxDynError> {
+        let text = <String as Decode<'r, Any>>::decode(value)?;
+        Ok(parse_outcome(&text)?)
     }
 }
 

@@ -11,7 +11,7 @@ use super::settings::EarlyProcessing;
 use super::{role_of, LoadedGame, Role};
 use crate::clock::iso_utc;
 use crate::error::{ApiError, ApiResult};
-use crate::model::{Account, GameId, GameStatus, PhaseSeq, PressRule};
+use crate::model::{Account, GameId, GameOutcome, GameStatus, PhaseSeq, PressRule};
 use crate::store;
 use crate::App;
 
@@ -115,7 +115,8 @@ pub struct GameView {
     /// A paused game's time left.
     pub paused_remaining_ms: Option<i64>,
     /// The game's end: "victory: X", "draw: X, Y" or "concession to X".
-    pub outcome: Option<String>,
+    #[schema(value_type = Option<String>)]
+    pub outcome: Option<GameOutcome>,
     /// The position (docs/adjudicate-json.md).
     pub state: StateJson,
     pub powers: Vec<PowerView>,

@@ -47,7 +47,7 @@ use chrono_tz::Tz;
 
 use crate::db::{new_id, Tx};
 use crate::error::{ApiError, ApiResult};
-use crate::model::{AccountId, GameId, MailScope, PhaseSeq};
+use crate::model::{AccountId, GameId, GameOutcome, MailScope, PhaseSeq};
 use crate::services::games::LoadedGame;
 use crate::store;
 use crate::store::games::Game;
@@ -458,7 +458,7 @@ pub async fn phase_processed(
         enqueue(tx, app, &reader, Some(game.id), Kind::Gm, subject, &blocks).await?;
     }
     if let Some(w) = &result.winner {
-        game_ended(tx, app, game, &format!("victory: {w}")).await?;
+        game_ended(tx, app, game, &GameOutcome::Victory(w.clone())).await?;
     }
     Ok(())
 }
@@ -540,7 +540,7 @@ pub async fn game_started(tx: &mut Tx, app: &App, game: &Game, phase: &str, dead
 }
 
 /// The game is over (a victory, a draw or a concession): to each player and the GM.
-pub async fn game_ended(tx: &mut Tx, app: &App, game: &Game, outcome: &str) -> ApiResult<()> {
+pub async fn game_ended(tx: &mut Tx, app: &App, game: &Game, outcome: &GameOutcome) -> ApiResult<()> {
     let mut readers = players(app, game, Kind::Game).await?;
     readers.extend(gm(app, game, Kind::Gm).await?);
     for reader in readers {
