@@ -298,5 +298,31 @@ async fn gm_tools_draw_votes_and_bots_decode_the_position_once() {
             "{}: one decode to seat the bot (and start the game), one for its turn",
             target.label
         );
+
+        // Every power ready in a game that waits for its deadline; the GM turns early
+        // processing on, which processes the phase, and the answer shows the new phase
+        // from the position the engine gave, not decoded again.
+        let (id, players) = full_game(&server, &gm, "standard", json!({"early_processing": "never"}), "early").await;
+        for (_, p) in &players {
+            p.post(&format!("/api/games/{id}/ready"), json!({"seq": 0})).await;
+        }
+        let before = decodes(&visitor).await;
+        let view = gm
+            .post(
+                &format!("/api/games/{id}/gm/settings"),
+                json!({"early_processing": "when_all_ready"}),
+            )
+            .await;
+        assert_eq!(
+            (view["seq"].as_i64(), view["phase"].as_str()),
+            (Some(1), Some("F1901M")),
+            "{view}"
+        );
+        assert_eq!(
+            decodes(&visitor).await - before,
+            1,
+            "{}: one decode for settings that process the phase",
+            target.label
+        );
     }
 }

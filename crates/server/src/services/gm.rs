@@ -87,7 +87,9 @@ pub async fn process_now(app: &App, account: &Account, id: GameId) -> ApiResult<
             format!("the game is {}", loaded.game.status),
         ));
     }
-    let result = adjudicate_current(app, &mut tx, &loaded, HowProcessed::Gm).await?;
+    let result = adjudicate_current(app, &mut tx, &loaded, HowProcessed::Gm)
+        .await?
+        .result;
     tx.commit().await?;
     app.bot_wake.notify_one();
     Ok(Processed {
@@ -663,12 +665,23 @@ pub async fn change_settings(app: &App, account: &Account, id: GameId, s: Settin
         variant: loaded.variant,
         state: loaded.state,
     };
-    let processed = turned_on
-        && crate::services::orders::process_if_all_ready(app, &mut tx, &now, HowProcessed::AllReadyWhenEarlyOn).await?;
-    tx.commit().await?;
+    let next = match turned_on {
+        true => {
+            crate::services::orders::process_if_all_ready(app, &mut tx, &now, HowProcessed::AllReadyWhenEarlyOn).await?
+        }
+        false => None,
+    };
     // The answer shows the game as this change left it: as read above, or, when it
-    // processed the phase, at the new phase's position.
-    let view = if processed { games::read(app, id).await? } else { now };
+    // processed the phase, at the position the engine moved it on to.
+    let view = match next {
+        None => now,
+        Some(state) => LoadedGame {
+            game: games::load(&mut *tx, id).await?,
+            variant: now.variant,
+            state,
+        },
+    };
+    tx.commit().await?;
     view::game_view(app, &view, &Role::Gm).await
 }
 

@@ -534,24 +534,28 @@ async fn waiting_for(
 /// Processes the running game's phase inside `tx` when early processing is on, some
 /// seated power has marked ready and none is still waited for: what the last ready mark
 /// does, for a change that leaves everyone ready without a new mark (the GM turning
-/// early processing on). Returns whether it processed.
-pub async fn process_if_all_ready(app: &App, tx: &mut Tx, loaded: &LoadedGame, how: HowProcessed) -> ApiResult<bool> {
+/// early processing on). Returns the position it moved the game on to, if it processed.
+pub async fn process_if_all_ready(
+    app: &App,
+    tx: &mut Tx,
+    loaded: &LoadedGame,
+    how: HowProcessed,
+) -> ApiResult<Option<chancery_engine::GameState>> {
     let game = &loaded.game;
     if game.status != GameStatus::Active || !game.process_when_ready {
-        return Ok(false);
+        return Ok(None);
     }
     let seated = seated(tx, game).await?;
     let ready = store::orders::ready_powers(&mut **tx, game.id, game.seq).await?;
     // Nobody's mark, nobody asked for it: an empty game waits for its deadline; so does
     // one of bots alone.
     if !ready.iter().any(|p| seated.contains(p)) || !has_person(tx, game).await? {
-        return Ok(false);
+        return Ok(None);
     }
     if !waiting_for(tx, game, &loaded.variant, &loaded.state).await?.is_empty() {
-        return Ok(false);
+        return Ok(None);
     }
-    adjudicate_current(app, tx, loaded, how).await?;
-    Ok(true)
+    Ok(Some(adjudicate_current(app, tx, loaded, how).await?.next))
 }
 
 /// Marks the power ready in the phase the request names; the last mark processes the

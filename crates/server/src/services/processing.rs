@@ -15,7 +15,7 @@ use chancery_engine::json::{adjudication_json, state_from_json, AdjudicationJson
 use chancery_engine::options::has_choice;
 use chancery_engine::parse::parse_order_line;
 use chancery_engine::phase::{judge_phase, PhaseResult};
-use chancery_engine::{GameState, Order, PhaseKind, PowerId, Variant};
+use chancery_engine::{GameState, Order, PowerId, Variant};
 
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult, ErrorCode};
@@ -75,7 +75,7 @@ pub async fn adjudicate_current(
     tx: &mut Tx,
     loaded: &LoadedGame,
     how: HowProcessed,
-) -> ApiResult<AdjudicationJson> {
+) -> ApiResult<Adjudicated> {
     let game = &loaded.game;
     let judged = judge(app, tx, loaded).await?;
     let now = app.clock.now_ms();
@@ -90,7 +90,10 @@ pub async fn adjudicate_current(
     }
     crate::services::mail::phase_processed(tx, app, loaded, &judged.result, &judged.missing).await?;
     log_event(tx, app, game.id, game.seq, &judged.phase, "processed", how.as_str()).await?;
-    Ok(judged.result)
+    Ok(Adjudicated {
+        result: judged.result,
+        next: judged.next,
+    })
 }
 
 /// A phase judged from the orders and bids stored now, not yet recorded.
@@ -104,8 +107,15 @@ struct Judged {
     bid_report: Option<String>,
     /// The powers with a decision to make that gave no orders (no moves received).
     missing: Vec<String>,
-    /// The kind of the next phase, from the engine's next position (its deadline's length).
-    next_kind: PhaseKind,
+    /// The engine's next position: the game's once recorded.
+    next: GameState,
+}
+
+/// A phase processed: its public result and the position the game moved on to (as the
+/// engine gave it, so that a caller showing the game afterwards need not decode it).
+pub struct Adjudicated {
+    pub result: AdjudicationJson,
+    pub next: GameState,
 }
 
 /// The input the engine judges the current phase on: the stored orders and bids, leaving
@@ -193,11 +203,11 @@ async fn judge(app: &App, tx: &mut Tx, loaded: &LoadedGame) -> ApiResult<Judged>
     // The engine's one pipeline: the minors' orders bought by the bids (rule 4), the
     // adjudication, rule 8's orphaned factions, the next position and the winner; and
     // the two forms of its result, written out there too (a large map's are long).
-    let (result, texts, bid_report, next_kind) = judge_on_pool(app, v, input, |v, judged| {
+    let (result, texts, bid_report, next) = judge_on_pool(app, v, input, |v, judged| {
         let result = adjudication_json(v, &judged.adjudication);
         let texts = serde_json::to_string(&result).and_then(|r| Ok((r, serde_json::to_string(&judged)?)));
-        let next_kind = judged.adjudication.next.phase.kind;
-        (result, texts, judged.bid_report.as_ref().map(|r| r.text(v)), next_kind)
+        let bid_report = judged.bid_report.as_ref().map(|r| r.text(v));
+        (result, texts, bid_report, judged.adjudication.next)
     })
     .await?;
     let (result_text, judged_text) =
@@ -209,7 +219,7 @@ async fn judge(app: &App, tx: &mut Tx, loaded: &LoadedGame) -> ApiResult<Judged>
         judged_text,
         bid_report,
         missing,
-        next_kind,
+        next,
     })
 }
 
@@ -285,7 +295,7 @@ async fn advance_to(app: &App, tx: &mut Tx, game: &Game, judged: &Judged) -> Api
         None => (
             GameStatus::Active,
             None,
-            Some(game.deadline_from(app.clock.now_ms(), judged.next_kind)?),
+            Some(game.deadline_from(app.clock.now_ms(), judged.next.phase.kind)?),
         ),
     };
     store::games::advance(
