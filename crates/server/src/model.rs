@@ -518,3 +518,30 @@ impl BotLevel {
         chancery_bot::Level::parse(word).map(BotLevel)
     }
 }
+
+/// What came of a bot's turn (`bot_turns.outcome`, stored as its words).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BotTurnOutcome {
+    /// The bot gave its orders (or bid), which were accepted.
+    Ordered,
+    /// The power had nothing to decide; it was marked ready.
+    NoDecision,
+    /// The server refused what the bot gave; the power was marked ready without it.
+    Refused,
+}
+
+impl BotTurnOutcome {
+    pub const ALL: [BotTurnOutcome; 3] = [Self::Ordered, Self::NoDecision, Self::Refused];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Ordered => "ordered",
+            Self::NoDecision => "no decision",
+            Self::Refused => "refused",
+        }
+    }
+
+    pub fn parse(word: &str) -> Option<BotTurnOutcome> {
+        Self::ALL.into_iter().find(|o| o.as_str() == word)
+    }
+}

@@ -453,3 +453,52 @@ async fn game_outcomes_round_trip() {
         }
     }
 }
+
+/// What came of a bot's turn is stored in `bot_turns.outcome` as the words older
+/// versions wrote ("ordered", "no decision", "refused"), and the store's readers of the
+/// phases a bot played count the ordered turns alone.
+#[tokio::test(flavor = "multi_thread")]
+async fn bot_turn_outcomes_round_trip() {
+    use chancery_server::model::BotTurnOutcome;
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let db = open(&target).await;
+        let (_, game) = account_and_game(&db).await;
+        let seq = PhaseSeq(4);
+        let turns = [
+            ("England", BotTurnOutcome::Ordered),
+            ("France", BotTurnOutcome::NoDecision),
+            ("Germany", BotTurnOutcome::Refused),
+        ];
+        for (power, outcome) in turns {
+            store::bots::claim(&db.write, game, seq, power, "server-a", 5_000)
+                .await
+                .unwrap();
+            store::bots::done(&db.write, game, seq, power, outcome, 6_000)
+                .await
+                .unwrap();
+        }
+        let pool = target.database().await;
+        let stored: Vec<(String, String)> =
+            sqlx::query_as("SELECT power, outcome FROM bot_turns WHERE game_id = $1 ORDER BY power")
+                .bind(game.0)
+                .fetch_all(&pool)
+                .await
+                .unwrap();
+        let stored: Vec<(&str, &str)> = stored.iter().map(|(p, o)| (p.as_str(), o.as_str())).collect();
+        assert_eq!(
+            stored,
+            [
+                ("England", "ordered"),
+                ("France", "no decision"),
+                ("Germany", "refused")
+            ]
+        );
+        assert_eq!(store::bots::played_in(&db.read, game, seq).await.unwrap(), ["England"]);
+        let played = store::bots::played(&db.read, game).await.unwrap();
+        assert_eq!(
+            played.iter().map(|p| (p.seq, p.power.as_str())).collect::<Vec<_>>(),
+            [(seq, "England")]
+        );
+    }
+}

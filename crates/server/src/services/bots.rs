@@ -30,7 +30,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::error::{ApiError, ApiResult};
 use crate::jobs::Weight;
-use crate::model::{Account, BotLevel, GameId, GameStatus, PhaseSeq};
+use crate::model::{Account, BotLevel, BotTurnOutcome, GameId, GameStatus, PhaseSeq};
 use crate::services::bids::NewBid;
 use crate::services::games::{self, log_event, playable_powers, LoadedGame};
 use crate::services::seats;
@@ -260,7 +260,15 @@ async fn play(app: &App, turn: store::bots::Turn) -> ApiResult<bool> {
     store::bots::claim(&mut *tx, turn.game, turn.seq, &turn.power, &app.server_id, now).await?;
     if !chancery_engine::options::has_choice(v, state, power) {
         // Nothing to decide; ready at once all the same, as the page shows it.
-        store::bots::done(&mut *tx, turn.game, turn.seq, &turn.power, "no decision", now).await?;
+        store::bots::done(
+            &mut *tx,
+            turn.game,
+            turn.seq,
+            &turn.power,
+            BotTurnOutcome::NoDecision,
+            now,
+        )
+        .await?;
         let (_, processed) = crate::services::orders::ready(app, &mut tx, &loaded, &turn.power).await?;
         tx.commit().await?;
         if processed {
@@ -387,7 +395,7 @@ async fn write(
     let phase = state.phase.code();
     match written {
         Ok(()) => {
-            store::bots::done(&mut *tx, turn.game, turn.seq, &turn.power, "ordered", now).await?;
+            store::bots::done(&mut *tx, turn.game, turn.seq, &turn.power, BotTurnOutcome::Ordered, now).await?;
             let (_, processed) = crate::services::orders::ready(&app, &mut tx, &loaded, &turn.power).await?;
             tx.commit().await?;
             if processed {
@@ -406,7 +414,7 @@ async fn write(
             }
             // The same phase as the position loaded above, which the mark is read with.
             let loaded = LoadedGame { game, ..loaded };
-            store::bots::done(&mut *tx, turn.game, turn.seq, &turn.power, "refused", now).await?;
+            store::bots::done(&mut *tx, turn.game, turn.seq, &turn.power, BotTurnOutcome::Refused, now).await?;
             let detail = format!("{}: {}", turn.power, e.message);
             tracing::error!("bot of game {} phase {}: refused: {detail}", turn.game, turn.seq);
             log_event(&mut tx, &app, turn.game, turn.seq, &phase, "bot_refused", &detail).await?;

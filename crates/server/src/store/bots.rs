@@ -2,7 +2,7 @@
 //! (claimed by one server, then done), and the games whose vacant seats bots take at
 //! the start.
 
-use crate::model::{AccountId, BotLevel, GameId, PhaseSeq};
+use crate::model::{AccountId, BotLevel, BotTurnOutcome, GameId, PhaseSeq};
 use sqlx::{Any, Executor, Row};
 
 use crate::db::new_id;
@@ -185,7 +185,7 @@ pub async fn done<'e, E: Executor<'e, Database = Any>>(
     game: GameId,
     seq: PhaseSeq,
     power: &str,
-    outcome: &str,
+    outcome: BotTurnOutcome,
     now_ms: i64,
 ) -> sqlx::Result<()> {
     sqlx::query("UPDATE bot_turns SET done_ms = $4, outcome = $5 WHERE game_id = $1 AND seq = $2 AND power = $3")
@@ -224,9 +224,10 @@ pub struct BotOrdered {
 /// The phases and powers of a game whose orders a bot gave, in order.
 pub async fn played<'e, E: Executor<'e, Database = Any>>(e: E, game: GameId) -> sqlx::Result<Vec<BotOrdered>> {
     sqlx::query(
-        "SELECT seq, power FROM bot_turns WHERE game_id = $1 AND done_ms IS NOT NULL AND outcome = 'ordered' ORDER BY seq, power",
+        "SELECT seq, power FROM bot_turns WHERE game_id = $1 AND done_ms IS NOT NULL AND outcome = $2 ORDER BY seq, power",
     )
     .bind(game)
+    .bind(BotTurnOutcome::Ordered)
     .fetch_all(e)
     .await?
     .iter()
@@ -301,10 +302,11 @@ pub async fn played_in<'e, E: Executor<'e, Database = Any>>(
     seq: PhaseSeq,
 ) -> sqlx::Result<Vec<String>> {
     sqlx::query(
-        "SELECT power FROM bot_turns WHERE game_id = $1 AND seq = $2 AND done_ms IS NOT NULL AND outcome = 'ordered' ORDER BY power",
+        "SELECT power FROM bot_turns WHERE game_id = $1 AND seq = $2 AND done_ms IS NOT NULL AND outcome = $3 ORDER BY power",
     )
     .bind(game)
     .bind(seq)
+    .bind(BotTurnOutcome::Ordered)
     .fetch_all(e)
     .await?
     .iter()

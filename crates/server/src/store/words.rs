@@ -8,8 +8,8 @@ use sqlx::error::BoxDynError;
 use sqlx::{Any, Database, Decode, Encode, Type};
 
 use crate::model::{
-    AccountId, BotLevel, GameCreation, GameId, GameOutcome, GameStatus, HowProcessed, MailKind, MailScope, PhaseSeq,
-    PostId, PressRule, TopicId, Visibility,
+    AccountId, BotLevel, BotTurnOutcome, GameCreation, GameId, GameOutcome, GameStatus, HowProcessed, MailKind,
+    MailScope, PhaseSeq, PostId, PressRule, TopicId, Visibility,
 };
 
 /// Implements sqlx's text conversions for enums with `as_str`, reading with the
@@ -44,6 +44,7 @@ stored_as_words!(
     MailKind => "kind of mail", MailKind::stored;
     super::members::Role => "member role", super::members::Role::parse;
     BotLevel => "bot level", BotLevel::parse;
+    BotTurnOutcome => "bot turn outcome", BotTurnOutcome::parse;
     Visibility => "forum visibility", Visibility::parse;
     GameCreation => "game creation rule", GameCreation::parse;
 );
@@ -202,7 +203,7 @@ mod tests {
     use sqlx::any::AnyPoolOptions;
     use sqlx::Row;
 
-    use crate::model::{BotLevel, GameStatus, HowProcessed};
+    use crate::model::{BotLevel, BotTurnOutcome, GameStatus, HowProcessed};
 
     /// Each word reads back as its enum, and a word no variant has is an error that says
     /// which, rather than a default.
@@ -242,5 +243,24 @@ mod tests {
         let row = sqlx::query("SELECT 'Strong' AS level").fetch_one(&db).await.unwrap();
         let e = row.try_get::<BotLevel, _>("level").unwrap_err().to_string();
         assert!(e.contains("unknown bot level `Strong`"), "{e}");
+        // The words older versions wrote in `bot_turns.outcome`.
+        for (outcome, word) in BotTurnOutcome::ALL
+            .into_iter()
+            .zip(["ordered", "no decision", "refused"])
+        {
+            let row = sqlx::query("SELECT $1 AS outcome")
+                .bind(outcome)
+                .fetch_one(&db)
+                .await
+                .unwrap();
+            assert_eq!(row.try_get::<String, _>("outcome").unwrap(), word);
+            assert_eq!(row.try_get::<BotTurnOutcome, _>("outcome").unwrap(), outcome);
+        }
+        let row = sqlx::query("SELECT 'no_decision' AS outcome")
+            .fetch_one(&db)
+            .await
+            .unwrap();
+        let e = row.try_get::<BotTurnOutcome, _>("outcome").unwrap_err().to_string();
+        assert!(e.contains("unknown bot turn outcome `no_decision`"), "{e}");
     }
 }
