@@ -545,3 +545,85 @@ impl BotTurnOutcome {
         Self::ALL.into_iter().find(|o| o.as_str() == word)
     }
 }
+
+/// What a moderation log entry records (`moderation_log.action`, stored as its word;
+/// the JSON and the log page show the same word).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModerationAction {
+    Appoint,
+    Remove,
+    Suspend,
+    Reinstate,
+    Hide,
+    Show,
+    Pin,
+    Unpin,
+    Lock,
+    Unlock,
+    /// A change of who reads the forum: `board_visibility`, the word kept from when the
+    /// forum was called the board, as clubs' logs hold it.
+    ForumVisibility,
+    GameCreation,
+    /// A moderator made someone a game's GM.
+    Gm,
+    /// A member edited their own post (the text before).
+    Edit,
+    /// A member deleted their own post (the text deleted).
+    Delete,
+}
+
+impl ModerationAction {
+    pub const ALL: [ModerationAction; 15] = [
+        Self::Appoint,
+        Self::Remove,
+        Self::Suspend,
+        Self::Reinstate,
+        Self::Hide,
+        Self::Show,
+        Self::Pin,
+        Self::Unpin,
+        Self::Lock,
+        Self::Unlock,
+        Self::ForumVisibility,
+        Self::GameCreation,
+        Self::Gm,
+        Self::Edit,
+        Self::Delete,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Appoint => "appoint",
+            Self::Remove => "remove",
+            Self::Suspend => "suspend",
+            Self::Reinstate => "reinstate",
+            Self::Hide => "hide",
+            Self::Show => "show",
+            Self::Pin => "pin",
+            Self::Unpin => "unpin",
+            Self::Lock => "lock",
+            Self::Unlock => "unlock",
+            Self::ForumVisibility => "board_visibility",
+            Self::GameCreation => "game_creation",
+            Self::Gm => "gm",
+            Self::Edit => "edit",
+            Self::Delete => "delete",
+        }
+    }
+
+    pub fn parse(word: &str) -> Option<ModerationAction> {
+        Self::ALL.into_iter().find(|a| a.as_str() == word)
+    }
+}
+
+impl fmt::Display for ModerationAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for ModerationAction {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}

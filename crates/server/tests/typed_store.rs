@@ -502,3 +502,65 @@ async fn bot_turn_outcomes_round_trip() {
         );
     }
 }
+
+/// The moderation log's action is stored as the word older versions wrote
+/// (`board_visibility` for who reads the forum, as clubs' logs hold it) and read back
+/// as a `ModerationAction`; a word no version wrote is a decoding error that names it.
+#[tokio::test(flavor = "multi_thread")]
+async fn moderation_actions_round_trip() {
+    use chancery_server::model::ModerationAction;
+    use chancery_server::store::moderation::{self, NewEntry};
+    let words = [
+        "appoint",
+        "remove",
+        "suspend",
+        "reinstate",
+        "hide",
+        "show",
+        "pin",
+        "unpin",
+        "lock",
+        "unlock",
+        "board_visibility",
+        "game_creation",
+        "gm",
+        "edit",
+        "delete",
+    ];
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let db = open(&target).await;
+        for (i, action) in ModerationAction::ALL.into_iter().enumerate() {
+            let entry = NewEntry {
+                id: 9_000 + i as i64,
+                at_ms: 10_000 + i as i64,
+                moderator: None,
+                action,
+                target: "t",
+                detail: "d",
+            };
+            moderation::log(&db.write, &entry).await.unwrap();
+        }
+        let pool = target.database().await;
+        let stored: Vec<String> = sqlx::query_scalar("SELECT action FROM moderation_log ORDER BY at_ms")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+        assert_eq!(stored, words);
+        let read: Vec<ModerationAction> = moderation::entries(&db.read, 0, 100)
+            .await
+            .unwrap()
+            .iter()
+            .rev()
+            .map(|e| e.action)
+            .collect();
+        assert_eq!(read, ModerationAction::ALL);
+
+        sqlx::query("UPDATE moderation_log SET action = 'ban' WHERE id = 9000")
+            .execute(&pool)
+            .await
+            .unwrap();
+        let e = moderation::entries(&db.read, 0, 100).await.err().unwrap().to_string();
+        assert!(e.contains("unknown moderation action `ban`"), "{e}");
+    }
+}

@@ -21,7 +21,7 @@ use crate::clock::iso_utc;
 use crate::db::{new_id, Backend};
 use crate::error::{ApiError, ApiResult};
 use crate::limits::{MAX_POST_CHARS, MAX_SEARCH_CHARS, MAX_TOPIC_TITLE_CHARS};
-use crate::model::{Account, AccountId, GameId, PostId, TopicId};
+use crate::model::{Account, AccountId, GameId, ModerationAction, PostId, TopicId};
 use crate::store::forum::{self as db, NewPost, NewTopic, PostRow, TopicRow};
 use crate::App;
 
@@ -645,7 +645,7 @@ pub async fn edit(app: &App, account: &Account, post: PostId, e: Edit) -> ApiRes
         &mut *tx,
         now,
         Some(account),
-        "edit",
+        ModerationAction::Edit,
         &format!("post {post} by {} in topic {}", account.name, p.topic_id),
         &format!(
             "edited by its author; before: {}",
@@ -687,7 +687,7 @@ pub async fn delete(app: &App, account: &Account, post: PostId) -> ApiResult<Del
         &mut *tx,
         now,
         Some(account),
-        "delete",
+        ModerationAction::Delete,
         &format!("post {post} by {} in topic {}", account.name, p.topic_id),
         &format!("deleted by its author: {body}"),
     )
@@ -791,9 +791,9 @@ pub async fn hide(app: &App, account: &Account, post: PostId, h: Hide) -> ApiRes
     db::set_hidden(&mut *tx, post, h.hidden.then_some((account.id, reason)), now).await?;
     let target = format!("post {post} by {} in topic {}", p.author, p.topic_id);
     let (action, detail) = if h.hidden {
-        ("hide", reason.to_string())
+        (ModerationAction::Hide, reason.to_string())
     } else {
-        ("show", "shown again".to_string())
+        (ModerationAction::Show, "shown again".to_string())
     };
     moderation::log(&mut *tx, now, Some(account), action, &target, &detail).await?;
     let p = db::post(&mut *tx, post)
@@ -842,18 +842,18 @@ pub async fn change_topic(app: &App, account: &Account, id: TopicId, c: TopicCha
     if let Some(p) = c.pinned.filter(|p| *p != t.pinned) {
         db::set_flag(&mut *tx, id, true, p).await?;
         let (action, detail) = if p {
-            ("pin", "pinned as an announcement")
+            (ModerationAction::Pin, "pinned as an announcement")
         } else {
-            ("unpin", "no longer pinned")
+            (ModerationAction::Unpin, "no longer pinned")
         };
         moderation::log(&mut *tx, now, Some(account), action, &target, detail).await?;
     }
     if let Some(l) = c.locked.filter(|l| *l != t.locked) {
         db::set_flag(&mut *tx, id, false, l).await?;
         let (action, detail) = if l {
-            ("lock", "locked: no more replies")
+            (ModerationAction::Lock, "locked: no more replies")
         } else {
-            ("unlock", "open to replies again")
+            (ModerationAction::Unlock, "open to replies again")
         };
         moderation::log(&mut *tx, now, Some(account), action, &target, detail).await?;
     }

@@ -547,7 +547,7 @@ pub async fn transfer(app: &App, account: &Account, id: GameId, t: Transfer) -> 
             &mut *tx,
             app.clock.now_ms(),
             Some(account),
-            "gm",
+            crate::model::ModerationAction::Gm,
             &format!("game {id} \u{201c}{}\u{201d}", game.name),
             &format!("{new_name} made the game's GM"),
         )

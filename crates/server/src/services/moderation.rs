@@ -16,14 +16,9 @@ use crate::clock::iso_utc;
 use crate::db::{new_id, Db};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::limits::{MAX_MODERATION_REASON_CHARS, MAX_SUSPENSION_DAYS};
-use crate::model::{Account, AccountId, GameCreation, GameId, GameStatus, Visibility};
+use crate::model::{Account, AccountId, GameCreation, GameId, GameStatus, ModerationAction, Visibility};
 use crate::store::{self, moderation as db};
 use crate::App;
-
-/// The action a change of who reads the forum writes to the moderation log: kept from
-/// when the forum was called the board, as clubs' logs hold it (and the setting's key,
-/// which `store::moderation` keeps).
-const FORUM_VISIBILITY_ACTION: &str = "board_visibility";
 
 /// The club's settings.
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
@@ -108,7 +103,7 @@ pub async fn log<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(
     e: E,
     now_ms: i64,
     moderator: Option<&Account>,
-    action: &str,
+    action: ModerationAction,
     target: &str,
     detail: &str,
 ) -> ApiResult<()> {
@@ -138,7 +133,7 @@ pub async fn change_settings(app: &App, account: &Account, c: SettingsChange) ->
             &mut *tx,
             now,
             Some(account),
-            FORUM_VISIBILITY_ACTION,
+            ModerationAction::ForumVisibility,
             "the forum",
             &format!(
                 "readable by {}",
@@ -156,7 +151,7 @@ pub async fn change_settings(app: &App, account: &Account, c: SettingsChange) ->
             &mut *tx,
             now,
             Some(account),
-            "game_creation",
+            ModerationAction::GameCreation,
             "new games",
             &format!("created by {}", g.as_str()),
         )
@@ -291,7 +286,15 @@ pub async fn appoint(app: &App, account: &Account, a: Appoint) -> ApiResult<Mode
     if !db::grant(&mut *tx, id, Some(account.id), now).await? {
         return Err(ApiError::conflict(format!("`{name}` is already a moderator")));
     }
-    log(&mut *tx, now, Some(account), "appoint", &name, "made a moderator").await?;
+    log(
+        &mut *tx,
+        now,
+        Some(account),
+        ModerationAction::Appoint,
+        &name,
+        "made a moderator",
+    )
+    .await?;
     tx.commit().await?;
     Ok(Moderator {
         name,
@@ -314,7 +317,15 @@ pub async fn remove(app: &App, account: &Account, name: &str) -> ApiResult<()> {
     if !db::revoke(&mut *tx, id).await? {
         return Err(ApiError::not_found(format!("`{name}` is not a moderator")));
     }
-    log(&mut *tx, now, Some(account), "remove", &name, "no longer a moderator").await?;
+    log(
+        &mut *tx,
+        now,
+        Some(account),
+        ModerationAction::Remove,
+        &name,
+        "no longer a moderator",
+    )
+    .await?;
     tx.commit().await?;
     Ok(())
 }
@@ -369,7 +380,7 @@ pub async fn suspend(app: &App, account: &Account, s: Suspend) -> ApiResult<Susp
         &mut *tx,
         now,
         Some(account),
-        "suspend",
+        ModerationAction::Suspend,
         &name,
         &format!("{span}: {reason}"),
     )
@@ -393,7 +404,15 @@ pub async fn reinstate(app: &App, account: &Account, name: &str) -> ApiResult<()
     if !db::lift(&mut *tx, id, now).await? {
         return Err(ApiError::not_found(format!("`{name}` is not suspended")));
     }
-    log(&mut *tx, now, Some(account), "reinstate", &name, "suspension lifted").await?;
+    log(
+        &mut *tx,
+        now,
+        Some(account),
+        ModerationAction::Reinstate,
+        &name,
+        "suspension lifted",
+    )
+    .await?;
     tx.commit().await?;
     Ok(())
 }
@@ -412,7 +431,8 @@ pub struct Entry {
     /// `appoint`, `remove`, `suspend`, `reinstate`, `hide`, `show`, `pin`, `unpin`,
     /// `lock`, `unlock`, `board_visibility`, `game_creation`, `gm`; and a member's own
     /// `edit` (the text before) and `delete` (the text deleted) of a post.
-    pub action: String,
+    #[schema(value_type = String)]
+    pub action: ModerationAction,
     /// What it was done to: an account, a post, a topic, a game.
     pub target: String,
     pub detail: String,
@@ -506,7 +526,7 @@ pub async fn appoint_at_start(db: &Db, names: &[String], now_ms: i64, how: &str)
                 &mut *tx,
                 now_ms,
                 None,
-                "appoint",
+                ModerationAction::Appoint,
                 &account.name,
                 &format!("made a moderator by {how}"),
             )

@@ -3,7 +3,7 @@
 
 use sqlx::{Any, Executor, Row};
 
-use crate::model::{AccountId, GameCreation, GameId, GameStatus, Visibility};
+use crate::model::{AccountId, GameCreation, GameId, GameStatus, ModerationAction, Visibility};
 
 /// The one club role there is.
 pub const MODERATOR: &str = "moderator";
@@ -220,7 +220,7 @@ pub struct NewEntry<'a> {
     pub at_ms: i64,
     /// None: the command line.
     pub moderator: Option<AccountId>,
-    pub action: &'a str,
+    pub action: ModerationAction,
     pub target: &'a str,
     pub detail: &'a str,
 }
@@ -244,7 +244,7 @@ pub async fn log<'e, E: Executor<'e, Database = Any>>(e: E, n: &NewEntry<'_>) ->
 pub struct EntryRow {
     pub at_ms: i64,
     pub moderator: Option<String>,
-    pub action: String,
+    pub action: ModerationAction,
     pub target: String,
     pub detail: String,
 }

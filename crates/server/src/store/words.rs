@@ -9,7 +9,7 @@ use sqlx::{Any, Database, Decode, Encode, Type};
 
 use crate::model::{
     AccountId, BotLevel, BotTurnOutcome, GameCreation, GameId, GameOutcome, GameStatus, HowProcessed, MailKind,
-    MailScope, PhaseSeq, PostId, PressRule, TopicId, Visibility,
+    MailScope, ModerationAction, PhaseSeq, PostId, PressRule, TopicId, Visibility,
 };
 
 /// Implements sqlx's text conversions for enums with `as_str`, reading with the
@@ -45,6 +45,7 @@ stored_as_words!(
     super::members::Role => "member role", super::members::Role::parse;
     BotLevel => "bot level", BotLevel::parse;
     BotTurnOutcome => "bot turn outcome", BotTurnOutcome::parse;
+    ModerationAction => "moderation action", ModerationAction::parse;
     Visibility => "forum visibility", Visibility::parse;
     GameCreation => "game creation rule", GameCreation::parse;
 );
