@@ -51,6 +51,8 @@ integer_ids! {
     TopicId;
     /// A game's id: the `games.id` of its row.
     GameId;
+    /// A press message's id: the `press.id` of its row (and `press_recipients.press_id`).
+    MessageId;
     /// A phase's number within its game: `phases.seq`, 0 for the opening phase, one
     /// more for each phase processed (`games.seq` is the current one).
     PhaseSeq;

@@ -564,3 +564,67 @@ async fn moderation_actions_round_trip() {
         assert!(e.contains("unknown moderation action `ban`"), "{e}");
     }
 }
+
+/// A press message's id is a `MessageId` in the store's rows and in the page cursor,
+/// stored in the BIGINT `press.id` and `press_recipients.press_id` as before: messages
+/// of one millisecond are ordered by it, and a private message's recipients are found
+/// by it.
+#[tokio::test(flavor = "multi_thread")]
+async fn message_ids_round_trip() {
+    use chancery_server::model::MessageId;
+    use chancery_server::store::press::{self, NewMessage, Readable, Recipients};
+    for target in common::targets().await {
+        eprintln!("backend: {}", target.label);
+        let db = open(&target).await;
+        let (account, game) = account_and_game(&db).await;
+        let private = Recipients::Private {
+            powers: vec!["France".into()],
+            gm: false,
+        };
+        let mut tx = db.write.begin().await.unwrap();
+        for (id, recipients) in [(10, &Recipients::Everyone), (20, &private), (30, &Recipients::Everyone)] {
+            let m = NewMessage {
+                id: MessageId(id),
+                game_id: game,
+                seq: PhaseSeq::FIRST,
+                phase: "S1901M",
+                sender_account: account,
+                sender_power: Some("England"),
+                from_gm: false,
+                grey: false,
+                recipients,
+                body: "hello",
+                sent_ms: 5_000,
+            };
+            press::insert(&mut tx, &m).await.unwrap();
+        }
+        tx.commit().await.unwrap();
+
+        let read = |before: (i64, MessageId)| {
+            let db = &db;
+            async move {
+                press::readable(&db.read, game, &Readable::Power("France"), 0, before, 10)
+                    .await
+                    .unwrap()
+            }
+        };
+        let all = read((i64::MAX, MessageId(i64::MIN))).await;
+        assert_eq!(
+            all.iter().map(|m| m.id).collect::<Vec<_>>(),
+            [MessageId(30), MessageId(20), MessageId(10)]
+        );
+        assert_eq!(all[1].recipients, private, "found by the message's id");
+        let older = read((5_000, MessageId(30))).await;
+        assert_eq!(
+            older.iter().map(|m| m.id).collect::<Vec<_>>(),
+            [MessageId(20), MessageId(10)]
+        );
+
+        let pool = target.database().await;
+        let stored: Vec<i64> = sqlx::query_scalar("SELECT press_id FROM press_recipients ORDER BY press_id")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+        assert_eq!(stored, [20]);
+    }
+}

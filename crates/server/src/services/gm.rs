@@ -740,7 +740,7 @@ pub async fn end(app: &App, account: &Account, id: GameId, e: End) -> ApiResult<
 /// A GM announcement to everyone, in the name of the GM account `announcer`.
 async fn announce(tx: &mut Tx, app: &App, game: &Game, phase: &str, announcer: AccountId, body: &str) -> ApiResult<()> {
     let message = NewMessage {
-        id: new_id(),
+        id: crate::model::MessageId(new_id()),
         game_id: game.id,
         seq: game.seq,
         phase,

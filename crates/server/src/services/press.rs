@@ -11,7 +11,7 @@ use crate::clock::iso_utc;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::limits::{MAX_PRESS_CHARS, MAX_TIME_MS};
-use crate::model::{Account, GameId, GameStatus, PressRule};
+use crate::model::{Account, GameId, GameStatus, MessageId, PressRule};
 use crate::services::games::{self, role_of, Role};
 use crate::store::{self, press::Readable};
 use crate::App;
@@ -85,7 +85,8 @@ impl Recipients {
 /// A message sent.
 #[derive(Serialize, ToSchema)]
 pub struct Sent {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: MessageId,
     /// The sender's power; null for the GM.
     pub from: Option<String>,
     pub from_gm: bool,
@@ -164,7 +165,7 @@ pub async fn send(app: &App, account: &Account, id: GameId, m: Message) -> ApiRe
             gm: to.iter().any(|t| t == GM),
         }
     };
-    let msg_id = new_id();
+    let msg_id = MessageId(new_id());
     let now = app.clock.now_ms();
     // Grey press hides the sender from other players; the GM always knows it.
     let grey = m.grey && !to_gm_only;
@@ -247,7 +248,7 @@ fn cursor(m: &PressMessage) -> String {
     format!("{}.{}", m.sent_ms, m.id)
 }
 
-fn parse_cursor(text: &str) -> ApiResult<(i64, i64)> {
+fn parse_cursor(text: &str) -> ApiResult<(i64, MessageId)> {
     let bad = || {
         ApiError::unprocessable("`before` is the `older` cursor of an earlier answer (`SENT_MS.ID`)")
             .with(serde_json::json!({"field": "before"}))
@@ -263,13 +264,14 @@ fn parse_cursor(text: &str) -> ApiResult<(i64, i64)> {
     if ms > MAX_TIME_MS {
         return Err(bad());
     }
-    Ok((ms, id))
+    Ok((ms, MessageId(id)))
 }
 
 /// A message as its reader may see it.
 #[derive(Serialize, ToSchema, Clone, Debug)]
 pub struct PressMessage {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: MessageId,
     /// The phase it was sent in (`S1901M`).
     pub phase: String,
     /// The sender's power; null for the GM and for grey press the reader may not unmask.
@@ -330,7 +332,7 @@ pub async fn read(app: &App, viewer: Option<&Account>, id: GameId, q: &PressQuer
         }
     }
     // The earlier of the two ends, when both are given.
-    let mut before = (q.before_ms.unwrap_or(i64::MAX), i64::MIN);
+    let mut before = (q.before_ms.unwrap_or(i64::MAX), MessageId(i64::MIN));
     if let Some(c) = &q.before {
         before = before.min(parse_cursor(c)?);
     }
@@ -355,7 +357,7 @@ pub async fn read(app: &App, viewer: Option<&Account>, id: GameId, q: &PressQuer
 /// first: for the game page, which shows the whole of its press, and for what is left
 /// unread.
 pub async fn read_all(app: &App, id: GameId, role: &Role, since_ms: i64) -> ApiResult<Vec<PressMessage>> {
-    readable(app, id, role, since_ms, (i64::MAX, i64::MIN), i64::MAX).await
+    readable(app, id, role, since_ms, (i64::MAX, MessageId(i64::MIN)), i64::MAX).await
 }
 
 /// The newest `limit` messages `role` may read in `[since_ms, before)`, oldest first,
@@ -365,7 +367,7 @@ async fn readable(
     id: GameId,
     role: &Role,
     since_ms: i64,
-    before: (i64, i64),
+    before: (i64, MessageId),
     limit: i64,
 ) -> ApiResult<Vec<PressMessage>> {
     let who = match role {
@@ -572,7 +574,7 @@ mod tests {
 
     fn message(from: Option<&str>, from_gm: bool, to: &[&str]) -> PressMessage {
         PressMessage {
-            id: 1,
+            id: MessageId(1),
             phase: "S1901M".into(),
             from: from.map(str::to_string),
             from_gm,

@@ -1,6 +1,6 @@
 //! `press`: the messages of each game, with who may read them.
 
-use crate::model::{AccountId, GameId, PhaseSeq};
+use crate::model::{AccountId, GameId, MessageId, PhaseSeq};
 use sqlx::{Any, Executor, Row};
 
 use super::flag;
@@ -16,7 +16,7 @@ pub enum Recipients {
 
 /// A message to store.
 pub struct NewMessage<'a> {
-    pub id: i64,
+    pub id: MessageId,
     pub game_id: GameId,
     pub seq: PhaseSeq,
     pub phase: &'a str,
@@ -75,7 +75,7 @@ pub enum Readable<'a> {
 
 /// A stored message, with the account that wrote it.
 pub struct MessageRow {
-    pub id: i64,
+    pub id: MessageId,
     pub phase: String,
     pub sender_power: Option<String>,
     pub from_gm: bool,
@@ -97,7 +97,7 @@ pub async fn readable<'e, E: Executor<'e, Database = Any> + Copy>(
     game_id: GameId,
     who: &Readable<'_>,
     since_ms: i64,
-    before: (i64, i64),
+    before: (i64, MessageId),
     limit: i64,
 ) -> sqlx::Result<Vec<MessageRow>> {
     let visible = match who {
@@ -150,12 +150,12 @@ pub async fn readable<'e, E: Executor<'e, Database = Any> + Copy>(
         .collect::<sqlx::Result<Vec<MessageRow>>>()?;
     // The private messages' recipients, by the ids just read (a second window query
     // could see a message written in between).
-    let private: Vec<i64> = rows
+    let private: Vec<MessageId> = rows
         .iter()
         .filter(|m| m.recipients != Recipients::Everyone)
         .map(|m| m.id)
         .collect();
-    let mut powers: std::collections::HashMap<i64, Vec<String>> = std::collections::HashMap::new();
+    let mut powers: std::collections::HashMap<MessageId, Vec<String>> = std::collections::HashMap::new();
     for ids in private.chunks(500) {
         let marks: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
         let sql = format!(

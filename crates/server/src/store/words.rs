@@ -9,7 +9,7 @@ use sqlx::{Any, Database, Decode, Encode, Type};
 
 use crate::model::{
     AccountId, BotLevel, BotTurnOutcome, GameCreation, GameId, GameOutcome, GameStatus, HowProcessed, MailKind,
-    MailScope, ModerationAction, PhaseSeq, PostId, PressRule, TopicId, Visibility,
+    MailScope, MessageId, ModerationAction, PhaseSeq, PostId, PressRule, TopicId, Visibility,
 };
 
 /// Implements sqlx's text conversions for enums with `as_str`, reading with the
@@ -77,7 +77,7 @@ macro_rules! stored_as_integer {
     )*};
 }
 
-stored_as_integer!(GameId, AccountId, PostId, PhaseSeq, TopicId);
+stored_as_integer!(GameId, AccountId, PostId, PhaseSeq, TopicId, MessageId);
 
 /// `mail_prefs.game_id`: 0 for every game (the column is part of the key, so never
 /// NULL), else the game's id. Nothing else is stored; a negative number is a decoding

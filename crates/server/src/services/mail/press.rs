@@ -113,12 +113,18 @@ async fn mail_reader(
         Some(p) => Readable::Power(p),
         None => Readable::All,
     };
-    let messages: Vec<MessageRow> =
-        store::press::readable(&app.db.read, game.id, &who, upto + 1, (now + 1, i64::MIN), 1000)
-            .await?
-            .into_iter()
-            .filter(|m| mailed_to(m, reader.power.as_deref()))
-            .collect();
+    let messages: Vec<MessageRow> = store::press::readable(
+        &app.db.read,
+        game.id,
+        &who,
+        upto + 1,
+        (now + 1, crate::model::MessageId(i64::MIN)),
+        1000,
+    )
+    .await?
+    .into_iter()
+    .filter(|m| mailed_to(m, reader.power.as_deref()))
+    .collect();
     if messages.is_empty() {
         return Ok(Outcome::Nothing);
     }
