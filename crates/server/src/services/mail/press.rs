@@ -57,13 +57,18 @@ fn sender(m: &MessageRow, reader_is_gm: bool) -> String {
 
 /// One pass over the games with new press: returns how many mails were written.
 pub async fn send_due(app: &App) -> ApiResult<usize> {
+    let pending = store::mail::press_pending(&app.db.read).await?;
+    // The time is read after the marks: a message committed before the marks were read
+    // is then no newer than `now`. Read before, a message sent in between was counted in
+    // the mark (so `press_done` cleared it) but left out of every reader's messages as
+    // too new, and was never mailed.
     let now = app.clock.now_ms();
     let mut written = 0;
     for store::mail::PressPending {
         game_id,
         first_ms,
         touches: touched_ms,
-    } in store::mail::press_pending(&app.db.read).await?
+    } in pending
     {
         let game = match store::games::by_id(&app.db.read, game_id).await? {
             Some(g) => g,
