@@ -88,30 +88,9 @@ pub enum GameStatus {
 }
 
 impl GameStatus {
-    pub const ALL: [GameStatus; 4] = [Self::Forming, Self::Active, Self::Paused, Self::Finished];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Forming => "forming",
-            Self::Active => "active",
-            Self::Paused => "paused",
-            Self::Finished => "finished",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<GameStatus> {
-        Self::ALL.into_iter().find(|s| s.as_str() == text)
-    }
-
     /// Started and not yet ended: phases are played (the deadline may be paused).
     pub fn running(self) -> bool {
         matches!(self, Self::Active | Self::Paused)
-    }
-}
-
-impl fmt::Display for GameStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -126,28 +105,6 @@ pub enum PressRule {
     Public,
     /// No press between players (gunboat).
     None,
-}
-
-impl PressRule {
-    pub const ALL: [PressRule; 3] = [Self::Full, Self::Public, Self::None];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Full => "full",
-            Self::Public => "public",
-            Self::None => "none",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<PressRule> {
-        Self::ALL.into_iter().find(|s| s.as_str() == text)
-    }
-}
-
-impl fmt::Display for PressRule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// How a phase came to be processed. Stored as its words in `phases.how`, and shown
@@ -172,38 +129,6 @@ pub enum HowProcessed {
     /// The demo club's setup played it.
     #[serde(rename = "demo")]
     Demo,
-}
-
-impl HowProcessed {
-    pub const ALL: [HowProcessed; 6] = [
-        Self::Deadline,
-        Self::AllReady,
-        Self::AllReadyWhenEarlyOn,
-        Self::Gm,
-        Self::RolledForwardChanged,
-        Self::Demo,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Deadline => "deadline",
-            Self::AllReady => "all ready",
-            Self::AllReadyWhenEarlyOn => "all ready when early processing came on",
-            Self::Gm => "gm",
-            Self::RolledForwardChanged => "gm: rolled forward with changed orders",
-            Self::Demo => "demo",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<HowProcessed> {
-        Self::ALL.into_iter().find(|s| s.as_str() == text)
-    }
-}
-
-impl fmt::Display for HowProcessed {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// How a finished game ended. `games.outcome` stores it as the words older versions
@@ -305,36 +230,6 @@ pub enum GameCreation {
     Members,
     /// Moderators only.
     Moderators,
-}
-
-impl Visibility {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Visibility::Public => "public",
-            Visibility::Members => "members",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Visibility> {
-        [Visibility::Public, Visibility::Members]
-            .into_iter()
-            .find(|v| v.as_str() == s)
-    }
-}
-
-impl GameCreation {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameCreation::Members => "members",
-            GameCreation::Moderators => "moderators",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<GameCreation> {
-        [GameCreation::Members, GameCreation::Moderators]
-            .into_iter()
-            .find(|g| g.as_str() == s)
-    }
 }
 
 /// The kinds of mail, each turned on or off per account (and per game). Stored as its
@@ -532,22 +427,6 @@ pub enum BotTurnOutcome {
     Refused,
 }
 
-impl BotTurnOutcome {
-    pub const ALL: [BotTurnOutcome; 3] = [Self::Ordered, Self::NoDecision, Self::Refused];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Ordered => "ordered",
-            Self::NoDecision => "no decision",
-            Self::Refused => "refused",
-        }
-    }
-
-    pub fn parse(word: &str) -> Option<BotTurnOutcome> {
-        Self::ALL.into_iter().find(|o| o.as_str() == word)
-    }
-}
-
 /// What a moderation log entry records (`moderation_log.action`, stored as its word;
 /// the JSON and the log page show the same word).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -574,58 +453,72 @@ pub enum ModerationAction {
     Delete,
 }
 
-impl ModerationAction {
-    pub const ALL: [ModerationAction; 15] = [
-        Self::Appoint,
-        Self::Remove,
-        Self::Suspend,
-        Self::Reinstate,
-        Self::Hide,
-        Self::Show,
-        Self::Pin,
-        Self::Unpin,
-        Self::Lock,
-        Self::Unlock,
-        Self::ForumVisibility,
-        Self::GameCreation,
-        Self::Gm,
-        Self::Edit,
-        Self::Delete,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Appoint => "appoint",
-            Self::Remove => "remove",
-            Self::Suspend => "suspend",
-            Self::Reinstate => "reinstate",
-            Self::Hide => "hide",
-            Self::Show => "show",
-            Self::Pin => "pin",
-            Self::Unpin => "unpin",
-            Self::Lock => "lock",
-            Self::Unlock => "unlock",
-            Self::ForumVisibility => "board_visibility",
-            Self::GameCreation => "game_creation",
-            Self::Gm => "gm",
-            Self::Edit => "edit",
-            Self::Delete => "delete",
-        }
-    }
-
-    pub fn parse(word: &str) -> Option<ModerationAction> {
-        Self::ALL.into_iter().find(|a| a.as_str() == word)
-    }
-}
-
-impl fmt::Display for ModerationAction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 impl Serialize for ModerationAction {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+
+/// The words the stored enums are kept as (and shown and served as): `ALL`, `as_str`,
+/// `parse` (None for any other word) and `Display`, from one table per enum, so that the
+/// word written and the word read cannot drift apart. `store/words.rs` binds and reads
+/// them through `as_str` and `parse`.
+macro_rules! words {
+    ($($t:ident { $($v:ident => $w:literal),* $(,)? })*) => {$(
+        impl $t {
+            pub const ALL: [$t; [$($w),*].len()] = [$($t::$v),*];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($t::$v => $w,)*
+                }
+            }
+
+            pub fn parse(word: &str) -> Option<$t> {
+                match word {
+                    $($w => Some($t::$v),)*
+                    _ => None,
+                }
+            }
+        }
+
+        impl fmt::Display for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    )*};
+}
+
+words! {
+    GameStatus { Forming => "forming", Active => "active", Paused => "paused", Finished => "finished" }
+    PressRule { Full => "full", Public => "public", None => "none" }
+    HowProcessed {
+        Deadline => "deadline",
+        AllReady => "all ready",
+        AllReadyWhenEarlyOn => "all ready when early processing came on",
+        Gm => "gm",
+        RolledForwardChanged => "gm: rolled forward with changed orders",
+        Demo => "demo",
+    }
+    Visibility { Public => "public", Members => "members" }
+    GameCreation { Members => "members", Moderators => "moderators" }
+    BotTurnOutcome { Ordered => "ordered", NoDecision => "no decision", Refused => "refused" }
+    ModerationAction {
+        Appoint => "appoint",
+        Remove => "remove",
+        Suspend => "suspend",
+        Reinstate => "reinstate",
+        Hide => "hide",
+        Show => "show",
+        Pin => "pin",
+        Unpin => "unpin",
+        Lock => "lock",
+        Unlock => "unlock",
+        ForumVisibility => "board_visibility",
+        GameCreation => "game_creation",
+        Gm => "gm",
+        Edit => "edit",
+        Delete => "delete",
     }
 }
